@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { ImageBlock } from "./content.js";
+import { ApprovalId, JobId, MessageId, PlanId, QuestionId } from "./ids.js";
+import { Effort } from "./model.js";
+import { parseJsonWith, parseWith, type ParseResult } from "./parse.js";
+import {
+  ApprovalDecision,
+  PermissionMode,
+  QuestionAnswers,
+  RewindRestore,
+} from "./records.js";
+
+const command = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.strictObject({ type: z.literal(type), ...shape });
+
+/**
+ * What a host sends to a session. Cancel and interrupt both stop the current round (the
+ * stream or the tools), answer pending tool calls "cancelled by user" and end the turn as
+ * `cancelled`; interrupt keeps queued steering for the next turn, cancel drops it.
+ */
+export const EngineCommand = z.discriminatedUnion("type", [
+  /** Start a turn with a user message (queued when a turn is running). */
+  command("submit", { text: z.string(), images: z.array(ImageBlock).optional() }),
+  /** A message that joins the running turn at its next round. */
+  command("steer", { text: z.string().min(1) }),
+  command("cancel", {}),
+  command("interrupt", {}),
+  command("resolveApproval", { approvalId: ApprovalId, decision: ApprovalDecision }),
+  command("answerQuestion", { questionId: QuestionId, answers: QuestionAnswers }),
+  /** Approve or reject a proposed plan; `mode` is the mode to leave plan mode into. */
+  command("resolvePlan", {
+    planId: PlanId,
+    approved: z.boolean(),
+    feedback: z.string().optional(),
+    mode: PermissionMode.optional(),
+  }),
+  command("setMode", { mode: PermissionMode }),
+  command("setModel", { model: z.string().min(1) }),
+  command("setEffort", { effort: Effort }),
+  /** Restore code, conversation or both to the state before a user message (idle sessions only). */
+  command("rewind", { messageId: MessageId, restore: RewindRestore }),
+  /** `true` records the project in trust.json and reloads settings; `false` only dismisses. */
+  command("trustWorkspace", { trusted: z.boolean() }),
+  command("killJob", { jobId: JobId }),
+]);
+export type EngineCommand = z.infer<typeof EngineCommand>;
+export type EngineCommandType = EngineCommand["type"];
+
+/** Parses a command value from a host. Never throws. */
+export const parseEngineCommand = (value: unknown): ParseResult<EngineCommand> =>
+  parseWith(EngineCommand, value);
+
+/** Parses a command from JSON text. Never throws. */
+export const parseEngineCommandJson = (text: string): ParseResult<EngineCommand> =>
+  parseJsonWith(EngineCommand, text);

@@ -1,0 +1,172 @@
+import { z } from "zod";
+import { Badge, CheckRecord } from "./check.js";
+import { Message } from "./content.js";
+import { ToolDisplay } from "./display.js";
+import {
+  AgentId,
+  ApprovalId,
+  MessageId,
+  PlanId,
+  QuestionId,
+  SessionId,
+  ToolCallId,
+  TurnId,
+} from "./ids.js";
+import { Effort, ModelErrorKind, StopReason } from "./model.js";
+import { parseJsonWith, parseWith, type ParseResult } from "./parse.js";
+import {
+  ApprovalDecision,
+  CheckpointInfo,
+  JobInfo,
+  NoticeLevel,
+  PermissionMode,
+  Plan,
+  Question,
+  QuestionAnswers,
+  RewindRestore,
+  TodoItem,
+  TurnOutcome,
+} from "./records.js";
+import { Usage } from "./usage.js";
+
+const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.object({ type: z.literal(type), ...shape });
+
+/** What a compaction left in the transcript, for the host's divider. */
+export const CompactionMarker = z.object({
+  summaryMessageId: MessageId,
+  droppedMessages: z.number().int().nonnegative(),
+  tokensBefore: z.number().int().nonnegative(),
+  tokensAfter: z.number().int().nonnegative(),
+});
+export type CompactionMarker = z.infer<typeof CompactionMarker>;
+
+/**
+ * Everything a session reports. Events that change lasting state are recorded in the
+ * session log before they are emitted; `textDelta`, `thinkingDelta` and `toolProgress` are
+ * live only.
+ */
+export const EngineEvent = z.discriminatedUnion("type", [
+  event("turnStarted", { turnId: TurnId, userMessageId: MessageId, prompt: z.string() }),
+  event("assistantStarted", { messageId: MessageId, model: z.string() }),
+  event("textDelta", { messageId: MessageId, text: z.string() }),
+  event("thinkingDelta", { messageId: MessageId, text: z.string() }),
+  event("assistantFinished", { message: Message, usage: Usage, stopReason: StopReason }),
+  event("toolStarted", {
+    toolCallId: ToolCallId,
+    toolName: z.string(),
+    input: z.unknown(),
+    title: z.string(),
+  }),
+  event("toolProgress", { toolCallId: ToolCallId, text: z.string() }),
+  event("toolFinished", {
+    toolCallId: ToolCallId,
+    toolName: z.string(),
+    status: z.enum(["ok", "error", "denied", "cancelled"]),
+    display: ToolDisplay.optional(),
+    durationMs: z.number().nonnegative(),
+    writtenPaths: z.array(z.string()),
+  }),
+  event("approvalRequested", {
+    approvalId: ApprovalId,
+    toolCallId: ToolCallId,
+    toolName: z.string(),
+    title: z.string(),
+    reason: z.string(),
+    preview: ToolDisplay.optional(),
+    /** Rules the host may offer for "Always allow", e.g. `Bash(npm test:*)`. */
+    suggestedRules: z.array(z.string()),
+  }),
+  event("approvalResolved", {
+    approvalId: ApprovalId,
+    toolCallId: ToolCallId,
+    decision: ApprovalDecision,
+    /** Who answered: the user, a hook, headless mode (no one to ask), or a cancel. */
+    by: z.enum(["user", "hook", "headless", "cancelled"]),
+    reason: z.string().optional(),
+  }),
+  event("questionAsked", { question: Question }),
+  event("questionAnswered", {
+    questionId: QuestionId,
+    answers: QuestionAnswers,
+    dismissed: z.boolean(),
+  }),
+  event("planProposed", { plan: Plan }),
+  event("planResolved", {
+    planId: PlanId,
+    approved: z.boolean(),
+    feedback: z.string().optional(),
+    dismissed: z.boolean(),
+  }),
+  event("todosUpdated", { todos: z.array(TodoItem) }),
+  event("retrying", {
+    attempt: z.number().int().positive(),
+    maxAttempts: z.number().int().positive(),
+    delayMs: z.number().nonnegative(),
+    reason: ModelErrorKind,
+    message: z.string(),
+  }),
+  event("compactionStarted", { trigger: z.enum(["auto", "manual"]) }),
+  event("compacted", { marker: CompactionMarker }),
+  event("notice", { level: NoticeLevel, code: z.string(), message: z.string() }),
+  event("checkRecorded", { record: CheckRecord }),
+  event("verificationChanged", { badge: Badge }),
+  event("turnFinished", {
+    turnId: TurnId,
+    outcome: TurnOutcome,
+    usage: Usage,
+    badge: Badge,
+    durationMs: z.number().nonnegative(),
+    /** Why a turn failed, was cancelled or ran out of budget. */
+    reason: z.string().optional(),
+  }),
+  event("trustRequired", { projectRoot: z.string(), withheld: z.array(z.string()).min(1) }),
+  event("jobUpdated", { job: JobInfo }),
+  event("checkpointCreated", { checkpoint: CheckpointInfo }),
+  event("rewound", {
+    messageId: MessageId,
+    restore: RewindRestore,
+    restoredPaths: z.array(z.string()),
+    unstorable: z.array(z.string()),
+  }),
+  event("modeChanged", { mode: PermissionMode }),
+  event("modelChanged", { model: z.string() }),
+  event("effortChanged", { effort: Effort }),
+  event("titleChanged", { title: z.string() }),
+  /** The session's running total, after each priced response. */
+  event("costUpdated", { sessionUsage: Usage }),
+]);
+export type EngineEvent = z.infer<typeof EngineEvent>;
+export type EngineEventType = EngineEvent["type"];
+/** The event of one type, e.g. `EngineEventOf<"turnFinished">`. */
+export type EngineEventOf<T extends EngineEventType> = Extract<EngineEvent, { type: T }>;
+
+/** The format version of envelopes and every record on disk. */
+export const PROTOCOL_VERSION = 2;
+
+/**
+ * One event as hosts receive it. `seq` increases strictly per session; `ts` is milliseconds
+ * since the epoch; `agentId` is set for a subagent's events.
+ */
+export const EventEnvelope = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  sessionId: SessionId,
+  seq: z.number().int().nonnegative(),
+  ts: z.number(),
+  agentId: AgentId.optional(),
+  turnId: TurnId.optional(),
+  event: EngineEvent,
+});
+export type EventEnvelope = z.infer<typeof EventEnvelope>;
+
+/** Parses an event value. Never throws. */
+export const parseEngineEvent = (value: unknown): ParseResult<EngineEvent> =>
+  parseWith(EngineEvent, value);
+
+/** Parses an envelope value; errors inside the event name paths such as `event.turnId`. Never throws. */
+export const parseEventEnvelope = (value: unknown): ParseResult<EventEnvelope> =>
+  parseWith(EventEnvelope, value);
+
+/** Parses an envelope from JSON text (one line of stream-json). Never throws. */
+export const parseEventEnvelopeJson = (text: string): ParseResult<EventEnvelope> =>
+  parseJsonWith(EventEnvelope, text);

@@ -1,0 +1,134 @@
+/**
+ * @z-engine/protocol: the shared language of Z Engine. Everything exported here is public
+ * API; everything else is internal. Schemas (zod) and their inferred types share a name.
+ * No `node:` imports, so a browser host can use it.
+ */
+
+// Parsing: every parse function returns a typed value or a path-naming error, never throws.
+export type { ParseError, ParseResult } from "./parse.js";
+export { parseJsonWith, parseWith } from "./parse.js";
+
+// Ids
+export {
+  AgentId,
+  ApprovalId,
+  CheckId,
+  CheckRunId,
+  CheckpointId,
+  checkId,
+  JobId,
+  MessageId,
+  newAgentId,
+  newApprovalId,
+  newCheckpointId,
+  newCheckRunId,
+  newId,
+  newJobId,
+  newMessageId,
+  newPlanId,
+  newQuestionId,
+  newSessionId,
+  newToolCallId,
+  newTurnId,
+  PlanId,
+  QuestionId,
+  SessionId,
+  ToolCallId,
+  TurnId,
+} from "./ids.js";
+
+// Model-facing types
+export {
+  ContentBlock,
+  ImageBlock,
+  Message,
+  ModelMessage,
+  RedactedThinkingBlock,
+  Role,
+  TextBlock,
+  ThinkingBlock,
+  ToolResultBlock,
+  ToolResultContent,
+  ToolUseBlock,
+} from "./content.js";
+export type { ModelClient, StreamOptions } from "./model.js";
+export {
+  CacheMark,
+  Effort,
+  isTerminalModelEvent,
+  ModelError,
+  ModelErrorKind,
+  ModelEvent,
+  ModelRequest,
+  StopReason,
+  SystemSection,
+  ToolSpec,
+} from "./model.js";
+export { MessageAssembler } from "./assemble.js";
+export { addUsage, emptyUsage, TokenUsage, Usage } from "./usage.js";
+
+// Artifacts
+export type { ArtifactPutOptions, ArtifactSink } from "./artifact.js";
+export { ArtifactRef } from "./artifact.js";
+
+// Types that cross package lines
+export {
+  Badge,
+  BadgeStatus,
+  CheckDefinition,
+  CheckKind,
+  CheckRecord,
+  TestCounts,
+  VerificationMode,
+} from "./check.js";
+export { ToolDisplay } from "./display.js";
+export {
+  applyCompaction,
+  applyToolResultClearing,
+  clearedToolResultText,
+  Compaction,
+  ToolResultClearing,
+} from "./working-set.js";
+
+// Shared records
+export {
+  ApprovalDecision,
+  CheckpointInfo,
+  JobInfo,
+  NoticeLevel,
+  PermissionMode,
+  Plan,
+  Question,
+  QuestionAnswers,
+  RewindRestore,
+  TodoItem,
+  TurnOutcome,
+} from "./records.js";
+
+// Commands and events
+export type { EngineCommandType } from "./commands.js";
+export { EngineCommand, parseEngineCommand, parseEngineCommandJson } from "./commands.js";
+export type { EngineEventOf, EngineEventType } from "./events.js";
+export {
+  CompactionMarker,
+  EngineEvent,
+  EventEnvelope,
+  PROTOCOL_VERSION,
+  parseEngineEvent,
+  parseEventEnvelope,
+  parseEventEnvelopeJson,
+} from "./events.js";
+export { engineCommandJsonSchema, eventEnvelopeJsonSchema } from "./json-schema.js";
+export {
+  parseApprovalDecision,
+  parseBadge,
+  parseCheckDefinition,
+  parseCheckRecord,
+  parseCompaction,
+  parseContentBlock,
+  parseMessage,
+  parseModelEvent,
+  parseModelRequest,
+  parseToolDisplay,
+  parseToolResultClearing,
+} from "./parsers.js";

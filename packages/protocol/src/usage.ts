@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+/** Token counts of one response, or summed over many. */
+export const TokenUsage = z.object({
+  input: z.number().int().nonnegative(),
+  output: z.number().int().nonnegative(),
+  cacheRead: z.number().int().nonnegative(),
+  cacheWrite: z.number().int().nonnegative(),
+});
+export type TokenUsage = z.infer<typeof TokenUsage>;
+
+/** Token counts with their price in US dollars. */
+export const Usage = TokenUsage.extend({ costUsd: z.number().nonnegative() });
+export type Usage = z.infer<typeof Usage>;
+
+/** Zero usage. */
+export const emptyUsage = (): Usage => ({
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  costUsd: 0,
+});
+
+/** The sum of two usages; neither argument is changed. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    costUsd: a.costUsd + b.costUsd,
+  };
+}

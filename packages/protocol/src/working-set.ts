@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { ArtifactRef } from "./artifact.js";
+import { type ContentBlock, Message } from "./content.js";
+import { MessageId, ToolCallId } from "./ids.js";
+
+/**
+ * The record of old tool results cleared from the model's working set to relieve context
+ * pressure. The originals went to `artifact` (null when they could not be stored).
+ */
+export const ToolResultClearing = z.object({
+  calls: z.array(z.object({ toolUseId: ToolCallId, artifact: ArtifactRef.nullable() })).min(1),
+});
+export type ToolResultClearing = z.infer<typeof ToolResultClearing>;
+
+/** What a cleared tool result reads as, in the live working set and after replay alike. */
+export function clearedToolResultText(artifact: ArtifactRef | null): string {
+  return artifact === null
+    ? "[Old tool result cleared to save context.]"
+    : `[Old tool result cleared to save context. The full output is stored as ${artifact.ref}.]`;
+}
+
+/**
+ * Replaces the content of each cleared tool result with its placeholder. Returns a new
+ * array; messages without a cleared result are returned as the same objects. Unknown call
+ * ids are ignored.
+ */
+export function applyToolResultClearing(
+  messages: readonly Message[],
+  clearing: ToolResultClearing,
+): Message[] {
+  const cleared = new Map(clearing.calls.map((c) => [c.toolUseId as string, c.artifact]));
+  return messages.map((message) => {
+    if (message.role !== "user") return message;
+    let changed = false;
+    const content = message.content.map((block): ContentBlock => {
+      if (block.type !== "toolResult" || !cleared.has(block.toolUseId)) return block;
+      changed = true;
+      const text = clearedToolResultText(cleared.get(block.toolUseId) ?? null);
+      return { ...block, content: [{ type: "text", text }] };
+    });
+    return changed ? { ...message, content } : message;
+  });
+}
+
+/**
+ * The record of a compaction: older history replaced by a summary. `droppedMessageIds`
+ * names what it dropped, in order; `summary` is the user message that takes their place.
+ */
+export const Compaction = z.object({
+  trigger: z.enum(["auto", "manual", "overflow"]),
+  summary: Message,
+  droppedMessageIds: z.array(MessageId).min(1),
+  tokensBefore: z.number().int().nonnegative(),
+  tokensAfter: z.number().int().nonnegative(),
+});
+export type Compaction = z.infer<typeof Compaction>;
+
+/**
+ * Removes the dropped messages and puts the summary where the first of them stood (at the
+ * start when none is present). Returns a new array; the input is not changed.
+ */
+export function applyCompaction(messages: readonly Message[], compaction: Compaction): Message[] {
+  const dropped = new Set<string>(compaction.droppedMessageIds);
+  const out: Message[] = [];
+  let placed = false;
+  for (const message of messages) {
+    if (dropped.has(message.id)) {
+      if (!placed) {
+        out.push(compaction.summary);
+        placed = true;
+      }
+      continue;
+    }
+    out.push(message);
+  }
+  if (!placed) out.unshift(compaction.summary);
+  return out;
+}
