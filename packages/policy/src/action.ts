@@ -1,0 +1,49 @@
+/**
+ * What a tool call would do, as the permission gate sees it. Paths are real absolute paths
+ * (the tool resolved `..`, `~` and symlinks before building the action), so `decide()` is a
+ * pure function.
+ */
+
+/** One simple command of a shell command line, e.g. `npm test` in `npm test && rm -rf x`. */
+export interface SimpleCommand {
+  /** The words as written, quotes removed; a word with an expansion keeps its source text. */
+  readonly argv: readonly string[];
+  /** The command's source text. */
+  readonly text: string;
+}
+
+/** A redirection such as `> out.txt` or `2>> log`. */
+export interface Redirection {
+  /** The operator as written: `>`, `>>`, `<`, `2>`, `&>`, `>|`, ... */
+  readonly operator: string;
+  /** The target as written (not resolved). */
+  readonly target: string;
+  /** True for every operator that writes to its target. */
+  readonly writes: boolean;
+}
+
+/**
+ * A shell command line split by a real parser into every simple command it would run
+ * (across `&&`, `||`, `;`, `|`, newlines, `$(...)`, backticks and subshells) and every
+ * redirection. `error` is set when the parser could not read the line; such a command asks.
+ */
+export interface ParsedCommand {
+  readonly source: string;
+  readonly commands: readonly SimpleCommand[];
+  readonly redirections: readonly Redirection[];
+  readonly error?: string;
+}
+
+/** One thing a tool call would do. A call may do several (a Verify of two checks is two commands). */
+export type Action =
+  | { readonly kind: "read"; readonly paths: readonly string[] }
+  | { readonly kind: "write"; readonly paths: readonly string[] }
+  | { readonly kind: "command"; readonly command: ParsedCommand; readonly cwd: string }
+  | { readonly kind: "network"; readonly url: string; readonly domain: string }
+  | { readonly kind: "mcp"; readonly server: string; readonly tool: string }
+  | { readonly kind: "agent"; readonly agentType: string }
+  | { readonly kind: "askUser" }
+  | { readonly kind: "none" };
+
+/** The kind of an action. */
+export type ActionKind = Action["kind"];
