@@ -3,12 +3,7 @@ import { ImageBlock } from "./content.js";
 import { ApprovalId, JobId, MessageId, PlanId, QuestionId } from "./ids.js";
 import { Effort } from "./model.js";
 import { parseJsonWith, parseWith, type ParseResult } from "./parse.js";
-import {
-  ApprovalDecision,
-  PermissionMode,
-  QuestionAnswers,
-  RewindRestore,
-} from "./records.js";
+import { ApprovalDecision, PermissionMode, QuestionAnswers, RewindRestore } from "./records.js";
 
 const command = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.strictObject({ type: z.literal(type), ...shape });

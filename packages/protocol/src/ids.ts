@@ -14,15 +14,17 @@ let lastTime = 0;
 let counter = 0;
 
 function timeChars(): string {
-  // Ten base-32 characters of milliseconds, then a counter so ids made in the same
-  // millisecond still sort in creation order.
+  // Ten base-32 characters of milliseconds, then a two-character counter, so ids made in
+  // the same millisecond (or while the clock steps back) still sort in creation order.
   const now = Date.now();
-  if (now === lastTime) counter++;
-  else {
+  if (now > lastTime) {
     lastTime = now;
     counter = 0;
+  } else if (++counter > 1023) {
+    lastTime++;
+    counter = 0;
   }
-  let ms = now;
+  let ms = lastTime;
   let out = "";
   for (let i = 0; i < 10; i++) {
     out = CROCKFORD[ms % 32] + out;
@@ -39,7 +41,7 @@ export function newId(prefix: string): string {
   return `${prefix}_${timeChars()}${randomChars(12)}`;
 }
 
-const id = <B extends string>(brand: B) => z.string().min(1).max(200).brand<B>();
+const id = <B extends string>(brand: B) => z.string().min(1).max(200).describe(brand).brand<B>();
 
 export const SessionId = id("SessionId");
 export type SessionId = z.infer<typeof SessionId>;

@@ -132,3 +132,6 @@ export {
   parseToolDisplay,
   parseToolResultClearing,
 } from "./parsers.js";
+
+// Sample payloads: one valid example of every command and event.
+export { COMMAND_EXAMPLES, EVENT_EXAMPLES } from "./examples.js";

@@ -116,7 +116,12 @@ export const ModelEvent = z.discriminatedUnion("type", [
     error: ModelError,
   }),
   /** The request moves on to a fallback model (only before any answer text arrived). */
-  z.object({ type: z.literal("fallback"), fromModel: z.string(), toModel: z.string(), error: ModelError }),
+  z.object({
+    type: z.literal("fallback"),
+    fromModel: z.string(),
+    toModel: z.string(),
+    error: ModelError,
+  }),
   z.object({ type: z.literal("stop"), reason: StopReason, model: z.string().optional() }),
   z.object({ type: z.literal("error"), error: ModelError }),
 ]);

@@ -70,7 +70,10 @@ export function parseJsonWith<T>(schema: z.ZodType<T>, text: string): ParseResul
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: { path: "", message: `malformed JSON: ${(error as Error).message}` } };
+    return {
+      ok: false,
+      error: { path: "", message: `malformed JSON: ${(error as Error).message}` },
+    };
   }
   return parseWith(schema, value);
 }

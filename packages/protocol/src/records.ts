@@ -2,7 +2,13 @@ import { z } from "zod";
 import { CheckpointId, JobId, MessageId, PlanId, QuestionId, TurnId } from "./ids.js";
 
 /** How a turn ended. `interrupted` is a turn found unfinished when its session was reopened. */
-export const TurnOutcome = z.enum(["completed", "cancelled", "failed", "budgetExhausted", "interrupted"]);
+export const TurnOutcome = z.enum([
+  "completed",
+  "cancelled",
+  "failed",
+  "budgetExhausted",
+  "interrupted",
+]);
 export type TurnOutcome = z.infer<typeof TurnOutcome>;
 
 /** The permission mode: which actions run without asking. */
@@ -38,7 +44,9 @@ export const Question = z.object({
       z.object({
         question: z.string().min(1),
         header: z.string().optional(),
-        options: z.array(z.object({ label: z.string().min(1), description: z.string().optional() })),
+        options: z.array(
+          z.object({ label: z.string().min(1), description: z.string().optional() }),
+        ),
         multiSelect: z.boolean(),
       }),
     )

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every check of the repository on a fresh machine: set-up, lint, typecheck, then all
+# tests of every package in one vitest run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+
+pnpm lint
+pnpm typecheck
+
+report="$(mktemp)"
+status=0
+pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$report" || status=$?
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
+' "$report" || true
+rm -f "$report"
+exit "$status"
