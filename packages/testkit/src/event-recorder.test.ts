@@ -8,8 +8,11 @@ import { describe, expect, it } from "vitest";
 import { EventRecorder, matchesShape } from "./event-recorder.js";
 
 const session = "ses_1" as SessionId;
-const feed = (recorder: EventRecorder, events: EngineEvent[], start = 0) =>
-  events.forEach((event, i) => recorder.sink({ v: 2, sessionId: session, seq: start + i, ts: 1, event }));
+const feed = (recorder: EventRecorder, events: EngineEvent[], start = 0) => {
+  for (const [i, event] of events.entries()) {
+    recorder.sink({ v: 2, sessionId: session, seq: start + i, ts: 1, event });
+  }
+};
 
 const walkthrough: EngineEvent[] = [
   EVENT_EXAMPLES.turnStarted,
@@ -63,7 +66,13 @@ describe("EventRecorder", () => {
     const recorder = new EventRecorder();
     feed(recorder, [EVENT_EXAMPLES.modeChanged], 5);
     feed(recorder, [EVENT_EXAMPLES.modeChanged], 5);
-    recorder.sink({ v: 2, sessionId: session, seq: 9, ts: 1, event: { type: "modeChanged" } } as unknown as EventEnvelope);
+    recorder.sink({
+      v: 2,
+      sessionId: session,
+      seq: 9,
+      ts: 1,
+      event: { type: "modeChanged" },
+    } as unknown as EventEnvelope);
     expect(recorder.problems).toHaveLength(2);
     expect(recorder.problems[0]).toMatch(/seq 5 after 5/);
     expect(recorder.problems[1]).toMatch(/event\.mode/);

@@ -43,7 +43,10 @@ describe("FixtureRepo", () => {
     expect((await repo.git("status", "--porcelain")).trim()).toBe("M a.txt");
     const head = await repo.commit("change");
     expect(head).toMatch(/^[0-9a-f]{40}$/);
-    expect((await repo.git("log", "--format=%s")).trim().split("\n")).toEqual(["change", "initial"]);
+    expect((await repo.git("log", "--format=%s")).trim().split("\n")).toEqual([
+      "change",
+      "initial",
+    ]);
   });
 
   it("can be a plain folder, or a repository without a first commit", async () => {
