@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import {
+  parseAgentMarkdown,
+  parseCommandMarkdown,
+  parseOutputStyleMarkdown,
+} from "./definitions.js";
+
+describe("parseAgentMarkdown", () => {
+  it("reads Claude Code's agent format", () => {
+    const text =
+      "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep, Bash(git diff:*)\nmodel: sonnet\n---\n\nYou review.\n";
+    expect(parseAgentMarkdown(text)).toEqual({
+      ok: true,
+      value: {
+        name: "reviewer",
+        description: "Reviews code",
+        tools: ["Read", "Grep", "Bash(git diff:*)"],
+        model: "sonnet",
+        permissionMode: undefined,
+        prompt: "You review.",
+      },
+    });
+  });
+
+  it("inherits tools and model when they are absent or *", () => {
+    const result = parseAgentMarkdown("---\ndescription: d\ntools: '*'\n---\nP", "from-file");
+    expect(result.ok && result.value).toMatchObject({
+      name: "from-file",
+      tools: undefined,
+      model: "inherit",
+    });
+  });
+
+  it("rejects a missing description and an unknown permission mode", () => {
+    expect(parseAgentMarkdown("---\nname: a\n---\nx")).toEqual({
+      ok: false,
+      error: "agent a has no description",
+    });
+    const bad = parseAgentMarkdown("---\nname: a\ndescription: d\npermissionMode: yolo\n---\nx");
+    expect(bad).toEqual({ ok: false, error: 'agent a: unknown permission mode "yolo"' });
+  });
+});
+
+describe("parseCommandMarkdown", () => {
+  it("reads Claude Code's command format", () => {
+    const text =
+      "---\ndescription: Commit\nallowed-tools: Bash(git add:*), Bash(git commit:*)\nargument-hint: [message]\nmodel: haiku\n---\nCommit with $ARGUMENTS\n";
+    const result = parseCommandMarkdown(text, "commit");
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        name: "commit",
+        description: "Commit",
+        allowedTools: ["Bash(git add:*)", "Bash(git commit:*)"],
+        argumentHint: "[message]",
+        model: "haiku",
+        body: "Commit with $ARGUMENTS",
+      },
+    });
+  });
+
+  it("keeps a quoted argument hint and falls back to the first line for a description", () => {
+    const result = parseCommandMarkdown(
+      '---\nargument-hint: "[file]"\n---\nExplain $1\nmore',
+      "explain",
+    );
+    expect(result.ok && result.value).toMatchObject({
+      argumentHint: "[file]",
+      description: "Explain $1",
+    });
+    expect(parseCommandMarkdown("no frontmatter at all", "plain")).toMatchObject({ ok: true });
+  });
+
+  it("rejects an empty body and broken frontmatter", () => {
+    expect(parseCommandMarkdown("---\ndescription: d\n---\n  \n", "x")).toEqual({
+      ok: false,
+      error: "command x has an empty body",
+    });
+    expect(parseCommandMarkdown("---\ndescription: d\n", "x").ok).toBe(false);
+  });
+});
+
+describe("parseOutputStyleMarkdown", () => {
+  it("needs a description", () => {
+    expect(parseOutputStyleMarkdown("---\nname: s\n---\nbody").ok).toBe(false);
+    expect(parseOutputStyleMarkdown("---\ndescription: d\n---\nbody", "s")).toEqual({
+      ok: true,
+      value: { name: "s", description: "d", prompt: "body" },
+    });
+  });
+});

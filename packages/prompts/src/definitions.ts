@@ -1,0 +1,152 @@
+import { PermissionMode } from "@z-engine/protocol";
+import {
+  type FrontmatterValue,
+  frontmatterList,
+  frontmatterString,
+  parseFrontmatter,
+} from "./frontmatter.js";
+
+/**
+ * An agent definition, from a built-in file or a user's `.claude/agents/*.md` /
+ * `.z-engine/agents/*.md` (Claude Code's format: name, description, tools, model).
+ */
+export interface AgentDefinition {
+  readonly name: string;
+  readonly description: string;
+  /** The tools it may use; `undefined` means every tool its parent has (`tools` absent or `*`). */
+  readonly tools: readonly string[] | undefined;
+  /**
+   * Which model runs it: `inherit` (the parent's, the default), a role (`main`, `fast`), or
+   * whatever the file names (an alias or a model id), which the engine resolves.
+   */
+  readonly model: string;
+  /** The permission mode it runs in; `undefined` inherits the parent's. */
+  readonly permissionMode: PermissionMode | undefined;
+  /** The system prompt: the markdown body, trimmed. */
+  readonly prompt: string;
+}
+
+/**
+ * A prompt command, from a built-in file or `.claude/commands/*.md` / `.z-engine/commands/*.md`
+ * (Claude Code's format: description, allowed-tools, argument-hint, model).
+ */
+export interface CommandDefinition {
+  readonly name: string;
+  readonly description: string;
+  /** Rule patterns allowed for the turn it starts, such as `Bash(git diff:*)`. */
+  readonly allowedTools: readonly string[];
+  readonly argumentHint: string | undefined;
+  /** A model for that turn only; `undefined` keeps the session's. */
+  readonly model: string | undefined;
+  /** The template: `$ARGUMENTS`, `$1`..`$9`, `@path` and `!\`cmd\`` are expanded by the engine. */
+  readonly body: string;
+}
+
+/** An output style: extra instructions for how answers are written. */
+export interface OutputStyle {
+  readonly name: string;
+  readonly description: string;
+  /** The section text; empty for the default style, which adds nothing. */
+  readonly prompt: string;
+}
+
+/** A parsed definition, or why the file could not be used. */
+export type DefinitionResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+type Fields = Readonly<Record<string, FrontmatterValue>>;
+
+function field(data: Fields, ...keys: string[]): FrontmatterValue | undefined {
+  for (const key of keys) if (data[key] !== undefined) return data[key];
+  return undefined;
+}
+
+function agentFromFields(data: Fields, body: string, fallbackName: string) {
+  const name = frontmatterString(field(data, "name")) ?? fallbackName;
+  const description = frontmatterString(field(data, "description"));
+  if (name === "") return { ok: false as const, error: "agent has no name" };
+  if (description === undefined)
+    return { ok: false as const, error: `agent ${name} has no description` };
+  const toolList = frontmatterList(field(data, "tools"));
+  const tools = toolList === undefined || toolList.includes("*") ? undefined : toolList;
+  const modeText = frontmatterString(field(data, "permissionMode", "permission-mode"));
+  const mode = modeText === undefined ? undefined : PermissionMode.safeParse(modeText);
+  if (mode !== undefined && !mode.success) {
+    return { ok: false as const, error: `agent ${name}: unknown permission mode "${modeText}"` };
+  }
+  const value: AgentDefinition = {
+    name,
+    description,
+    tools,
+    model: frontmatterString(field(data, "model")) ?? "inherit",
+    permissionMode: mode?.data,
+    prompt: body.trim(),
+  };
+  return { ok: true as const, value };
+}
+
+/**
+ * Parses an agent file. `fallbackName` (usually the file name without `.md`) is used when the
+ * frontmatter has no `name`. Never throws: a missing description, a bad permission mode or
+ * malformed frontmatter give `{ ok: false, error }`.
+ */
+export function parseAgentMarkdown(
+  text: string,
+  fallbackName = "",
+): DefinitionResult<AgentDefinition> {
+  const parsed = parseFrontmatter(text);
+  if (!parsed.ok) return parsed;
+  return agentFromFields(parsed.data, parsed.body, fallbackName);
+}
+
+/** `argument-hint: [message]` reads as a YAML list; show it as the user wrote it. */
+function argumentHint(value: FrontmatterValue | undefined): string | undefined {
+  if (Array.isArray(value))
+    return value.length === 0 ? undefined : value.map((v) => `[${v}]`).join(" ");
+  return frontmatterString(value);
+}
+
+/**
+ * Parses a command file named `name` (the file name without `.md`; folders become `a:b`
+ * upstream). A missing description falls back to the body's first line. Never throws:
+ * malformed frontmatter or an empty body give `{ ok: false, error }`.
+ */
+export function parseCommandMarkdown(
+  text: string,
+  name: string,
+): DefinitionResult<CommandDefinition> {
+  const parsed = parseFrontmatter(text);
+  if (!parsed.ok) return parsed;
+  const body = parsed.body.trim();
+  if (body === "") return { ok: false, error: `command ${name} has an empty body` };
+  const data = parsed.data;
+  const firstLine = body.split("\n", 1)[0] ?? "";
+  return {
+    ok: true,
+    value: {
+      name,
+      description: frontmatterString(field(data, "description")) ?? firstLine.slice(0, 100),
+      allowedTools: frontmatterList(field(data, "allowed-tools", "allowedTools")) ?? [],
+      argumentHint: argumentHint(field(data, "argument-hint", "argumentHint")),
+      model: frontmatterString(field(data, "model")),
+      body,
+    },
+  };
+}
+
+/** Parses an output style file. Never throws; a missing name or description is an error value. */
+export function parseOutputStyleMarkdown(
+  text: string,
+  fallbackName = "",
+): DefinitionResult<OutputStyle> {
+  const parsed = parseFrontmatter(text);
+  if (!parsed.ok) return parsed;
+  const name = frontmatterString(parsed.data.name) ?? fallbackName;
+  const description = frontmatterString(parsed.data.description);
+  if (name === "" || description === undefined) {
+    return {
+      ok: false,
+      error: `output style ${name || "(unnamed)"} needs a name and a description`,
+    };
+  }
+  return { ok: true, value: { name, description, prompt: parsed.body.trim() } };
+}
