@@ -1,2 +1,70 @@
-// The public API of @z-engine/context. Nothing is exported until its issue lands.
-export {};
+/**
+ * @z-engine/context: what the model sees. Everything exported here is public API. All of it
+ * works on transcripts as data (protocol messages); the engine wires it into a round.
+ */
+
+// System prompt sections
+export type { EnvironmentInfo, SkillSummary, SystemSectionsInput } from "./system-sections.js";
+export {
+  buildSystemSections,
+  renderEnvironment,
+  renderSkillsSection,
+  SYSTEM_SECTION_ORDER,
+} from "./system-sections.js";
+
+// Instruction files, imports and rules
+export type { DiscoverOptions, InstructionFile, InstructionSet } from "./instructions/discover.js";
+export {
+  discoverInstructions,
+  foldersDownTo,
+  renderInstructions,
+} from "./instructions/discover.js";
+export type { InstructionFs } from "./instructions/fs.js";
+export { nodeInstructionFs } from "./instructions/fs.js";
+export { matchesGlob } from "./instructions/glob.js";
+export type { ExpandedText, ImportContext, ImportLimits } from "./instructions/imports.js";
+export { expandImports } from "./instructions/imports.js";
+export type { Rule } from "./instructions/rules.js";
+export { parseRule } from "./instructions/rules.js";
+export type { InstructionTrackerOptions } from "./instructions/tracker.js";
+export { InstructionTracker } from "./instructions/tracker.js";
+
+// Reminders
+export type { Reminder } from "./reminders.js";
+export {
+  appendReminders,
+  filesChangedReminder,
+  jobFinishedReminder,
+  ReminderQueue,
+  reminderBlock,
+  todoNudgeReminder,
+} from "./reminders.js";
+
+// Requests
+export type { BuildRequestInput } from "./request.js";
+export { buildRequest } from "./request.js";
+export { cacheMarksFor } from "./cache-marks.js";
+export { INTERRUPTED_RESULT_TEXT, makeWellFormed } from "./well-formed.js";
+
+// Token estimation
+export type { EstimatedRequest, TokenEstimator, TokenEstimatorOptions } from "./tokens.js";
+export { createTokenEstimator } from "./tokens.js";
+
+// Context pressure: tool-result clearing and compaction
+export type {
+  ClearedToolResults,
+  ToolResultClearingOptions,
+  ToolResultClearingPlan,
+} from "./clearing.js";
+export { clearToolResults, planToolResultClearing } from "./clearing.js";
+export type { SplitOptions } from "./split.js";
+export { findSplitPoint, legalSplitPoints } from "./split.js";
+export type {
+  BeforeCompactResult,
+  CompactFailureStage,
+  CompactionPlan,
+  CompactOptions,
+  CompactResult,
+} from "./compact.js";
+export { compact } from "./compact.js";
+export { describeDropped, renderTranscript } from "./transcript-text.js";

@@ -1,0 +1,140 @@
+import { join, relative, sep } from "node:path";
+import { type InstructionFs, nodeInstructionFs } from "./fs.js";
+import { expandImports, type ImportLimits } from "./imports.js";
+import { parseRule, type Rule } from "./rules.js";
+
+/** Where to look for instruction files. Folders are absolute. */
+export interface DiscoverOptions {
+  /** The user's config folder, holding their own `AGENTS.md`. */
+  readonly userConfigDir?: string;
+  /** The git toplevel; files are read from here down to the project. */
+  readonly repoRoot?: string;
+  /** The folder the session runs in. */
+  readonly projectRoot: string;
+  readonly homeDir?: string;
+  readonly fs?: InstructionFs;
+  readonly importLimits?: ImportLimits;
+}
+
+/** One instruction file that made it into the system prompt, imports expanded. */
+export interface InstructionFile {
+  readonly path: string;
+  readonly kind: "user" | "project" | "local" | "rule";
+  readonly text: string;
+}
+
+/** What discovery found. */
+export interface InstructionSet {
+  /** The instructions section's text (empty when there is none): files in precedence order. */
+  readonly systemText: string;
+  /** The files in the section, lowest precedence first (always-applied rules last). */
+  readonly files: readonly InstructionFile[];
+  /** Rules that apply only when a touched path matches their globs (for `InstructionTracker`). */
+  readonly scopedRules: readonly Rule[];
+  /** Unreadable files, bad rule frontmatter, import cycles and cuts. */
+  readonly problems: readonly string[];
+}
+
+/** The folders from `repoRoot` down to `projectRoot`, or just the project when it is outside the repo. */
+export function foldersDownTo(repoRoot: string | undefined, projectRoot: string): string[] {
+  if (repoRoot === undefined) return [projectRoot];
+  const rel = relative(repoRoot, projectRoot);
+  if (rel.startsWith("..") || rel.startsWith(sep)) return [projectRoot];
+  const folders = [repoRoot];
+  let current = repoRoot;
+  for (const part of rel.split(sep).filter((p) => p !== "")) {
+    current = join(current, part);
+    folders.push(current);
+  }
+  return folders;
+}
+
+function candidates(
+  options: DiscoverOptions,
+): Array<{ path: string; kind: InstructionFile["kind"] }> {
+  const out: Array<{ path: string; kind: InstructionFile["kind"] }> = [];
+  if (options.userConfigDir !== undefined)
+    out.push({ path: join(options.userConfigDir, "AGENTS.md"), kind: "user" });
+  for (const folder of foldersDownTo(options.repoRoot, options.projectRoot)) {
+    out.push({ path: join(folder, "AGENTS.md"), kind: "project" });
+    out.push({ path: join(folder, "CLAUDE.md"), kind: "project" });
+  }
+  out.push({ path: join(options.projectRoot, "AGENTS.local.md"), kind: "local" });
+  return out;
+}
+
+async function readRules(
+  options: DiscoverOptions,
+  fs: InstructionFs,
+  problems: string[],
+): Promise<Rule[]> {
+  const folder = join(options.projectRoot, ".z-engine", "rules");
+  let names: string[] | undefined;
+  try {
+    names = await fs.listDir(folder);
+  } catch (error) {
+    problems.push(`could not list ${folder}: ${String(error)}`);
+  }
+  const rules: Rule[] = [];
+  for (const name of (names ?? []).filter((n) => n.endsWith(".md")).sort()) {
+    const path = join(folder, name);
+    const text = await fs.readFile(path).catch((error: unknown) => {
+      problems.push(`could not read ${path}: ${String(error)}`);
+      return undefined;
+    });
+    if (text === undefined) continue;
+    const parsed = parseRule(text, path);
+    if (parsed.ok) rules.push(parsed.rule);
+    else problems.push(parsed.error);
+  }
+  return rules;
+}
+
+/** Renders files as the instructions section. */
+export function renderInstructions(files: readonly InstructionFile[]): string {
+  if (files.length === 0) return "";
+  const blocks = files.map(
+    (file) => `<instructions source="${file.path}">\n${file.text.trim()}\n</instructions>`,
+  );
+  return [
+    "# Instructions",
+    "The user's and the project's instructions follow. Follow them; where two conflict, the later one takes precedence.",
+    ...blocks,
+  ].join("\n\n");
+}
+
+/**
+ * Reads the instruction files in precedence order (lowest first): the user's `AGENTS.md`,
+ * then `AGENTS.md` and `CLAUDE.md` in each folder from the repository root down to the
+ * project, then the project's `AGENTS.local.md`, then the always-applied rules of
+ * `.z-engine/rules/`. Imports are expanded. Missing files are skipped; unreadable ones,
+ * bad rules and import troubles are listed in `problems`. Never rejects.
+ */
+export async function discoverInstructions(options: DiscoverOptions): Promise<InstructionSet> {
+  const fs = options.fs ?? nodeInstructionFs;
+  const problems: string[] = [];
+  const ctx = { fs, homeDir: options.homeDir, limits: options.importLimits };
+  const files: InstructionFile[] = [];
+  for (const { path, kind } of candidates(options)) {
+    const text = await fs.readFile(path).catch((error: unknown) => {
+      problems.push(`could not read ${path}: ${String(error)}`);
+      return undefined;
+    });
+    if (text === undefined || text.trim() === "") continue;
+    const expanded = await expandImports(text, path, ctx);
+    problems.push(...expanded.problems);
+    files.push({ path, kind, text: expanded.text });
+  }
+  const rules = await readRules(options, fs, problems);
+  for (const rule of rules.filter((r) => r.alwaysApply && r.text !== "")) {
+    const expanded = await expandImports(rule.text, rule.path, ctx);
+    problems.push(...expanded.problems);
+    files.push({ path: rule.path, kind: "rule", text: expanded.text });
+  }
+  return {
+    systemText: renderInstructions(files),
+    files,
+    scopedRules: rules.filter((r) => !r.alwaysApply),
+    problems,
+  };
+}

@@ -1,0 +1,129 @@
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { InstructionFs } from "./fs.js";
+
+/** Limits on `@path` imports inside instruction files. */
+export interface ImportLimits {
+  /** How deep imports may nest (default 5). */
+  readonly maxDepth?: number;
+  /** Most characters taken from one file (default 64 KiB); the rest is cut with a note. */
+  readonly maxFileChars?: number;
+  /** Most characters imported in total from one top-level file (default 256 KiB). */
+  readonly maxTotalChars?: number;
+}
+
+/** Where imports are resolved and how far they may go. */
+export interface ImportContext {
+  readonly fs: InstructionFs;
+  /** For `@~/...` imports; without it they are left as text. */
+  readonly homeDir?: string;
+  readonly limits?: ImportLimits;
+}
+
+/** An instruction file's text with its imports expanded, and what could not be imported. */
+export interface ExpandedText {
+  readonly text: string;
+  /** Files imported (absolute paths), in order of first import. */
+  readonly imported: string[];
+  readonly problems: string[];
+}
+
+// `@path` at the start of a line or after whitespace; paths look like ./a, ../a, ~/a, /a or a/b.md.
+const IMPORT = /(^|\s)@((?:~\/|\.{1,2}\/|\/)?[\w.\-/]*[\w\-/][\w.\-/]*)/g;
+const FENCE = /^\s*(```|~~~)/;
+
+interface State {
+  readonly ctx: ImportContext;
+  readonly stack: string[];
+  readonly imported: string[];
+  readonly problems: string[];
+  total: number;
+}
+
+function resolveImport(
+  raw: string,
+  fromDir: string,
+  homeDir: string | undefined,
+): string | undefined {
+  if (raw.startsWith("~/")) return homeDir === undefined ? undefined : join(homeDir, raw.slice(2));
+  return isAbsolute(raw) ? raw : resolve(fromDir, raw);
+}
+
+async function expandLine(line: string, fromDir: string, state: State): Promise<string> {
+  let out = "";
+  let last = 0;
+  for (const match of line.matchAll(IMPORT)) {
+    const raw = (match[2] ?? "").replace(/[.,;:]+$/, "");
+    const start = (match.index ?? 0) + (match[1] ?? "").length;
+    const path = resolveImport(raw, fromDir, state.ctx.homeDir);
+    if (path === undefined) continue;
+    const inserted = await importFile(path, state);
+    if (inserted === undefined) continue;
+    out += `${line.slice(last, start)}${inserted}`;
+    last = start + 1 + raw.length;
+  }
+  return out + line.slice(last);
+}
+
+async function importFile(path: string, state: State): Promise<string | undefined> {
+  const limits = state.ctx.limits ?? {};
+  if (state.stack.includes(path)) {
+    state.problems.push(`import cycle: ${[...state.stack, path].join(" -> ")}`);
+    return `[import cycle: ${path}]`;
+  }
+  if (state.stack.length > (limits.maxDepth ?? 5)) {
+    state.problems.push(`imports nested too deep at ${path}`);
+    return `[not imported, nested too deep: ${path}]`;
+  }
+  let text: string | undefined;
+  try {
+    text = await state.ctx.fs.readFile(path);
+  } catch (error) {
+    state.problems.push(`could not read ${path}: ${String(error)}`);
+    return undefined;
+  }
+  if (text === undefined) return undefined;
+  const room = (limits.maxTotalChars ?? 256 * 1024) - state.total;
+  const max = Math.min(limits.maxFileChars ?? 64 * 1024, Math.max(0, room));
+  if (text.length > max) {
+    state.problems.push(`${path} cut to ${max} characters`);
+    text = `${text.slice(0, max)}\n[… ${path} cut: import size limit]`;
+  }
+  state.total += text.length;
+  if (!state.imported.includes(path)) state.imported.push(path);
+  return expandText(text, path, state);
+}
+
+async function expandText(text: string, path: string, state: State): Promise<string> {
+  state.stack.push(path);
+  const lines = text.split("\n");
+  let inFence = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    if (FENCE.test(line)) inFence = !inFence;
+    if (inFence || !line.includes("@")) continue;
+    // Inline code spans are left alone: only the parts outside backticks are expanded.
+    const parts = line.split("`");
+    for (let p = 0; p < parts.length; p += 2)
+      parts[p] = await expandLine(parts[p] ?? "", dirname(path), state);
+    lines[i] = parts.join("`");
+  }
+  state.stack.pop();
+  return lines.join("\n");
+}
+
+/**
+ * Expands `@path` imports in an instruction file's `text` (read from `path`): relative to
+ * the file's folder, `~/` from `homeDir`, or absolute. An import whose file does not exist
+ * stays as written (it may be a mention such as `@someone`). Code blocks and inline code
+ * are not expanded. Cycles, nesting beyond `maxDepth` and size limits leave a note in the
+ * text and a line in `problems`. Never rejects: unreadable files are problems.
+ */
+export async function expandImports(
+  text: string,
+  path: string,
+  ctx: ImportContext,
+): Promise<ExpandedText> {
+  const state: State = { ctx, stack: [], imported: [], problems: [], total: 0 };
+  const expanded = await expandText(text, path, state);
+  return { text: expanded, imported: state.imported, problems: state.problems };
+}
