@@ -1,0 +1,83 @@
+import type { PermissionMode } from "@z-engine/protocol";
+import type { CompiledRule } from "./compile.js";
+import { normalizeRoot } from "./paths.js";
+import type { RuleIndex } from "./rule-index.js";
+
+/** The facts `decide()` needs about where the call runs. All paths are absolute. */
+export interface DecideContext {
+  /** The project folder (the session's root, or a worktree agent's worktree). */
+  readonly projectRoot: string;
+  /** Extra folders treated like the project (`additional_directories`, `/add-dir`). */
+  readonly additionalDirectories: readonly string[];
+  /** The user's home folder, for `~/` rules and `~` in commands. */
+  readonly homeDir: string;
+  /** The sandbox, when commands run inside one; `writableRoots` are its writable areas. */
+  readonly sandbox?: { readonly autoAllow: boolean; readonly writableRoots: readonly string[] };
+  /** `auto_allow_read_only_bash`: run read-only commands inside the project without asking. */
+  readonly autoAllowReadOnlyBash: boolean;
+}
+
+/** A tool call as the gate sees it: its tool's name and what it would do. */
+export interface ToolCall {
+  readonly toolName: string;
+  readonly actions: readonly import("./action.js").Action[];
+}
+
+/** The outcome of {@link decide}. `suggestedRules` are offered for "Always allow" (may be empty). */
+export type Decision =
+  | { readonly type: "allow"; readonly reason?: string }
+  | { readonly type: "deny"; readonly reason: string }
+  | { readonly type: "ask"; readonly reason: string; readonly suggestedRules: readonly string[] };
+
+/** Everything one decision reads, normalised once. */
+export interface Env {
+  readonly toolName: string;
+  readonly mode: PermissionMode;
+  readonly index: RuleIndex;
+  readonly projectRoot: string;
+  /** The project and its additional directories. */
+  readonly insideRoots: readonly string[];
+  readonly homeDir: string;
+  readonly writableRoots: readonly string[] | undefined;
+  readonly autoAllowReadOnlyBash: boolean;
+}
+
+const envCache = new WeakMap<DecideContext, Omit<Env, "toolName" | "mode" | "index">>();
+
+/** Normalises a context (cached per context object). */
+export function makeEnv(
+  toolName: string,
+  mode: PermissionMode,
+  index: RuleIndex,
+  ctx: DecideContext,
+): Env {
+  let base = envCache.get(ctx);
+  if (!base) {
+    const projectRoot = normalizeRoot(ctx.projectRoot);
+    base = {
+      projectRoot,
+      insideRoots: [projectRoot, ...ctx.additionalDirectories.map(normalizeRoot)],
+      homeDir: normalizeRoot(ctx.homeDir),
+      writableRoots: ctx.sandbox?.autoAllow
+        ? ctx.sandbox.writableRoots.map(normalizeRoot)
+        : undefined,
+      autoAllowReadOnlyBash: ctx.autoAllowReadOnlyBash,
+    };
+    envCache.set(ctx, base);
+  }
+  return {
+    toolName,
+    mode,
+    index,
+    projectRoot: base.projectRoot,
+    insideRoots: base.insideRoots,
+    homeDir: base.homeDir,
+    writableRoots: base.writableRoots,
+    autoAllowReadOnlyBash: base.autoAllowReadOnlyBash,
+  };
+}
+
+/** "`Bash(npm test:*)` from settings.toml" */
+export function ruleLabel(rule: CompiledRule): string {
+  return `\`${rule.rule.text}\` (${rule.origin.source})`;
+}

@@ -1,0 +1,203 @@
+import { basename, resolve } from "node:path";
+import type { ParsedCommand, SimpleCommand } from "./action.js";
+import { type Decision, type Env, ruleLabel } from "./context.js";
+import { type MaybePath, describe, toolRule } from "./decide-paths.js";
+import { hasCommandRules, hasPathRules, matchCommand, matchPath } from "./match.js";
+import { isWithinAny, resolveWord } from "./paths.js";
+import {
+  isReadOnlyCommand,
+  isReadOnlySimpleCommand,
+  readPathWords,
+  writePathWords,
+  writesFile,
+} from "./read-only.js";
+import { isDynamicWord } from "./shell-words.js";
+import { suggestCommandRule, suggestPathRule } from "./suggest.js";
+import type { ListIndex } from "./rule-index.js";
+import { allow, ask, deny, planDenial } from "./verdict.js";
+
+/** A command line with its working folders and the files it names for writing, resolved. */
+interface Line {
+  readonly parsed: ParsedCommand;
+  readonly commands: readonly SimpleCommand[];
+  /** The cwd, plus every folder a `cd` in the line may move to (undefined: unknown). */
+  readonly bases: readonly MaybePath[];
+  /** Files written by redirections. */
+  readonly redirectWrites: readonly MaybePath[];
+  /** Files named by known writers (`rm`, `cp`, `tee`, ...) plus redirections. */
+  readonly namedWrites: readonly MaybePath[];
+}
+
+/**
+ * Decides running a command line: every simple command must be allowed and any denied one
+ * denies the line; redirections that write are writes. See the README for the full order.
+ */
+export function decideCommand(env: Env, parsed: ParsedCommand, cwd: string): Decision {
+  const line = analyse(env, parsed, cwd);
+  const denied = denyOf(env, line);
+  if (denied) return denied;
+  if (env.mode === "plan" && !isReadOnlyCommand(parsed))
+    return planDenial(`run \`${oneLine(parsed.source)}\``);
+  if (env.mode !== "bypass") {
+    const asked = askOf(env, line);
+    if (asked) return asked;
+  }
+  const unchecked = uncheckable(env, line);
+  if (unchecked) return ask(unchecked);
+  if (env.mode === "bypass") return allow("bypass mode");
+  return allowOrAsk(env, line);
+}
+
+function analyse(env: Env, parsed: ParsedCommand, cwd: string): Line {
+  const commands = parsed.commands;
+  const bases = workingFolders(env, commands, resolve(cwd));
+  const redirectWrites = parsed.redirections
+    .filter(writesFile)
+    .flatMap((r) => resolveAll(r.target, bases, env));
+  const writerWords = commands.flatMap((c) => writePathWords(c.argv));
+  const namedWrites = [...redirectWrites, ...writerWords.flatMap((w) => resolveAll(w, bases, env))];
+  return { parsed, commands, bases, redirectWrites, namedWrites };
+}
+
+/** The cwd and every folder a `cd`/`pushd` may move later commands to (conservatively all). */
+function workingFolders(env: Env, commands: readonly SimpleCommand[], cwd: string): MaybePath[] {
+  const bases: MaybePath[] = [cwd];
+  for (const c of commands) {
+    const [name, ...args] = c.argv;
+    if (name !== "cd" && name !== "pushd" && name !== "popd") continue;
+    const target = args.find((a) => !a.startsWith("-") || a === "-");
+    if (name === "popd" || target === "-") bases.push(undefined);
+    else if (target === undefined) bases.push(env.homeDir);
+    else bases.push(...resolveAll(target, [...bases], env));
+  }
+  return [...new Set(bases)];
+}
+
+/** A word resolved against every possible working folder. */
+function resolveAll(word: string, bases: readonly MaybePath[], env: Env): MaybePath[] {
+  if (word.startsWith("/") || word.startsWith("~")) return [resolveWord(word, "/", env.homeDir)];
+  return bases.map((b) => (b === undefined ? undefined : resolveWord(word, b, env.homeDir)));
+}
+
+/** Words without leading `VAR=value` assignments, so `X=1 rm -rf /` still meets `Bash(rm:*)`. */
+function withoutAssignments(argv: readonly string[]): readonly string[] {
+  let i = 0;
+  while (i < argv.length - 1 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[i] ?? "")) i++;
+  return i === 0 ? argv : argv.slice(i);
+}
+
+/**
+ * Deny and ask rules also meet a command written with leading assignments (`X=1 rm`) or with
+ * a path (`/bin/rm`), so those spellings cannot slip past them. Allow rules match exactly.
+ */
+function matchLoosely(list: ListIndex, argv: readonly string[]) {
+  const direct = matchCommand(list, argv);
+  if (direct) return direct;
+  const bare = withoutAssignments(argv);
+  const name = bare[0] ?? "";
+  const named =
+    name.includes("/") && !isDynamicWord(name) ? [basename(name), ...bare.slice(1)] : bare;
+  return named === argv ? undefined : matchCommand(list, named);
+}
+
+function denyOf(env: Env, line: Line): Decision | undefined {
+  const list = env.index.deny;
+  const bare = toolRule(env, list) ?? list.byFamily.get("command");
+  if (bare) return deny(`running commands is denied by ${ruleLabel(bare)}`);
+  for (const c of line.commands) {
+    const rule = matchLoosely(list, c.argv);
+    if (rule) return deny(`\`${shownCommand(c)}\` is denied by ${ruleLabel(rule)}`);
+  }
+  for (const p of line.namedWrites) {
+    const rule = p === undefined ? undefined : matchPath(list, "write", p, env);
+    if (rule) return deny(`writing ${p} is denied by ${ruleLabel(rule)}`);
+  }
+  return undefined;
+}
+
+function askOf(env: Env, line: Line): Decision | undefined {
+  const list = env.index.ask;
+  const bare = toolRule(env, list) ?? list.byFamily.get("command");
+  if (bare)
+    return ask(`running \`${oneLine(line.parsed.source)}\` needs approval (${ruleLabel(bare)})`);
+  for (const c of line.commands) {
+    const rule = matchLoosely(list, c.argv);
+    if (rule) return ask(`\`${shownCommand(c)}\` needs approval (${ruleLabel(rule)})`);
+  }
+  for (const p of line.redirectWrites) {
+    const rule = p === undefined ? undefined : matchPath(list, "write", p, env);
+    if (rule) return ask(`writing ${p} needs approval (${ruleLabel(rule)})`);
+  }
+  return undefined;
+}
+
+/** Why the deny rules cannot be checked on this line, if they cannot. */
+function uncheckable(env: Env, line: Line): string | undefined {
+  if (line.parsed.error !== undefined)
+    return `the command could not be checked: ${line.parsed.error}`;
+  if (line.commands.length === 0 && line.parsed.source.trim() !== "") {
+    return "the command holds no simple command to check";
+  }
+  const deny = env.index.deny;
+  if (
+    hasCommandRules(deny) &&
+    line.commands.some((c) => isDynamicWord(withoutAssignments(c.argv)[0] ?? ""))
+  ) {
+    return "a command's name is known only at run time, so deny rules cannot be checked";
+  }
+  if (hasPathRules(deny, "write") && line.namedWrites.includes(undefined)) {
+    return "a file the command writes is known only at run time, so deny rules cannot be checked";
+  }
+  return undefined;
+}
+
+function allowOrAsk(env: Env, line: Line): Decision {
+  const bare = toolRule(env, env.index.allow) ?? env.index.allow.byFamily.get("command");
+  const pendingCommands = bare ? [] : line.commands.filter((c) => !commandAllowed(env, line, c));
+  const pendingWrites = line.redirectWrites.filter((p) => !writeAllowed(env, p));
+  if (pendingCommands.length === 0 && pendingWrites.length === 0) {
+    return allow(bare ? `allowed by ${ruleLabel(bare)}` : "every part of the command is allowed");
+  }
+  if (
+    env.writableRoots &&
+    line.namedWrites.every((p) => p !== undefined && isWithinAny(p, env.writableRoots ?? []))
+  ) {
+    return allow(
+      "sandbox auto-allow: every file it names for writing is inside the writable areas",
+    );
+  }
+  const suggestions = [
+    ...pendingCommands.flatMap((c) => suggestCommandRule(c.argv) ?? []),
+    ...pendingWrites.flatMap((p) =>
+      p === undefined ? [] : [suggestPathRule("Edit", p, env.projectRoot)],
+    ),
+  ];
+  const parts = [
+    ...pendingCommands.map((c) => `\`${shownCommand(c)}\``),
+    ...(pendingWrites.length > 0 ? [`writing ${describe(pendingWrites)}`] : []),
+  ];
+  return ask(`needs approval: ${parts.join(", ")}`, [...new Set(suggestions)]);
+}
+
+function commandAllowed(env: Env, line: Line, c: SimpleCommand): boolean {
+  if (matchCommand(env.index.allow, c.argv)) return true;
+  if (!env.autoAllowReadOnlyBash || !isReadOnlySimpleCommand(c.argv)) return false;
+  if (!line.bases.every((b) => b !== undefined && isWithinAny(b, env.insideRoots))) return false;
+  const reads = readPathWords(c.argv).flatMap((w) => resolveAll(w, line.bases, env));
+  return reads.every((p) => p !== undefined && isWithinAny(p, env.insideRoots));
+}
+
+function writeAllowed(env: Env, p: MaybePath): boolean {
+  if (p === undefined) return false;
+  if (matchPath(env.index.allow, "write", p, env)) return true;
+  return env.mode === "acceptEdits" && isWithinAny(p, env.insideRoots);
+}
+
+function shownCommand(c: SimpleCommand): string {
+  return oneLine(c.argv.join(" "));
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
+}

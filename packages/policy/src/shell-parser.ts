@@ -1,0 +1,192 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { Node, Parser } from "web-tree-sitter";
+import type { ParsedCommand, Redirection, SimpleCommand } from "./action.js";
+import { unwrapCommand } from "./shell-wrappers.js";
+import { wordValue } from "./shell-words.js";
+
+/** Longest command line {@link parseCommandSync} reads; a longer one gets `error` (so it asks). */
+export const MAX_COMMAND_LENGTH = 64 * 1024;
+/** How deep `bash -c '...'` and `eval` strings are opened before giving up with `error`. */
+const MAX_NESTING = 4;
+
+let parser: Parser | undefined;
+let loading: Promise<Parser> | undefined;
+
+/** Error raised when tree-sitter-bash cannot be loaded (`code` `"shell_parser_unavailable"`). */
+export class ShellParserError extends Error {
+  readonly code = "shell_parser_unavailable";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ShellParserError";
+  }
+}
+
+/**
+ * Loads web-tree-sitter and the tree-sitter-bash grammar once; later calls return at once.
+ * Rejects with {@link ShellParserError} when the wasm cannot be found or loaded (a later call
+ * tries again).
+ */
+export async function initShellParser(): Promise<void> {
+  if (parser) return;
+  loading ??= loadParser();
+  try {
+    parser = await loading;
+  } catch (cause) {
+    loading = undefined;
+    throw new ShellParserError("cannot load the tree-sitter-bash grammar", { cause });
+  }
+}
+
+async function loadParser(): Promise<Parser> {
+  const ts = await import("web-tree-sitter");
+  await ts.Parser.init();
+  const require = createRequire(import.meta.url);
+  const wasm = join(
+    dirname(require.resolve("tree-sitter-bash/package.json")),
+    "tree-sitter-bash.wasm",
+  );
+  const language = await ts.Language.load(wasm);
+  const p = new ts.Parser();
+  p.setLanguage(language);
+  return p;
+}
+
+/** True once {@link initShellParser} has finished, so {@link parseCommandSync} can be used. */
+export function isShellParserReady(): boolean {
+  return parser !== undefined;
+}
+
+/**
+ * Splits a command line into its simple commands and redirections (see {@link ParsedCommand}).
+ * Loads the parser on first use. Never rejects for a bad command (it gets `error`); rejects
+ * with {@link ShellParserError} only when the grammar cannot be loaded.
+ */
+export async function parseCommand(source: string): Promise<ParsedCommand> {
+  await initShellParser();
+  return parseCommandSync(source);
+}
+
+/**
+ * The synchronous {@link parseCommand}, for use after {@link initShellParser} resolved.
+ * Throws {@link ShellParserError} when called before that. Never throws for bad input.
+ */
+export function parseCommandSync(source: string): ParsedCommand {
+  if (!parser) throw new ShellParserError("parseCommandSync called before initShellParser()");
+  const out: Collected = { commands: [], redirections: [], errors: [] };
+  collectLine(parser, source, out, 0);
+  const base = { source, commands: out.commands, redirections: out.redirections };
+  return out.errors.length > 0 ? { ...base, error: out.errors.join("; ") } : base;
+}
+
+interface Collected {
+  commands: SimpleCommand[];
+  redirections: Redirection[];
+  errors: string[];
+}
+
+function collectLine(p: Parser, source: string, out: Collected, depth: number): void {
+  if (source.length > MAX_COMMAND_LENGTH) {
+    out.errors.push(`the command is longer than ${MAX_COMMAND_LENGTH} characters`);
+    return;
+  }
+  if (source.includes("\0")) {
+    out.errors.push("the command holds a NUL character");
+    return;
+  }
+  const tree = p.parse(source);
+  if (!tree) {
+    out.errors.push("the shell parser gave no tree");
+    return;
+  }
+  try {
+    if (tree.rootNode.hasError) out.errors.push(describeError(tree.rootNode));
+    walk(p, tree.rootNode, out, depth);
+  } finally {
+    tree.delete();
+  }
+}
+
+function describeError(root: Node): string {
+  const bad = firstErrorNode(root);
+  if (!bad) return "the shell parser could not read the command";
+  const what = bad.isMissing ? `a missing "${bad.type}"` : `unexpected "${bad.text.slice(0, 20)}"`;
+  return `the shell parser could not read the command (${what} at offset ${bad.startIndex})`;
+}
+
+function firstErrorNode(node: Node): Node | undefined {
+  if (node.isError || node.isMissing) return node;
+  for (const child of node.children) {
+    if (child.hasError || child.isMissing || child.isError) {
+      const found = firstErrorNode(child);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function walk(p: Parser, node: Node, out: Collected, depth: number): void {
+  switch (node.type) {
+    case "command":
+      addCommand(p, node, out, depth);
+      break;
+    case "declaration_command":
+    case "unset_command":
+    case "test_command":
+      addSimple(p, node, node.children.map(plainWord), out, depth);
+      break;
+    case "variable_assignment":
+      // A bare assignment (`PATH=./evil`) changes what later commands run, so it must be allowed.
+      if (node.parent?.type !== "command" && node.parent?.type !== "declaration_command") {
+        out.commands.push({ argv: [node.text], text: node.text });
+      }
+      break;
+    case "file_redirect":
+      addRedirection(node, out);
+      break;
+  }
+  for (const child of node.namedChildren) walk(p, child, out, depth);
+}
+
+function plainWord(node: Node): string {
+  return node.isNamed ? wordValue(node) : node.text;
+}
+
+function addCommand(p: Parser, node: Node, out: Collected, depth: number): void {
+  const argv: string[] = [];
+  for (const child of node.namedChildren) {
+    if (child.type === "file_redirect" || child.type.endsWith("_redirect")) continue;
+    if (child.type === "variable_assignment") argv.push(child.text);
+    else argv.push(wordValue(child));
+  }
+  addSimple(p, node, argv, out, depth);
+}
+
+function addSimple(p: Parser, node: Node, argv: string[], out: Collected, depth: number): void {
+  const words = argv.filter((w) => w !== "");
+  if (words.length === 0) return;
+  const text = node.text;
+  const unwrapped = unwrapCommand(words);
+  if (unwrapped.keepOuter) out.commands.push({ argv: words, text });
+  for (const inner of unwrapped.inner) out.commands.push({ argv: inner, text });
+  for (const script of unwrapped.scripts) {
+    if (depth >= MAX_NESTING) out.errors.push("shell strings nested too deeply to check");
+    else collectLine(p, script, out, depth + 1);
+  }
+}
+
+const WRITE_OPERATORS = new Set([">", ">>", "&>", "&>>", ">|"]);
+
+function addRedirection(node: Node, out: Collected): void {
+  let descriptor = "";
+  let op = "";
+  let target = "";
+  for (const child of node.children) {
+    if (child.type === "file_descriptor") descriptor = child.text;
+    else if (!child.isNamed && op === "") op = child.type;
+    else if (child.isNamed && child.type !== "ERROR") target += wordValue(child);
+  }
+  const fdDup = (op === ">&" || op === "<&") && /^(\d+|-)$/.test(target);
+  const writes = !fdDup && (WRITE_OPERATORS.has(op) || op === ">&");
+  out.redirections.push({ operator: descriptor + op, target, writes });
+}
