@@ -1,2 +1,71 @@
-// The public API of @z-engine/config. Nothing is exported until its issue lands.
-export {};
+/**
+ * @z-engine/config: the settings schema, layers and merge, environment overrides, v1
+ * import, the trust store, restrict-to-user-level and `resolvePaths(env)`. Everything
+ * exported here is public API; everything else is internal.
+ */
+
+// Folders
+export type { Env, Paths } from "./paths.js";
+export { resolvePaths } from "./paths.js";
+
+// The schema of one settings file (snake_case keys, every key optional)
+export type { SectionName } from "./schema.js";
+export {
+  CheckEntry,
+  ExperimentalValue,
+  HookEntry,
+  HookEvent,
+  LspServer,
+  McpServer,
+  Price,
+  ProviderKind,
+  SECTION_NAMES,
+  Sections,
+  SettingsFile,
+} from "./schema.js";
+
+// Effective settings and their defaults
+export type {
+  EffectiveSettings,
+  HookSetting,
+  LayerLevel,
+  RuleEntry,
+  RuleList,
+  SettingsOrigin,
+} from "./effective.js";
+export { DEFAULT_CATALOG_URL, DEFAULT_MODEL, defaultSettings } from "./defaults.js";
+
+// Loading, layers and merging
+export type { LoadedSettings, LoadSettingsOptions } from "./load.js";
+export { loadSettings } from "./load.js";
+export type { SettingsLayer } from "./layer-file.js";
+export {
+  ENV_OVERRIDES,
+  envLayer,
+  loadProjectLayers,
+  loadUserLayer,
+  PROJECT_FILES,
+} from "./layers.js";
+export { readMcpJson } from "./mcp-json.js";
+export type { MergeContext } from "./merge.js";
+export { mergeLayers } from "./merge.js";
+export type { SettingsProblem } from "./problems.js";
+export { convertV1, v1KeyPath } from "./v1-import.js";
+
+// Trust
+export type { RestrictedSettings, TrustCategory } from "./trust-gate.js";
+export { restrictToUserLevel, TRUST_GATED_CATEGORIES, trustGated } from "./trust-gate.js";
+export type { TrustChecker } from "./trust-store.js";
+export { TrustStore } from "./trust-store.js";
+
+// Writing project settings
+export type { EditResult, ProjectSettingsFile, TomlTable } from "./persist.js";
+export {
+  editProjectSettings,
+  persistAdditionalDirectory,
+  persistProjectRule,
+} from "./persist.js";
+
+// Errors
+export type { ConfigErrorCode } from "./errors.js";
+export { ConfigError } from "./errors.js";

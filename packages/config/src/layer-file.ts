@@ -1,0 +1,103 @@
+import { readFileSync } from "node:fs";
+import { parse, TomlError } from "smol-toml";
+import type { LayerLevel } from "./effective.js";
+import { findKeyLine, type SettingsProblem } from "./problems.js";
+import { SettingsFile } from "./schema.js";
+import { convertV1 } from "./v1-import.js";
+import { validateLeniently } from "./validate.js";
+
+/** One settings source, parsed and validated (bad keys already left out). */
+export interface SettingsLayer {
+  readonly level: LayerLevel;
+  /**
+   * The file read; `env` for the environment layer. A v1 import names the settings.toml
+   * it stands for (see `importedFrom`).
+   */
+  readonly file: string;
+  /** The folder `/path` rules and relative folders in this layer resolve against. */
+  readonly root: string;
+  readonly values: SettingsFile;
+  /** Set when the values were converted from this v1 config.toml. */
+  readonly importedFrom?: string;
+}
+
+/** Reads a file as UTF-8; undefined when it does not exist, a problem for other errors. */
+export function readText(file: string, problems: SettingsProblem[]): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") {
+      problems.push({ file, message: `cannot read: ${(error as Error).message}` });
+    }
+    return undefined;
+  }
+}
+
+/** Parses TOML text; a syntax error is one problem (with its line) and skips the file. */
+export function parseToml(
+  file: string,
+  source: string,
+  problems: SettingsProblem[],
+): Record<string, unknown> | undefined {
+  try {
+    return parse(source) as Record<string, unknown>;
+  } catch (error) {
+    const line = error instanceof TomlError ? error.line : undefined;
+    const message = (error as Error).message.split("\n")[0] ?? "invalid TOML";
+    problems.push({ file, line, message: `not valid TOML, file skipped: ${message}` });
+    return undefined;
+  }
+}
+
+/**
+ * Validates parsed settings leniently: each unknown or badly typed key, bad array entry
+ * and permission rule of no known form is reported (file, line where found, key, reason) and left out.
+ */
+export function validateSettings(
+  file: string,
+  source: string,
+  parsed: unknown,
+  problems: SettingsProblem[],
+  lineSource: string = source,
+): SettingsFile {
+  const report = (path: readonly string[], message: string) => {
+    const line = findKeyLine(lineSource, path);
+    const key = path.length > 0 ? path.join(".") : undefined;
+    problems.push({ file, ...(line ? { line } : {}), ...(key ? { key } : {}), message });
+  };
+  // Most files are valid: one strict parse, and the key-by-key walk only when it fails.
+  const strict = SettingsFile.safeParse(parsed);
+  if (strict.success) return strict.data;
+  const result = validateLeniently(SettingsFile, parsed, [], report);
+  return (result.ok ? result.value : {}) as SettingsFile;
+}
+
+/** Reads, parses and validates one v2 settings.toml; undefined when the file is missing. */
+export function loadSettingsFile(
+  file: string,
+  problems: SettingsProblem[],
+): SettingsFile | undefined {
+  const source = readText(file, problems);
+  if (source === undefined) return undefined;
+  const parsed = parseToml(file, source, problems);
+  if (parsed === undefined) return {};
+  return validateSettings(file, source, parsed, problems);
+}
+
+/**
+ * Reads a v1 config.toml and converts it to v2 settings (flat `section_key` names, see the
+ * README), validated like a v2 file. Undefined when the file is missing or does not parse.
+ */
+export function loadV1File(file: string, problems: SettingsProblem[]): SettingsFile | undefined {
+  const source = readText(file, problems);
+  if (source === undefined) return undefined;
+  const parsed = parseToml(file, source, problems);
+  if (parsed === undefined) return undefined;
+  const report = (path: readonly string[], message: string) => {
+    problems.push({ file, line: findKeyLine(source, path), key: path.join("."), message });
+  };
+  const nested = convertV1(parsed, report);
+  // Key lines are looked up by the v1 flat name, which is how the user wrote them.
+  return validateSettings(file, source, nested, problems, "");
+}

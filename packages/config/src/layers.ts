@@ -1,0 +1,139 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { stringify } from "smol-toml";
+import { createFileExclusiveSync } from "./atomic-write.js";
+import { loadSettingsFile, loadV1File, type SettingsLayer } from "./layer-file.js";
+import { readMcpJson } from "./mcp-json.js";
+import type { Env, Paths } from "./paths.js";
+import type { SettingsProblem } from "./problems.js";
+import type { z } from "zod";
+import { Sections, type SettingsFile } from "./schema.js";
+
+/** The project files, relative to the project root. */
+export const PROJECT_FILES = {
+  settings: join(".z-engine", "settings.toml"),
+  local: join(".z-engine", "settings.local.toml"),
+  v1: join(".z-engine", "config.toml"),
+  mcpJson: ".mcp.json",
+} as const;
+
+const CONVERTED_HEADER = (from: string) =>
+  `# Converted by Z Engine from the v1 file ${from}, which is left untouched.\n\n`;
+
+/** Renders settings as a new TOML file (for conversions; edits go through toml-patch). */
+export function renderSettings(values: SettingsFile, header = ""): string {
+  return header + stringify(values);
+}
+
+/**
+ * The user layer: `<configDir>/settings.toml`, or, when it is missing, the v1
+ * `<configDir>/config.toml` converted once into settings.toml (config.toml is left as it
+ * is). A failed write is reported and the converted values still apply.
+ */
+export function loadUserLayer(
+  paths: Paths,
+  problems: SettingsProblem[],
+): SettingsLayer | undefined {
+  const file = paths.userSettingsFile;
+  const root = paths.configDir;
+  const values = loadSettingsFile(file, problems);
+  if (values !== undefined) return { level: "user", file, root, values };
+  const v1 = join(paths.configDir, "config.toml");
+  const imported = loadV1File(v1, problems);
+  if (imported === undefined) return undefined;
+  try {
+    createFileExclusiveSync(file, renderSettings(imported, CONVERTED_HEADER(v1)));
+  } catch (error) {
+    problems.push({
+      file,
+      message: `could not write the converted v1 settings: ${(error as Error).message}`,
+    });
+  }
+  return { level: "user", file, root, values: imported, importedFrom: v1 };
+}
+
+/**
+ * The project layers, lowest first: the servers of `.mcp.json`, `.z-engine/settings.toml`
+ * (or, when missing, `.z-engine/config.toml` converted in memory), and
+ * `.z-engine/settings.local.toml`. Missing files give no layer.
+ */
+export function loadProjectLayers(
+  projectRoot: string,
+  problems: SettingsProblem[],
+): SettingsLayer[] {
+  const layers: SettingsLayer[] = [];
+  const mcpFile = join(projectRoot, PROJECT_FILES.mcpJson);
+  const mcp = readMcpJson(mcpFile, problems);
+  if (mcp) layers.push({ level: "project", file: mcpFile, root: projectRoot, values: mcp });
+  const settingsFile = join(projectRoot, PROJECT_FILES.settings);
+  const settings = loadSettingsFile(settingsFile, problems);
+  if (settings !== undefined) {
+    layers.push({ level: "project", file: settingsFile, root: projectRoot, values: settings });
+  } else {
+    const v1 = join(projectRoot, PROJECT_FILES.v1);
+    const imported = existsSync(v1) ? loadV1File(v1, problems) : undefined;
+    if (imported) {
+      layers.push({
+        level: "project",
+        file: settingsFile,
+        root: projectRoot,
+        values: imported,
+        importedFrom: v1,
+      });
+    }
+  }
+  const localFile = join(projectRoot, PROJECT_FILES.local);
+  const local = loadSettingsFile(localFile, problems);
+  if (local !== undefined)
+    layers.push({ level: "local", file: localFile, root: projectRoot, values: local });
+  return layers;
+}
+
+/** The variables that override settings, and the key each one sets. */
+export const ENV_OVERRIDES: readonly {
+  name: string;
+  section: "model" | "provider" | "shell";
+  key: string;
+  schema: z.ZodType;
+}[] = [
+  { name: "ZENGINE_MODEL", section: "model", key: "main", schema: Sections.model.shape.main },
+  {
+    name: "ZENGINE_PROVIDER",
+    section: "provider",
+    key: "kind",
+    schema: Sections.provider.shape.kind,
+  },
+  {
+    name: "ZENGINE_BASE_URL",
+    section: "provider",
+    key: "base_url",
+    schema: Sections.provider.shape.base_url,
+  },
+  { name: "ZENGINE_SHELL", section: "shell", key: "program", schema: Sections.shell.shape.program },
+];
+
+/**
+ * The environment layer (highest): `ZENGINE_MODEL` → model.main, `ZENGINE_PROVIDER` →
+ * provider.kind, `ZENGINE_BASE_URL` → provider.base_url, `ZENGINE_SHELL` → shell.program.
+ * Empty variables are unset; a bad value is reported as `env:NAME` and ignored.
+ */
+export function envLayer(
+  env: Env,
+  root: string,
+  problems: SettingsProblem[],
+): SettingsLayer | undefined {
+  const values: Record<string, Record<string, unknown>> = {};
+  for (const { name, section, key, schema } of ENV_OVERRIDES) {
+    const value = env[name];
+    if (value === undefined || value === "") continue;
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const message = parsed.error.issues[0]?.message ?? "invalid value";
+      problems.push({ file: `env:${name}`, key: `${section}.${key}`, message });
+      continue;
+    }
+    values[section] = { ...values[section], [key]: parsed.data };
+  }
+  if (Object.keys(values).length === 0) return undefined;
+  return { level: "env", file: "env", root, values: values as SettingsFile };
+}

@@ -1,0 +1,61 @@
+import type { SettingsProblem } from "./problems.js";
+import { readText } from "./layer-file.js";
+import { McpServer, type SettingsFile } from "./schema.js";
+import { validateLeniently } from "./validate.js";
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const REMOTE_TYPES = new Set(["http", "sse", "streamable-http"]);
+
+/** Claude Code's server entry to ours: `type` is dropped (it follows from `command`/`url`). */
+function toServer(entry: Record<string, unknown>): Record<string, unknown> | string {
+  const { type, ...rest } = entry;
+  if (
+    type !== undefined &&
+    type !== "stdio" &&
+    !(typeof type === "string" && REMOTE_TYPES.has(type))
+  ) {
+    return `unknown server type \`${String(type)}\``;
+  }
+  return rest;
+}
+
+/**
+ * Reads a project's `.mcp.json` (Claude Code's format: `{ "mcpServers": { name: { command,
+ * args, env } | { type: "http", url, headers } } }`) into settings holding only
+ * `mcp.servers`, to join the project layer. Undefined when the file is missing; a file that
+ * is not JSON, or not of that shape, is reported and gives no servers; a bad server is
+ * reported and left out. `${VAR}` expansion is not done. Never throws.
+ */
+export function readMcpJson(file: string, problems: SettingsProblem[]): SettingsFile | undefined {
+  const source = readText(file, problems);
+  if (source === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(source);
+  } catch (error) {
+    problems.push({ file, message: `not valid JSON, file skipped: ${(error as Error).message}` });
+    return {};
+  }
+  const servers = isPlainObject(parsed) ? parsed.mcpServers : undefined;
+  if (!isPlainObject(servers)) {
+    problems.push({ file, key: "mcpServers", message: "expected an object `mcpServers`" });
+    return {};
+  }
+  const out: Record<string, McpServer> = {};
+  for (const [name, entry] of Object.entries(servers)) {
+    const report = (path: readonly string[], message: string) => {
+      problems.push({ file, key: ["mcpServers", ...path].join("."), message });
+    };
+    const server = isPlainObject(entry) ? toServer(entry) : "expected an object";
+    if (typeof server === "string") {
+      report([name], server);
+      continue;
+    }
+    const result = validateLeniently(McpServer, server, [name], report);
+    if (result.ok) out[name] = result.value as McpServer;
+  }
+  return { mcp: { servers: out } };
+}
