@@ -1,2 +1,51 @@
-// The public API of @z-engine/host. Nothing is exported until its issue lands.
-export {};
+/**
+ * @z-engine/host: the machine. Processes and shells, the workspace fingerprint, checkpoints
+ * in a shadow git repository, and the sandbox (bubblewrap, seatbelt). Everything exported
+ * here is public API; nothing else is.
+ */
+
+// Shells and processes
+export type {
+  BackgroundProcess,
+  CommandRequest,
+  CommandResult,
+  Shell,
+  ShellSession,
+} from "./shell.js";
+export type { ShellOptions } from "./process/local-shell.js";
+export { createShell } from "./process/local-shell.js";
+export type { ShellSessionOptions } from "./process/shell-session.js";
+export { createShellSession } from "./process/shell-session.js";
+export type { EnvPolicy } from "./process/env-policy.js";
+export { buildEnvironment, DEFAULT_ENV_DENY, NON_INTERACTIVE_ENV } from "./process/env-policy.js";
+export { DEFAULT_MAX_OUTPUT_CHARS } from "./process/output-collector.js";
+
+// Fingerprint
+export type { FingerprintOptions } from "./fingerprint.js";
+export { fingerprint } from "./fingerprint.js";
+
+// Checkpoints
+export type {
+  CheckpointsDisabled,
+  CheckpointStore,
+  CheckpointStoreOptions,
+  RestoreResult,
+  Snapshot,
+} from "./checkpoint/store.js";
+export { createCheckpointStore } from "./checkpoint/store.js";
+export type { ChangeStatus, CheckpointChange } from "./checkpoint/compare.js";
+export { CHECKPOINT_REF } from "./checkpoint/shadow-repo.js";
+
+// Sandbox
+export type { SandboxBackend, SandboxCommand, WrappedCommand } from "./sandbox/backend.js";
+export type { SandboxProfile, SandboxProfileOptions } from "./sandbox/profile.js";
+export { buildSandboxProfile, PROTECTED_PATHS, TOOL_CACHES } from "./sandbox/profile.js";
+export type { BubblewrapOptions } from "./sandbox/bubblewrap.js";
+export { BubblewrapSandbox } from "./sandbox/bubblewrap.js";
+export { SeatbeltSandbox, seatbeltProfileText } from "./sandbox/seatbelt.js";
+export type { DetectSandboxOptions, SandboxDetection } from "./sandbox/detect.js";
+export { detectSandbox } from "./sandbox/detect.js";
+
+// Errors
+export type { HostErrorCode } from "./errors.js";
+export { HostError } from "./errors.js";

@@ -1,0 +1,128 @@
+// Benchmarks for @z-engine/host (design.md §7): host.snapshot, host.fingerprint, host.restore.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createCheckpointStore, fingerprint } from "../src/index.js";
+
+const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir() };
+
+function makeTree(root: string, files: number): void {
+  const perDir = 100;
+  for (let i = 0; i < files; i++) {
+    const dir = join(root, `d${Math.floor(i / perDir)}`);
+    if (i % perDir === 0) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `f${i}.txt`), `file ${i}\n${"x".repeat(i % 200)}\n`);
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function time(run: () => Promise<unknown> | unknown): Promise<number> {
+  const start = process.hrtime.bigint();
+  await run();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+let round = 0;
+function touchThree(root: string): void {
+  round++;
+  for (const i of [5, 5_005, 9_995]) {
+    writeFileSync(join(root, `d${Math.floor(i / 100)}`, `f${i}.txt`), `changed ${round}\n`);
+  }
+}
+
+const RAW_GIT = `set -e
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@b GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@b
+git add -A
+tree=$(git write-tree)
+parent=$(git rev-parse -q --verify refs/bench 2>/dev/null || true)
+if [ -n "$parent" ]; then c=$(echo m | git commit-tree "$tree" -p "$parent"); else c=$(echo m | git commit-tree "$tree"); fi
+git update-ref refs/bench "$c"
+`;
+
+async function benchSnapshot(root: string, scratch: string): Promise<void> {
+  const store = createCheckpointStore({
+    checkpointsDir: join(scratch, "cp"),
+    projectRoot: root,
+    env,
+  });
+  const rawDir = join(scratch, "raw.git");
+  execFileSync("git", ["init", "-q", "--bare", rawDir], { env });
+  const rawEnv = {
+    ...env,
+    GIT_DIR: rawDir,
+    GIT_WORK_TREE: root,
+    GIT_INDEX_FILE: join(scratch, "raw-index"),
+  };
+  const raw = () =>
+    execFileSync("sh", ["-c", RAW_GIT], { cwd: root, env: rawEnv, stdio: "ignore" });
+  await store.snapshot("warm-up");
+  raw();
+  const ours: number[] = [];
+  const base: number[] = [];
+  for (let i = 0; i < 21; i++) {
+    touchThree(root);
+    ours.push(await time(() => store.snapshot(`run ${i}`)));
+    touchThree(root);
+    base.push(await time(raw));
+  }
+  const [o, b] = [median(ours), median(base)];
+  console.log(
+    "workload: snapshot of a 10,000-file tree (no file over 8 MiB) after changing 3 files; baseline raw git add -A, write-tree, commit-tree, update-ref with a separate index; 21 runs, median",
+  );
+  console.log(
+    `BENCH host.snapshot ${o.toFixed(1)} ms baseline=${b.toFixed(1)} ratio=${(o / b).toFixed(2)}`,
+  );
+}
+
+async function benchRestore(root: string, scratch: string): Promise<void> {
+  const store = createCheckpointStore({
+    checkpointsDir: join(scratch, "cp-restore"),
+    projectRoot: root,
+    env,
+  });
+  const times: number[] = [];
+  for (let i = 0; i < 11; i++) {
+    const snap = await store.snapshot("target");
+    if ("disabled" in snap) throw new Error(snap.disabled);
+    touchThree(root);
+    times.push(await time(() => store.restore(snap.commit)));
+  }
+  console.log(
+    "workload: restore of a snapshot that differs in 3 files of 10,000 (includes the safety snapshot); 11 runs, median",
+  );
+  console.log(`BENCH host.restore ${median(times).toFixed(1)} ms`);
+}
+
+async function benchFingerprint(scratch: string): Promise<void> {
+  const root = join(scratch, "fp");
+  makeTree(root, 50_000);
+  execFileSync("git", ["init", "-q"], { cwd: root, env });
+  execFileSync("git", ["add", "-A"], { cwd: root, env });
+  // A warm repository: its index was refreshed after the files were last written, so git's
+  // stat check does not have to re-read "racily clean" files (as right after a mass write).
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  execFileSync("git", ["status", "--porcelain"], { cwd: root, env, stdio: "ignore" });
+  await fingerprint(root, { env });
+  const times: number[] = [];
+  for (let i = 0; i < 11; i++) times.push(await time(() => fingerprint(root, { env })));
+  console.log(
+    "workload: fingerprint of a 50,000-file git work tree (tracked, index refreshed), warm; 11 runs, median",
+  );
+  console.log(`BENCH host.fingerprint ${median(times).toFixed(1)} ms`);
+}
+
+const scratch = mkdtempSync(join(tmpdir(), "zeng-host-bench-"));
+try {
+  const root = join(scratch, "tree");
+  makeTree(root, 10_000);
+  await benchSnapshot(root, scratch);
+  await benchRestore(root, scratch);
+  await benchFingerprint(scratch);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}

@@ -1,0 +1,182 @@
+import { copyFile, rm } from "node:fs/promises";
+import { HostError } from "../errors.js";
+import { type CheckpointChange, compareTrees, readUnstorable, snapshotMessage } from "./compare.js";
+import { type UserRepoInfo, buildExcludeText, readUserRepo } from "./exclude.js";
+import { applyRestore, planRestore } from "./restore.js";
+import { CHECKPOINT_REF, ShadowRepo } from "./shadow-repo.js";
+import { type StageLimits, stageWorkTree } from "./stage.js";
+
+/** Options for {@link createCheckpointStore}. */
+export interface CheckpointStoreOptions {
+  /** The data folder's `checkpoints/`; the shadow repository is `<checkpointsDir>/<project hash>/`. */
+  readonly checkpointsDir: string;
+  /** The project folder whose files are snapshotted. */
+  readonly projectRoot: string;
+  /** The environment git runs with (inherited `GIT_*` variables are dropped); default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Above this many files checkpoints are off (default 50,000). */
+  readonly maxFiles?: number;
+  /** Files larger than this are not stored (default 8 MiB). */
+  readonly maxFileBytes?: number;
+}
+
+/** A stored snapshot. */
+export interface Snapshot {
+  /** The shadow repository's commit. */
+  readonly commit: string;
+  /** How many files it holds. */
+  readonly files: number;
+  /** Project-relative paths it could not store (too large), sorted. */
+  readonly unstorable: readonly string[];
+}
+
+/** Checkpoints are off for this project (too many files); `disabled` is the notice's text. */
+export interface CheckpointsDisabled {
+  readonly disabled: string;
+}
+
+/** What a restore did. */
+export interface RestoreResult {
+  /** Files written back (changed or deleted since the snapshot), sorted. */
+  readonly restored: readonly string[];
+  /** Files created since the snapshot, removed, sorted. */
+  readonly removed: readonly string[];
+  /** Files left alone because a snapshot could not store them (or they are ignored now). */
+  readonly unstorable: readonly string[];
+  /** The snapshot of the state just before the restore (restore it to undo). */
+  readonly safetySnapshot: Snapshot;
+}
+
+/** Snapshots of one project in its shadow repository. */
+export interface CheckpointStore {
+  /** The shadow repository's folder. */
+  readonly gitDir: string;
+  /**
+   * Snapshots the work tree as a commit chained on one ref. Resolves to `disabled` above the
+   * file limit. Operations on one store run one at a time. Rejects with a `HostError` when
+   * git fails.
+   */
+  snapshot(label: string): Promise<Snapshot | CheckpointsDisabled>;
+  /**
+   * Paths that differ from snapshot `from` to snapshot `to`, or to the work tree now (as a
+   * snapshot would see it). Rejects with `checkpoint_not_found` for an unknown commit.
+   */
+  diff(from: string, to: string | "worktree"): Promise<CheckpointChange[] | CheckpointsDisabled>;
+  /**
+   * Snapshots the current state, then rewrites only the files that differ from `commit`,
+   * brings back deleted files and removes files created since; unstorable files are left
+   * alone and listed. Rejects with `checkpoint_not_found` for an unknown commit.
+   */
+  restore(commit: string): Promise<RestoreResult | CheckpointsDisabled>;
+}
+
+/**
+ * Opens (creating on first use) the shadow git repository of a project. Works in folders
+ * that are not git repositories too. Never touches the user's repository, index, hooks or
+ * config: git runs with its own GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE, no system or
+ * global config and no hooks.
+ */
+export function createCheckpointStore(options: CheckpointStoreOptions): CheckpointStore {
+  const env = options.env ?? process.env;
+  const shadow = new ShadowRepo(options.checkpointsDir, options.projectRoot, env);
+  const limits: StageLimits = {
+    maxFiles: options.maxFiles ?? 50_000,
+    maxFileBytes: options.maxFileBytes ?? 8 * 1024 * 1024,
+  };
+  let userRepo: Promise<UserRepoInfo> | undefined;
+  let head: string | null | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = queue.then(task, task);
+    queue = run.catch(() => {});
+    return run;
+  };
+
+  const prepare = async (): Promise<boolean> => {
+    await shadow.init();
+    userRepo ??= readUserRepo(shadow.projectRoot, env);
+    const repo = await userRepo;
+    if (repo.excludesFile) shadow.excludesFile = repo.excludesFile;
+    return shadow.writeExclude(await buildExcludeText(shadow.projectRoot, repo, env));
+  };
+
+  const verify = async (commit: string): Promise<string> => {
+    const out = await shadow
+      .git(["rev-parse", "-q", "--verify", `${commit}^{commit}`])
+      .catch(() => null);
+    if (!out) throw new HostError("checkpoint_not_found", `no checkpoint ${commit}`);
+    return out.stdout.toString("utf8").trim();
+  };
+
+  const readHead = async (): Promise<string | null> => {
+    if (head !== undefined) return head;
+    const out = await shadow.git(["rev-parse", "-q", "--verify", CHECKPOINT_REF], {
+      okCodes: [0, 1],
+    });
+    head = out.code === 0 ? out.stdout.toString("utf8").trim() : null;
+    return head;
+  };
+
+  const takeSnapshot = async (label: string): Promise<Snapshot | CheckpointsDisabled> => {
+    const ignoresChanged = await prepare();
+    const staged = await stageWorkTree(shadow, shadow.indexFile, limits, ignoresChanged);
+    if ("disabled" in staged) return staged;
+    const tree = (await shadow.git(["write-tree"])).stdout.toString("utf8").trim();
+    const parent = await readHead();
+    const parentArgs = parent ? ["-p", parent] : [];
+    const message = snapshotMessage(label, staged.unstorable);
+    const commitOut = await shadow.git(["commit-tree", tree, ...parentArgs, "-F", "-"], {
+      input: message,
+    });
+    const commit = commitOut.stdout.toString("utf8").trim();
+    // Compare-and-swap: another process moving the ref makes this fail loudly, not silently.
+    await shadow.git(["update-ref", CHECKPOINT_REF, commit, parent ?? ""]);
+    head = commit;
+    return { commit, files: staged.files, unstorable: staged.unstorable };
+  };
+
+  const worktreeTree = async (): Promise<string | CheckpointsDisabled> => {
+    const ignoresChanged = await prepare();
+    const temp = `${shadow.indexFile}.diff-${process.pid}-${Date.now()}`;
+    try {
+      await copyFile(shadow.indexFile, temp).catch(() => {});
+      const staged = await stageWorkTree(shadow, temp, limits, ignoresChanged);
+      if ("disabled" in staged) return staged;
+      return (await shadow.git(["write-tree"], { indexFile: temp })).stdout.toString("utf8").trim();
+    } finally {
+      await rm(temp, { force: true });
+    }
+  };
+
+  return {
+    gitDir: shadow.gitDir,
+    snapshot: (label) => serial(() => takeSnapshot(label)),
+    diff: (from, to) =>
+      serial(async () => {
+        await shadow.init();
+        const a = await verify(from);
+        const b = to === "worktree" ? await worktreeTree() : await verify(to);
+        if (typeof b !== "string") return b;
+        return compareTrees(shadow, a, b);
+      }),
+    restore: (commit) =>
+      serial(async () => {
+        await shadow.init();
+        const target = await verify(commit);
+        const safety = await takeSnapshot(`before restoring ${target.slice(0, 12)}`);
+        if ("disabled" in safety) return safety;
+        const unstorable = new Set([
+          ...safety.unstorable,
+          ...(await readUnstorable(shadow, target)),
+        ]);
+        const plan = await planRestore(shadow, safety.commit, target, unstorable);
+        await applyRestore(shadow, target, plan);
+        return {
+          restored: plan.write,
+          removed: plan.remove,
+          unstorable: plan.leftAlone,
+          safetySnapshot: safety,
+        };
+      }),
+  };
+}

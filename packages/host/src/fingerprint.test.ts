@@ -1,0 +1,105 @@
+import { mkdtemp, rm, unlink, utimes, writeFile, mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createFixtureRepo } from "@z-engine/testkit";
+import { describe, expect, it } from "vitest";
+import { HostError } from "./errors.js";
+import { fingerprint } from "./fingerprint.js";
+
+const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+
+describe("fingerprint", () => {
+  it("changes when a tracked file changes, a file is added or one is deleted", async () => {
+    await using repo = await createFixtureRepo({ files: { "a.txt": "a", "src/b.ts": "b" } });
+    const first = await fingerprint(repo.root, { env });
+    expect(first).toMatch(/^[0-9a-f]{16}$/);
+    expect(await fingerprint(repo.root, { env })).toBe(first);
+    await writeFile(repo.path("a.txt"), "aa");
+    const second = await fingerprint(repo.root, { env });
+    expect(second).not.toBe(first);
+    await writeFile(repo.path("new.txt"), "n");
+    const third = await fingerprint(repo.root, { env });
+    expect(third).not.toBe(second);
+    await unlink(repo.path("src/b.ts"));
+    expect(await fingerprint(repo.root, { env })).not.toBe(third);
+  });
+
+  it("sees a same-size rewrite of a tracked file, and of an untracked one by its mtime", async () => {
+    await using repo = await createFixtureRepo({ files: { "a.txt": "a" } });
+    await repo.write("u.txt", "u");
+    await utimes(repo.path("u.txt"), 1_000, 1_000);
+    const before = await fingerprint(repo.root, { env });
+    await writeFile(repo.path("a.txt"), "b");
+    const second = await fingerprint(repo.root, { env });
+    expect(second).not.toBe(before);
+    await utimes(repo.path("u.txt"), 2_000, 2_000);
+    expect(await fingerprint(repo.root, { env })).not.toBe(second);
+  });
+
+  it("does not change when git stages a file unchanged on disk", async () => {
+    await using repo = await createFixtureRepo({ files: { "a.txt": "a" } });
+    await writeFile(repo.path("a.txt"), "changed");
+    await repo.write("new.txt", "n");
+    const before = await fingerprint(repo.root, { env });
+    await repo.git("add", "-A");
+    expect(await fingerprint(repo.root, { env })).toBe(before);
+  });
+
+  it("leaves out ignored files, .git and .z-engine/", async () => {
+    await using repo = await createFixtureRepo({
+      files: { ".gitignore": "build/\n*.log\n", "a.txt": "a" },
+    });
+    const before = await fingerprint(repo.root, { env });
+    await repo.write("build/out.js", "x");
+    await repo.write("debug.log", "x");
+    await repo.write(".z-engine/checks/record.json", "{}");
+    await repo.write(".git/anything", "x");
+    expect(await fingerprint(repo.root, { env })).toBe(before);
+  });
+
+  it("fingerprints a subfolder of a repository on its own", async () => {
+    await using repo = await createFixtureRepo({ files: { "pkg/a.txt": "a", "other.txt": "o" } });
+    const before = await fingerprint(repo.path("pkg"), { env });
+    await writeFile(repo.path("other.txt"), "changed");
+    expect(await fingerprint(repo.path("pkg"), { env })).toBe(before);
+    await writeFile(repo.path("pkg/a.txt"), "changed");
+    expect(await fingerprint(repo.path("pkg"), { env })).not.toBe(before);
+  });
+
+  it("walks a folder that is not a repository, skipping .git and .z-engine", async () => {
+    await using repo = await createFixtureRepo({
+      git: false,
+      files: { "a.txt": "a", "d/e/f.txt": "f" },
+    });
+    const before = await fingerprint(repo.root, { env });
+    await repo.write(".z-engine/x", "x");
+    await repo.write("d/.git/y", "y");
+    expect(await fingerprint(repo.root, { env })).toBe(before);
+    await repo.write("d/e/g.txt", "g");
+    expect(await fingerprint(repo.root, { env })).not.toBe(before);
+  });
+
+  it("is not redirected by an inherited GIT_DIR", async () => {
+    await using repo = await createFixtureRepo({ files: { "a.txt": "a" } });
+    const plain = await fingerprint(repo.root, { env });
+    const hostile = await fingerprint(repo.root, {
+      env: { ...env, GIT_DIR: "/nonexistent", GIT_WORK_TREE: "/" },
+    });
+    expect(hostile).toBe(plain);
+  });
+
+  it("rejects a missing or non-folder root with fingerprint_failed", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "zeng-fp-"));
+    try {
+      await mkdir(join(dir, "x"));
+      await writeFile(join(dir, "file"), "f");
+      for (const root of [join(dir, "missing"), join(dir, "file")]) {
+        const error = await fingerprint(root, { env }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(HostError);
+        expect((error as HostError).code).toBe("fingerprint_failed");
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

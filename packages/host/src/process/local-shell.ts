@@ -1,0 +1,149 @@
+import { statSync } from "node:fs";
+import type { SandboxBackend, WrappedCommand } from "../sandbox/backend.js";
+import type { SandboxProfile } from "../sandbox/profile.js";
+import type { BackgroundProcess, CommandRequest, CommandResult, Shell } from "../shell.js";
+import { type EnvPolicy, buildEnvironment } from "./env-policy.js";
+import { OutputCollector } from "./output-collector.js";
+import { type ProcessGroup, startProcessGroup } from "./process-group.js";
+import { UnreadBuffer } from "./unread-buffer.js";
+
+/** How a {@link createShell} shell runs commands. */
+export interface ShellOptions {
+  /** The shell program, run as `<program> -c <command>` (default `bash`). */
+  readonly program?: string;
+  /** Which variables commands inherit (default: everything but secret-looking names). */
+  readonly env?: EnvPolicy;
+  /** The environment the policy filters (default `process.env`). */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+  /** Run every command inside this sandbox. */
+  readonly sandbox?: { readonly backend: SandboxBackend; readonly profile: SandboxProfile };
+  /** Between SIGTERM and SIGKILL when a command is killed (default 2,000 ms). */
+  readonly killGraceMs?: number;
+  /** Unread background output kept per process (default 1,000,000 characters; the oldest goes first). */
+  readonly maxUnreadChars?: number;
+}
+
+interface Started {
+  readonly group: ProcessGroup;
+  readonly result: Promise<CommandResult>;
+}
+
+function failed(error: string, cancelled = false): CommandResult {
+  return {
+    exitCode: null,
+    signal: null,
+    output: "",
+    truncated: false,
+    artifact: null,
+    timedOut: false,
+    cancelled,
+    durationMs: 0,
+    error,
+  };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The local {@link Shell}: each command is `<program> -c <command>` in its own process group
+ * (inside the sandbox when one is configured), so a timeout, a cancel or `kill()` ends the
+ * whole tree (SIGTERM, then SIGKILL after the grace period). Never throws; a command that
+ * cannot start resolves with `exitCode: null` and `error`.
+ */
+export function createShell(options: ShellOptions = {}): Shell {
+  const program = options.program ?? "bash";
+  const start = (request: CommandRequest, onOutput: (text: string) => void): Started | string => {
+    if (!isDirectory(request.cwd)) return `working folder does not exist: ${request.cwd}`;
+    const env = buildEnvironment(options.env ?? {}, options.baseEnv ?? process.env, request.env);
+    let wrapped: WrappedCommand = {
+      program,
+      args: ["-c", request.command],
+      release: () => {},
+    };
+    if (options.sandbox) {
+      try {
+        wrapped = options.sandbox.backend.wrap(
+          { program, args: ["-c", request.command], cwd: request.cwd },
+          options.sandbox.profile,
+        );
+      } catch (error) {
+        return `the sandbox could not start: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+    const collector = new OutputCollector(request.maxOutputChars);
+    const group = startProcessGroup(
+      { program: wrapped.program, args: wrapped.args, cwd: request.cwd, env },
+      {
+        onOutput: (text) => {
+          if (text.length === 0) return;
+          collector.push(text);
+          onOutput(text);
+          request.onOutput?.(text);
+        },
+        ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      },
+    );
+    const result = group.exited.then(async (exit): Promise<CommandResult> => {
+      wrapped.release();
+      let kept: Awaited<ReturnType<OutputCollector["finish"]>>;
+      try {
+        kept = await collector.finish(request.artifacts, "command-output.txt");
+      } catch (error) {
+        const note = `\n[the whole output could not be stored: ${String(error)}]`;
+        kept = { ...(await collector.finish(undefined, "command-output.txt")), artifact: null };
+        kept = { ...kept, output: kept.output + note };
+      }
+      return { ...exit, ...kept };
+    });
+    return { group, result };
+  };
+
+  return {
+    run: async (request) => {
+      if (request.signal?.aborted) return failed("cancelled before start", true);
+      const started = start(request, () => {});
+      return typeof started === "string" ? failed(started) : started.result;
+    },
+    spawnBackground: (request) => {
+      const unread = new UnreadBuffer(options.maxUnreadChars ?? 1_000_000);
+      const started = start(request, (text) => unread.push(text));
+      return backgroundHandle(started, unread);
+    },
+  };
+}
+
+function backgroundHandle(started: Started | string, unread: UnreadBuffer): BackgroundProcess {
+  if (typeof started === "string") {
+    const result = failed(started);
+    return {
+      pid: undefined,
+      readNewOutput: () => "",
+      running: false,
+      kill: async () => {},
+      done: Promise.resolve(result),
+    };
+  }
+  const { group, result } = started;
+  return {
+    get pid() {
+      return group.pid;
+    },
+    readNewOutput: () => unread.take(),
+    get running() {
+      return group.running;
+    },
+    kill: async () => {
+      await group.kill();
+      await result;
+    },
+    done: result,
+  };
+}

@@ -1,0 +1,174 @@
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, sep } from "node:path";
+import { HostError } from "../errors.js";
+import type { SandboxBackend, SandboxCommand, WrappedCommand } from "./backend.js";
+import type { SandboxProfile } from "./profile.js";
+
+/** Options for {@link BubblewrapSandbox}. */
+export interface BubblewrapOptions {
+  /** The bwrap program (default `bwrap`, found on PATH). */
+  readonly bwrap?: string;
+  /** Where the empty placeholder file and folder live (default a new folder in the OS temporary folder). */
+  readonly placeholderParent?: string;
+}
+
+interface Mount {
+  readonly args: string[];
+  /** A path bwrap will create on the host as a mount point, to remove afterwards. */
+  readonly created?: string;
+}
+
+function lstatOrNull(path: string) {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return "notdir" as const;
+    return null;
+  }
+}
+
+function realpathOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function isInside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+/**
+ * Linux: wraps commands in bubblewrap. The whole file system is bound read-only, the
+ * writable folders are bound read-write over it, and the protected paths are bound
+ * read-only again on top. A protected path that does not exist yet is covered where its
+ * first missing component would be: by a read-only bind of an empty file (when that
+ * component is the path itself) or of an empty folder (otherwise), so nothing can be
+ * created there. bwrap must create that mount point on the host, so `release()` removes it
+ * again when it is still empty (counted across this instance's concurrent commands).
+ * With the network off the command gets its own network namespace (no loopback to the
+ * host); `--unshare-pid` and `--die-with-parent` make killing bwrap kill everything inside.
+ */
+export class BubblewrapSandbox implements SandboxBackend {
+  readonly name = "bubblewrap";
+  private readonly bwrap: string;
+  private readonly placeholderParent: string;
+  private placeholderDir: string | undefined;
+  private readonly mountPoints = new Map<string, number>();
+
+  constructor(options: BubblewrapOptions = {}) {
+    this.bwrap = options.bwrap ?? "bwrap";
+    this.placeholderParent = options.placeholderParent ?? tmpdir();
+  }
+
+  /** Throws a `HostError` (`sandbox_unavailable`) when the placeholders cannot be made. */
+  wrap(command: SandboxCommand, profile: SandboxProfile): WrappedCommand {
+    const placeholders = this.placeholders();
+    const writable = [...profile.writable].sort((a, b) => a.length - b.length);
+    const args = ["--die-with-parent", "--new-session", "--unshare-pid"];
+    if (!profile.network) args.push("--unshare-net");
+    args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+    for (const dir of writable) {
+      if (lstatOrNull(dir)) args.push("--bind", dir, dir);
+    }
+    args.push("--ro-bind", placeholders, placeholders);
+    const created: string[] = [];
+    for (const path of profile.readOnlyInside) {
+      const mount = protectMount(path, writable, placeholders);
+      if (!mount) continue;
+      args.push(...mount.args);
+      if (mount.created && !created.includes(mount.created)) created.push(mount.created);
+    }
+    for (const path of created) this.mountPoints.set(path, (this.mountPoints.get(path) ?? 0) + 1);
+    args.push("--chdir", command.cwd, "--", command.program, ...command.args);
+    let released = false;
+    return {
+      program: this.bwrap,
+      args,
+      release: () => {
+        if (released) return;
+        released = true;
+        for (const path of created) this.releaseMountPoint(path);
+      },
+    };
+  }
+
+  /** Removes the placeholder folder. Safe to call twice; later `wrap` calls make a new one. */
+  dispose(): void {
+    if (this.placeholderDir) rmSync(this.placeholderDir, { recursive: true, force: true });
+    this.placeholderDir = undefined;
+  }
+
+  private placeholders(): string {
+    if (this.placeholderDir) return this.placeholderDir;
+    try {
+      const dir = mkdtempSync(join(this.placeholderParent, "zeng-bwrap-"));
+      writeFileSync(join(dir, "file"), "", { mode: 0o444 });
+      mkdirSync(join(dir, "dir"), { mode: 0o555 });
+      this.placeholderDir = dir;
+      return dir;
+    } catch (cause) {
+      throw new HostError("sandbox_unavailable", "cannot create sandbox placeholders", { cause });
+    }
+  }
+
+  private releaseMountPoint(path: string): void {
+    const count = (this.mountPoints.get(path) ?? 1) - 1;
+    if (count > 0) {
+      this.mountPoints.set(path, count);
+      return;
+    }
+    this.mountPoints.delete(path);
+    const stat = lstatOrNull(path);
+    if (!stat || stat === "notdir") return;
+    try {
+      if (stat.isFile() && stat.size === 0) unlinkSync(path);
+      else if (stat.isDirectory() && readdirSync(path).length === 0) rmdirSync(path);
+    } catch {
+      // Someone else is using it now; leaving an empty placeholder is harmless.
+    }
+  }
+}
+
+/** The bwrap arguments that keep one protected path read-only, or null when nothing is needed. */
+function protectMount(
+  path: string,
+  writable: readonly string[],
+  placeholders: string,
+): Mount | null {
+  if (!writable.some((dir) => isInside(path, dir))) return null;
+  const stat = lstatOrNull(path);
+  if (stat === "notdir") {
+    // An ancestor is a file (a worktree's `.git` file): keep that file read-only.
+    let file = dirname(path);
+    while (lstatOrNull(file) === "notdir") file = dirname(file);
+    return { args: ["--ro-bind", file, file] };
+  }
+  if (stat?.isSymbolicLink()) {
+    // Keep the link's target read-only; a dangling link's target is left alone (documented).
+    const target = realpathOrNull(path);
+    if (!target || !writable.some((dir) => isInside(target, dir))) return null;
+    return { args: ["--ro-bind", target, target] };
+  }
+  if (stat) return { args: ["--ro-bind", path, path] };
+  let missing = path;
+  while (dirname(missing) !== missing && lstatOrNull(dirname(missing)) === null) {
+    missing = dirname(missing);
+  }
+  const parent = lstatOrNull(dirname(missing));
+  if (!parent || parent === "notdir" || !parent.isDirectory()) return null;
+  const source = join(placeholders, missing === path ? "file" : "dir");
+  return { args: ["--ro-bind", source, missing], created: missing };
+}
