@@ -1,2 +1,63 @@
-// The public API of @z-engine/tools. Nothing is exported until its issue lands.
-export {};
+/**
+ * @z-engine/tools: the Tool contract, ToolCtx, the ports (interfaces only), the file
+ * tracker, path locks and the built-in tools. Everything exported here is public API.
+ */
+
+// The contract
+/** A tool, its definition for {@link defineTool}, and its JSON-Schema spec for the model. */
+export type { Tool, ToolDefinition } from "./tool.js";
+export { defineTool, toolSpec } from "./tool.js";
+/** What a call produced; helpers for text and error results. */
+export type { OutputExtras, ToolOutput } from "./tool-output.js";
+export { errorOutput, textOutput } from "./tool-output.js";
+/** Running a raw model call: validate first, never throw. */
+export type { ToolInputResult } from "./run-tool.js";
+export { parseToolInput, runTool, toolActions } from "./run-tool.js";
+
+// The per-call context and the ports
+export type { SearchOptions, ToolCtx, ToolLimits, WebOptions } from "./ctx.js";
+export { DEFAULT_TOOL_LIMITS } from "./ctx.js";
+export type {
+  AgentPort,
+  AgentSpawnRequest,
+  CheckPort,
+  InteractionPort,
+  JobPort,
+  LspPort,
+  LspQuery,
+  McpPort,
+  PlanReview,
+  PortName,
+  SideModelPort,
+  SkillPort,
+  ToolPorts,
+} from "./ports.js";
+
+// Read-before-edit and path locks
+export type { EditCheck, FileStamp, FileTracker } from "./file-tracker.js";
+export { createFileTracker, stampOf } from "./file-tracker.js";
+export type { PathLocks } from "./path-locks.js";
+export { createPathLocks } from "./path-locks.js";
+
+// Helpers a host's own tools may use
+export { absolutePath, displayPath, realPath } from "./paths.js";
+export type { SpilledText } from "./output-spill.js";
+export { spillIfLong } from "./output-spill.js";
+export type { FileDiff } from "./diff.js";
+export { unifiedDiff } from "./diff.js";
+export { findRipgrep } from "./search/ripgrep.js";
+
+// The built-in tools
+export { builtinTools } from "./builtin/builtins.js";
+export { bashTool } from "./builtin/bash.js";
+export { editTool } from "./builtin/edit.js";
+export { globTool } from "./builtin/glob.js";
+export { grepTool } from "./builtin/grep.js";
+export { askUserQuestionTool, exitPlanModeTool, todoWriteTool } from "./builtin/interaction.js";
+export { jobKillTool, jobOutputTool } from "./builtin/jobs.js";
+export { multiEditTool } from "./builtin/multi-edit.js";
+export { readTool } from "./builtin/read.js";
+export { verifyTool } from "./builtin/verify.js";
+export { webFetchTool } from "./builtin/web-fetch.js";
+export { webSearchTool } from "./builtin/web-search.js";
+export { writeTool } from "./builtin/write.js";

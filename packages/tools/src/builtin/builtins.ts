@@ -1,0 +1,38 @@
+import type { Tool } from "../tool.js";
+import { bashTool } from "./bash.js";
+import { editTool } from "./edit.js";
+import { globTool } from "./glob.js";
+import { grepTool } from "./grep.js";
+import { askUserQuestionTool, exitPlanModeTool, todoWriteTool } from "./interaction.js";
+import { jobKillTool, jobOutputTool } from "./jobs.js";
+import { multiEditTool } from "./multi-edit.js";
+import { readTool } from "./read.js";
+import { verifyTool } from "./verify.js";
+import { webFetchTool } from "./web-fetch.js";
+import { webSearchTool } from "./web-search.js";
+import { writeTool } from "./write.js";
+
+/**
+ * The built-in tools of this package, in the order they are offered. Agent,
+ * ApplyAgentChanges, LSP, Skill and the MCP tools come with their own issues. A fresh array
+ * each call; the tools themselves are shared, stateless values.
+ */
+export function builtinTools(): Tool[] {
+  return [
+    readTool,
+    writeTool,
+    editTool,
+    multiEditTool,
+    globTool,
+    grepTool,
+    bashTool,
+    jobOutputTool,
+    jobKillTool,
+    webFetchTool,
+    webSearchTool,
+    todoWriteTool,
+    askUserQuestionTool,
+    exitPlanModeTool,
+    verifyTool,
+  ];
+}

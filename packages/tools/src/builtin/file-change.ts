@@ -1,0 +1,112 @@
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { ToolDisplay } from "@z-engine/protocol";
+import type { ToolCtx } from "../ctx.js";
+import { unifiedDiff } from "../diff.js";
+import { stampOf } from "../file-tracker.js";
+import { displayPath } from "../paths.js";
+import {
+  decodeText,
+  looksBinary,
+  NEW_FILE_FORMAT,
+  type TextFormat,
+  writeTextFile,
+} from "../text-file.js";
+import { errorOutput, textOutput, type ToolOutput } from "../tool-output.js";
+
+/** The file's current text and format, or null when it does not exist. */
+export interface CurrentFile {
+  readonly text: string;
+  readonly format: TextFormat;
+}
+
+/** Turns the current file (null when missing) into the new text, or an error for the model. */
+export type Transform = (
+  current: CurrentFile | null,
+) => { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string };
+
+/** Loads a file for editing; an error when it is a folder, binary or too large; null when missing. */
+export async function loadForEdit(
+  path: string,
+  ctx: ToolCtx,
+): Promise<{ ok: true; file: CurrentFile | null } | { ok: false; error: string }> {
+  const stamp = await stampOf(path);
+  if (!stamp) {
+    const isFolder = await readFile(path).then(
+      () => false,
+      (e: NodeJS.ErrnoException) => e.code === "EISDIR",
+    );
+    return isFolder ? { ok: false, error: `${path} is a directory.` } : { ok: true, file: null };
+  }
+  if (stamp.size > ctx.limits.maxFileBytes) {
+    return {
+      ok: false,
+      error: `${path} is ${stamp.size} bytes, over the ${ctx.limits.maxFileBytes}-byte limit for editing.`,
+    };
+  }
+  const bytes = await readFile(path);
+  if (looksBinary(bytes))
+    return { ok: false, error: `${path} is a binary file; it cannot be edited as text.` };
+  return { ok: true, file: decodeText(bytes) };
+}
+
+/** The diff display of a change. */
+export function diffDisplay(
+  path: string,
+  before: string,
+  after: string,
+  ctx: ToolCtx,
+): ToolDisplay {
+  const shown = displayPath(path, ctx.root);
+  const { diff, added, removed } = unifiedDiff(shown, before, after);
+  return { kind: "diff", path: shown, diff, added, removed };
+}
+
+/**
+ * Plans a change without writing it: the display a preview shows, or the error the call
+ * would give. Never rejects for an expected problem.
+ */
+export async function previewChange(
+  path: string,
+  transform: Transform,
+  ctx: ToolCtx,
+): Promise<ToolDisplay> {
+  const loaded = await loadForEdit(path, ctx);
+  if (!loaded.ok) return { kind: "text", text: loaded.error };
+  const result = transform(loaded.file);
+  if (!result.ok) return { kind: "text", text: result.error };
+  return diffDisplay(path, loaded.file?.text ?? "", result.text, ctx);
+}
+
+/**
+ * Applies a change under the path's lock: refuses when an existing file was not read or
+ * changed since (read-before-edit), writes the new text in the file's own encoding and line
+ * endings (new files: UTF-8, LF, parent folders created), then refreshes the tracker.
+ * Returns an error output for every expected failure; rejects only on an I/O error.
+ */
+export async function applyChange(
+  path: string,
+  transform: Transform,
+  verb: string,
+  ctx: ToolCtx,
+): Promise<ToolOutput> {
+  return ctx.locks.withLock([path], async () => {
+    const loaded = await loadForEdit(path, ctx);
+    if (!loaded.ok) return errorOutput(loaded.error);
+    if (loaded.file) {
+      const check = ctx.files.checkEditable(path, await stampOf(path));
+      if (!check.ok) return errorOutput(check.reason);
+    }
+    const result = transform(loaded.file);
+    if (!result.ok) return errorOutput(result.error);
+    if (ctx.signal.aborted) return errorOutput("Cancelled before writing; the file is unchanged.");
+    if (!loaded.file) await mkdir(dirname(path), { recursive: true });
+    await writeTextFile(path, result.text, loaded.file?.format ?? NEW_FILE_FORMAT);
+    const stamp = await stampOf(path);
+    if (stamp) ctx.files.record(path, stamp);
+    const display = diffDisplay(path, loaded.file?.text ?? "", result.text, ctx);
+    const what = loaded.file ? `${verb} ${path}` : `Created ${path}`;
+    const summary = display.kind === "diff" ? ` (+${display.added} -${display.removed})` : "";
+    return textOutput(`${what}${summary}`, { display, writtenPaths: [path] });
+  });
+}

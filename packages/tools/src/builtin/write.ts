@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { realPath, titlePath } from "../paths.js";
+import { defineTool } from "../tool.js";
+import { describe } from "./describe.js";
+import { applyChange, previewChange, type Transform } from "./file-change.js";
+
+const WriteInput = z.strictObject({
+  file_path: z.string().min(1).describe("The absolute path of the file to write"),
+  content: z.string().describe("The content to write"),
+});
+type WriteInput = z.infer<typeof WriteInput>;
+
+function transformOf(input: WriteInput): Transform {
+  return (current) => {
+    // A CRLF file keeps CRLF: the content is held with LF like every decoded text.
+    const text = current?.format.crlf ? input.content.replaceAll("\r\n", "\n") : input.content;
+    return { ok: true, text };
+  };
+}
+
+/** Write: creates or overwrites a file; overwriting needs a prior Read of it, unchanged since. */
+export const writeTool = defineTool({
+  name: "Write",
+  description: describe(
+    "Write",
+    "Writes a file, creating parent folders as needed. Overwriting an existing file requires reading it first (and it must not have changed since). Prefer Edit for changes to existing files.",
+  ),
+  inputSchema: WriteInput,
+  action: async (input, ctx) => [
+    { kind: "write", paths: [await realPath(input.file_path, ctx.shellSession.cwd)] },
+  ],
+  title: (input, ctx) => `Write ${titlePath(input.file_path, ctx.shellSession.cwd, ctx.root)}`,
+  preview: async (input, ctx) =>
+    previewChange(await realPath(input.file_path, ctx.shellSession.cwd), transformOf(input), ctx),
+  call: async (input, ctx) =>
+    applyChange(
+      await realPath(input.file_path, ctx.shellSession.cwd),
+      transformOf(input),
+      "Wrote",
+      ctx,
+    ),
+});

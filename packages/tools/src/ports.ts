@@ -1,0 +1,137 @@
+import type {
+  CheckDefinition,
+  CheckId,
+  CheckRecord,
+  JobId,
+  JobInfo,
+  Question,
+  QuestionAnswers,
+  TodoItem,
+} from "@z-engine/protocol";
+import type { CommandRequest } from "./external.js";
+import type { ToolOutput } from "./tool-output.js";
+
+/**
+ * Engine services behind small interfaces, so that no tool depends on the engine. The
+ * engine implements them and offers the model only the tools whose ports are present.
+ */
+
+/** Subagents: the catalog, spawning (foreground, background, resume), applying a worktree agent's changes. */
+export interface AgentPort {
+  /** The agent types the model may spawn, with one line each. */
+  catalog(): readonly { readonly name: string; readonly description: string }[];
+  /** Runs an agent; foreground resolves with its final output, background with a job id. */
+  spawn(request: AgentSpawnRequest, signal: AbortSignal): Promise<ToolOutput>;
+  /** Applies (or discards) a worktree agent's changes; resolves to a summary. */
+  applyChanges(agentId: string, apply: boolean, signal: AbortSignal): Promise<ToolOutput>;
+}
+
+/** What the Agent tool asks the AgentPort for. */
+export interface AgentSpawnRequest {
+  readonly agentType: string;
+  readonly description: string;
+  readonly prompt: string;
+  readonly background: boolean;
+  /** Continue a finished agent from its stored transcript. */
+  readonly resume?: string;
+  readonly isolation?: "worktree";
+}
+
+/** The user, through the host: questions, plans, todos. */
+export interface InteractionPort {
+  /** Asks structured questions; resolves with the answers, or `null` when declined or cancelled. */
+  ask(question: Question, signal: AbortSignal): Promise<QuestionAnswers | null>;
+  /** Proposes a plan; resolves with the review. Aborting resolves as not approved. */
+  proposePlan(plan: string, signal: AbortSignal): Promise<PlanReview>;
+  /** Replaces the agent's todo list (recorded and emitted by the engine). Never throws. */
+  updateTodos(todos: readonly TodoItem[]): void;
+}
+
+/** The user's answer to a proposed plan. */
+export interface PlanReview {
+  readonly approved: boolean;
+  /** What the user wrote back, sent to the model. */
+  readonly feedback?: string;
+}
+
+/** Background jobs: shells started with `run_in_background` and background agents. */
+export interface JobPort {
+  /** Starts a background shell in the agent's shell folder; resolves to the new job. */
+  spawnShell(
+    request: Omit<CommandRequest, "signal" | "onOutput">,
+    description: string,
+  ): Promise<JobInfo>;
+  /** Output since the previous read, and the job's state; `null` for an unknown id. */
+  readOutput(id: JobId): Promise<{ readonly job: JobInfo; readonly output: string } | null>;
+  /** Kills a job's process tree; resolves to its final state, or `null` for an unknown id. */
+  kill(id: JobId): Promise<JobInfo | null>;
+  /** Every job of the session. */
+  list(): readonly JobInfo[];
+}
+
+/** Skills: the catalog and loading one's body. */
+export interface SkillPort {
+  list(): readonly { readonly name: string; readonly description: string }[];
+  /** The skill's instructions, or `null` for an unknown name. */
+  load(name: string): Promise<string | null>;
+}
+
+/**
+ * The session's checks. `checks()` and `defaultChecks()` are synchronous (Verify builds its
+ * actions from them); `run` runs the given checks in order, records each run as evidence and
+ * resolves with the records (a cancelled run is recorded with a null exit code). Never rejects
+ * for a failing check; rejects only for an unknown id.
+ */
+export interface CheckPort {
+  /** Every check of the session, discovered or configured. */
+  checks(): readonly CheckDefinition[];
+  /** The checks a Verify with no ids runs (the test checks selected for the changed paths, else every test check). */
+  defaultChecks(): readonly CheckDefinition[];
+  run(ids: readonly CheckId[], signal: AbortSignal): Promise<readonly CheckRecord[]>;
+}
+
+/** Language servers. */
+export interface LspPort {
+  /** Answers one LSP query (definition, references, hover, symbols, diagnostics, rename preview). */
+  query(request: LspQuery, signal: AbortSignal): Promise<ToolOutput>;
+  /** Fresh error diagnostics for a file just written, as text, or `null` when none or no server. */
+  diagnosticsAfterWrite(path: string, signal: AbortSignal): Promise<string | null>;
+}
+
+/** One LSP query. */
+export interface LspQuery {
+  readonly operation: string;
+  readonly filePath: string;
+  readonly line?: number;
+  readonly character?: number;
+  readonly query?: string;
+  readonly newName?: string;
+}
+
+/** MCP servers: call tools, list and read resources. */
+export interface McpPort {
+  callTool(server: string, tool: string, input: unknown, signal: AbortSignal): Promise<ToolOutput>;
+  listResources(server: string | undefined, signal: AbortSignal): Promise<ToolOutput>;
+  readResource(server: string, uri: string, signal: AbortSignal): Promise<ToolOutput>;
+}
+
+/** The fast side model, for WebFetch extraction. */
+export interface SideModelPort {
+  /** Answers `prompt` about `content`; rejects on a model failure (the tool reports it). */
+  complete(prompt: string, content: string, signal: AbortSignal): Promise<string>;
+}
+
+/** The ports a ToolCtx may carry; a missing one means the engine does not offer the tools that need it. */
+export interface ToolPorts {
+  readonly agents?: AgentPort;
+  readonly interaction?: InteractionPort;
+  readonly jobs?: JobPort;
+  readonly skills?: SkillPort;
+  readonly checks?: CheckPort;
+  readonly lsp?: LspPort;
+  readonly mcp?: McpPort;
+  readonly sideModel?: SideModelPort;
+}
+
+/** The name of a port, as a tool's `requires` lists them. */
+export type PortName = keyof ToolPorts;
