@@ -10,3 +10,58 @@ export { createFixtureRepo, fixtureGitEnv } from "./fixture-repo.js";
 // Event recording
 export type { ExpectedEvent, Shape } from "./event-recorder.js";
 export { EventRecorder, matchesShape } from "./event-recorder.js";
+
+// Model scripts: shared by ScriptedModel and the fake provider
+export type {
+  ReplyOptions,
+  ScriptFault,
+  ScriptReply,
+  ScriptResponse,
+  ScriptToolCall,
+  WireOptions,
+} from "./model-script.js";
+export {
+  /** Whole scripted responses: `reply.text("done")`, `reply.toolCalls([...])`, `reply.error(kind)`, `reply.fault(f)`, `reply.of(...parts)`. */
+  reply,
+  /** Single events to compose with `reply.of`: `part.text`, `part.thinking`, `part.toolCall`, `part.usage`, `part.error`, `part.stop`. */
+  part,
+  /** A response that answers only the requests its predicate accepts. */
+  when,
+  /** The events a response plays (a `stop` appended when none is terminal). */
+  responseEvents,
+  /** The error kind a model client classifies an HTTP status as. */
+  kindForStatus,
+} from "./model-script.js";
+
+// The in-process scripted model
+export type { ScriptedModelOptions } from "./scripted-model.js";
+export {
+  /** A ModelClient that plays a script and records every request; never throws. */
+  ScriptedModel,
+  /** The error a real client ends with after a scripted fault. */
+  faultError,
+} from "./scripted-model.js";
+
+// The fake provider (real HTTP, both wire formats) and the fake catalog
+export type {
+  FakeProvider,
+  FakeProviderOptions,
+  FakeProviderRequest,
+  WireFormat,
+} from "./fake-provider/server.js";
+export {
+  /** Starts the fake Anthropic/OpenAI-compatible server on 127.0.0.1; see its JSDoc. */
+  startFakeProvider,
+} from "./fake-provider/server.js";
+export type {
+  CatalogAnswer,
+  CatalogDocument,
+  CatalogModelEntry,
+  FakeCatalog,
+} from "./fake-catalog.js";
+export {
+  /** A small models.dev-format catalog for tests. */
+  sampleCatalog,
+  /** Starts a fake models.dev catalog server on 127.0.0.1. */
+  startFakeCatalog,
+} from "./fake-catalog.js";

@@ -1,0 +1,68 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
+import type { ModelClient, ModelEvent, ModelRequest, StreamOptions } from "@z-engine/protocol";
+import { type ClientConfig, sdkOptions } from "../client-config.js";
+import { pumpSdkStream } from "../sdk-stream.js";
+import { AnthropicDecoder } from "./decode.js";
+import { toAnthropicParams } from "./request.js";
+
+type AnthropicModule = typeof import("@anthropic-ai/sdk");
+let loading: Promise<AnthropicModule> | undefined;
+
+/** Loads the Anthropic SDK once, on first use (it costs about 110 ms to import). */
+export function loadAnthropicSdk(): Promise<AnthropicModule> {
+  loading ??= import("@anthropic-ai/sdk");
+  return loading;
+}
+
+/**
+ * A `ModelClient` for the Anthropic Messages API on `@anthropic-ai/sdk` (loaded on the first
+ * stream). It makes exactly one attempt per call: wrap it with `withRetry` for retries.
+ * Never throws; every stream ends with one terminal event (see `ModelClient`).
+ */
+export class AnthropicClient implements ModelClient {
+  private sdk: Promise<Anthropic> | undefined;
+
+  constructor(private readonly config: ClientConfig) {}
+
+  stream(request: ModelRequest, options: StreamOptions = {}): AsyncIterable<ModelEvent> {
+    if (!this.config.apiKey) return missingKey(this.config.baseUrl);
+    const params = toAnthropicParams({
+      ...request,
+      model: request.model || (this.config.model ?? ""),
+    });
+    return pumpSdkStream<RawMessageStreamEvent>(
+      async (signal) => (await this.client()).messages.create(params, { signal }),
+      new AnthropicDecoder(),
+      options.signal,
+      this.config.idleTimeoutMs,
+      () => this.client(),
+    );
+  }
+
+  private client(): Promise<Anthropic> {
+    this.sdk ??= loadAnthropicSdk().then(
+      ({ default: Sdk }) =>
+        new Sdk({ ...sdkOptions(this.config), apiKey: this.config.apiKey ?? null }),
+    );
+    return this.sdk;
+  }
+}
+
+async function* missingKey(baseUrl: string): AsyncGenerator<ModelEvent> {
+  yield {
+    type: "error",
+    error: {
+      kind: "authentication",
+      message: `no API key for ${hostOf(baseUrl)}: set ZENGINE_API_KEY or ANTHROPIC_API_KEY, or store one in auth.json`,
+    },
+  };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
