@@ -1,2 +1,87 @@
-// The public API of @z-engine/store. Nothing is exported until its issue lands.
-export {};
+/**
+ * @z-engine/store: the engine's durability. Session folders, the append-only log with
+ * torn-tail repair, the reader, replay, meta.json, heal and the v1 import; implements
+ * protocol's `ArtifactSink`. Everything exported here is public API; everything else is
+ * internal.
+ */
+
+// The store
+export type {
+  CreateSessionOptions,
+  OpenedSession,
+  OpenReport,
+  Session,
+  SessionStore,
+  SessionSummary,
+} from "./session-store.js";
+/**
+ * Sessions as folders under `<dataDir>/sessions/`. `create`, `open` (repair, replay, heal,
+ * v1 conversion), `list` (newest first, from meta.json), `delete`. Methods reject with
+ * `StoreError` on operational failures only; damaged content is reported, never thrown.
+ */
+export { FileSessionStore } from "./file-session-store.js";
+export type { FileSessionStoreOptions } from "./file-session-store.js";
+/** The handle `FileSessionStore` returns: one open session holding its lock (see `Session`). */
+export type { FileSession } from "./file-session.js";
+
+// Records
+/**
+ * The zod schema of one log line, tagged by `kind`, each with `v: 2` and `ts`. The full
+ * check; the reader uses a cheaper structural one (`checkRecord`).
+ */
+export { LogRecord, STORE_FORMAT_VERSION, logRecord } from "./records.js";
+export type { LogRecordFields, LogRecordKind, LogRecordOf } from "./records.js";
+/** Checks a parsed line: `ok`, `unknown` (kept and skipped) or `damaged` with a reason. Never throws. */
+export { checkRecord } from "./record-check.js";
+export type { RecordCheck } from "./record-check.js";
+
+// Reading and appending
+/** Reads a log without changing it, reporting damaged lines, unknown kinds and a torn tail. */
+export { readLog } from "./log-reader.js";
+export type {
+  LogDamage,
+  ReadLogOptions,
+  ReadLogResult,
+  TornTail,
+  UnknownRecord,
+} from "./log-reader.js";
+/**
+ * One log file's writer: each append is one line written synchronously, in call order;
+ * fsync only on `sync()` and `close()`. `openLogForAppend` cuts a torn tail first.
+ */
+export { AppendLog, openLogForAppend } from "./log-writer.js";
+export type { OpenedLog } from "./log-writer.js";
+
+// Replay and resume
+/** Folds records into the transcript, the working set, the session state and total cost. */
+export { ReplayFold, replay } from "./replay.js";
+export type { LastTurn, Replay, ResumeReport, SessionState, TranscriptRecord } from "./replay.js";
+/** The model's working set fold (compactions, cleared results, rewinds, task views). */
+export { WorkingSetFold } from "./working-set-fold.js";
+export type { ConversationRecord, PendingToolCall } from "./working-set-fold.js";
+/** The records that close what a resume report found open. Never throws. */
+export { closingRecords, INTERRUPTED_TOOL_RESULT } from "./resume.js";
+export type { ClosingOptions } from "./resume.js";
+
+// meta.json
+/** meta.json's schema, its rebuild from a replay, and its atomic read and write. */
+export { metaFromReplay, readMeta, SessionMeta, writeMeta } from "./meta.js";
+
+// Artifacts
+/** `ArtifactSink` over a session's `artifacts/` folder, with a size limit. */
+export { DEFAULT_ARTIFACT_MAX_BYTES, FileArtifactSink } from "./artifacts.js";
+
+// Locks
+/** The per-session writer lock: a live owner's pid is reported, a dead one's lock taken over. */
+export { acquireLock, isProcessAlive, readLockOwner, SessionLock } from "./lock.js";
+export type { LockOwner } from "./lock.js";
+
+// v1 import
+/** Parses a v1 chat file and converts it to v2 records. Never throws. */
+export { legacyRecords, parseLegacyChat } from "./legacy.js";
+export type { LegacyChat, LegacyMessage } from "./legacy.js";
+
+// Errors
+/** Operational failures, with a string `code`; `SessionLockedError` names the owner's pid. */
+export { SessionLockedError, StoreError } from "./errors.js";
+export type { StoreErrorCode } from "./errors.js";

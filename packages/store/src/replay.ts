@@ -1,0 +1,244 @@
+import {
+  addUsage,
+  type CheckpointInfo,
+  type CheckRecord,
+  emptyUsage,
+  type Plan,
+  type Question,
+  type Usage,
+} from "@z-engine/protocol";
+import type { LogRecord, LogRecordKind, LogRecordOf } from "./records.js";
+import type { Replay, ResumeReport, SessionState, TranscriptRecord } from "./replay-types.js";
+import { WorkingSetFold } from "./working-set-fold.js";
+
+const HIDDEN = new Set<LogRecordKind>([
+  "session",
+  "usage",
+  "rewind",
+  "toolResultsCleared",
+  "mode",
+  "model",
+  "effort",
+  "title",
+]);
+
+/**
+ * Folds records one at a time; `snapshot()` reads the result at any point. The session
+ * handle folds every record it appends here too, so the live state and a later replay
+ * agree. Folding restores state only; it never performs a side effect.
+ */
+export class ReplayFold {
+  private readonly conversation = new WorkingSetFold();
+  private transcript: TranscriptRecord[] = [];
+  private readonly warnings: string[] = [];
+  private total: Usage = emptyUsage();
+  private s: Mutable<SessionState> = initialState();
+  private readonly questions = new Map<string, Question>();
+  private readonly plans = new Map<string, Plan>();
+  private readonly approvals = new Map<string, LogRecordOf<"approvalRequested">>();
+  private readonly agents = new Map<string, LogRecordOf<"agentStarted">>();
+  private readonly checks: CheckRecord[] = [];
+  private readonly checkpoints: CheckpointInfo[] = [];
+
+  /** Applies one record. Never throws. */
+  apply(record: LogRecord): void {
+    if (this.s.createdAt === 0) this.s.createdAt = record.ts;
+    this.s.updatedAt = Math.max(this.s.updatedAt, record.ts);
+    if (!HIDDEN.has(record.kind)) this.transcript.push(record as TranscriptRecord);
+    this.applyConversation(record);
+    this.applyState(record);
+  }
+
+  /** The replay so far (arrays are copies). */
+  snapshot(): Replay {
+    const state: SessionState = {
+      ...this.s,
+      todos: this.s.todos.slice(),
+      openQuestions: [...this.questions.values()],
+      openPlans: [...this.plans.values()],
+      openApprovals: [...this.approvals.values()],
+      runningAgents: [...this.agents.values()],
+      checks: this.checks.slice(),
+      checkpoints: this.checkpoints.slice(),
+      messageCount: this.transcript.reduce((n, r) => (r.kind === "message" ? n + 1 : n), 0),
+      turnCount: this.transcript.reduce((n, r) => (r.kind === "turnStarted" ? n + 1 : n), 0),
+    };
+    return {
+      transcript: this.transcript.slice(),
+      workingSet: this.conversation.workingSet(),
+      state,
+      totalUsage: { ...this.total },
+      resume: this.resumeReport(state),
+      warnings: [...this.warnings, ...this.conversation.warnings],
+    };
+  }
+
+  private applyConversation(record: LogRecord): void {
+    switch (record.kind) {
+      case "message":
+      case "compaction":
+      case "toolResultsCleared":
+      case "taskView":
+        this.conversation.apply(record);
+        return;
+      case "rewind":
+        // A code-only rewind restores files; the conversation stays where it is.
+        if (record.restore !== "code") this.rewind(record.messageId);
+        return;
+
+      case "usage":
+        this.total = addUsage(this.total, record.usage);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private rewind(messageId: string): void {
+    if (!this.conversation.rewind(messageId)) {
+      this.warnings.push(`rewind to unknown message ${messageId} ignored`);
+      return;
+    }
+    const cut = this.transcript.findIndex(
+      (r) =>
+        (r.kind === "message" && r.message.id === messageId) ||
+        (r.kind === "turnStarted" && r.userMessageId === messageId),
+    );
+    if (cut >= 0) this.transcript = this.transcript.slice(0, cut);
+  }
+
+  private applyState(record: LogRecord): void {
+    const s = this.s;
+    switch (record.kind) {
+      case "session":
+        s.sessionId = record.sessionId;
+        s.projectRoot = record.projectRoot;
+        s.legacyFile = record.legacyFile ?? null;
+        return;
+      case "title":
+        s.title = record.title;
+        return;
+      case "mode":
+        s.mode = record.mode;
+        return;
+      case "model":
+        s.model = record.model;
+        return;
+      case "effort":
+        s.effort = record.effort;
+        return;
+      case "todos":
+        s.todos = record.todos;
+        return;
+      case "turnStarted":
+        s.lastTurn = { turnId: record.turnId, status: "running" };
+        return;
+      case "turnEnded":
+        s.lastTurn = { turnId: record.turnId, status: "ended", outcome: record.outcome };
+        return;
+      case "check":
+        this.checks.push(record.record);
+        return;
+      case "checkpoint":
+        this.checkpoints.push(record.checkpoint);
+        return;
+      default:
+        this.applyOpenItems(record);
+    }
+  }
+
+  private applyOpenItems(record: LogRecord): void {
+    switch (record.kind) {
+      case "questionAsked":
+        this.questions.set(record.question.id, record.question);
+        return;
+      case "questionAnswered":
+        this.questions.delete(record.questionId);
+        return;
+      case "planProposed":
+        this.plans.set(record.plan.id, record.plan);
+        return;
+      case "planResolved":
+        this.plans.delete(record.planId);
+        return;
+      case "approvalRequested":
+        this.approvals.set(record.approvalId, record);
+        return;
+      case "approvalResolved":
+        this.approvals.delete(record.approvalId);
+        return;
+      case "agentStarted":
+        this.agents.set(record.agentId, record);
+        return;
+      case "agentFinished":
+        this.agents.delete(record.agentId);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private resumeReport(state: SessionState): ResumeReport {
+    const unfinishedTurn = state.lastTurn?.status === "running" ? state.lastTurn.turnId : null;
+    const report = {
+      unfinishedTurn,
+      pendingToolCalls: this.conversation.pendingToolCalls(),
+      runningAgents: state.runningAgents.map((a) => a.agentId),
+      openApprovals: state.openApprovals.map((a) => ({
+        approvalId: a.approvalId,
+        toolCallId: a.toolCallId,
+      })),
+      openQuestions: state.openQuestions.map((q) => q.id),
+      openPlans: state.openPlans.map((p) => p.id),
+    };
+    const clean =
+      unfinishedTurn === null &&
+      report.pendingToolCalls.length === 0 &&
+      report.runningAgents.length === 0 &&
+      report.openApprovals.length === 0 &&
+      report.openQuestions.length === 0 &&
+      report.openPlans.length === 0;
+    return { ...report, clean };
+  }
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function initialState(): Mutable<SessionState> {
+  return {
+    sessionId: null,
+    projectRoot: null,
+    legacyFile: null,
+    title: null,
+    mode: null,
+    model: null,
+    effort: null,
+    todos: [],
+    openQuestions: [],
+    openPlans: [],
+    openApprovals: [],
+    runningAgents: [],
+    lastTurn: null,
+    checks: [],
+    checkpoints: [],
+    createdAt: 0,
+    updatedAt: 0,
+    messageCount: 0,
+    turnCount: 0,
+  };
+}
+
+export type {
+  LastTurn,
+  Replay,
+  ResumeReport,
+  SessionState,
+  TranscriptRecord,
+} from "./replay-types.js";
+
+/** Folds a whole log into its replay. Never throws. */
+export function replay(records: Iterable<LogRecord>): Replay {
+  const fold = new ReplayFold();
+  for (const record of records) fold.apply(record);
+  return fold.snapshot();
+}
