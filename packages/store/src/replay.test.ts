@@ -189,7 +189,6 @@ describe("replay: rewind", () => {
   });
 
   it("continues after a rewind, and rewinds again", () => {
-
     const result = replay([
       ...conversation(),
       logRecord(
