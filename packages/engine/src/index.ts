@@ -1,2 +1,24 @@
-// The public API of @z-engine/engine. Nothing is exported until its issue lands.
-export {};
+/**
+ * @z-engine/engine: sessions, turns, the agent loop, the tool batch, the stop boundary,
+ * hooks, checkpoints and rewind. Everything exported here is public API.
+ */
+
+// The engine and its sessions
+export type { Engine, SessionHandle } from "./engine.js";
+export { createEngine } from "./engine.js";
+export type { ClientFactory, ClientRequest, EngineOptions } from "./options.js";
+export type { SessionOverrides } from "./settings/session-config.js";
+export type { Submission, TurnSummary } from "./run/turn.js";
+export type { ModelCatalog, ModelInfo } from "./session/core.js";
+
+// Hooks (Claude Code's protocol)
+export type { HookDefinition, HookEventName, HookOutcome, HookTable } from "./hooks/types.js";
+export { HOOK_EVENTS } from "./hooks/types.js";
+export type { HookSessionInfo } from "./hooks/runner.js";
+export { HookRunner } from "./hooks/runner.js";
+
+// Defaults a host may reuse
+export { catalogView, DEFAULT_MODEL_INFO, llmClientFactory } from "./settings/models.js";
+export { CANCELLED_RESULT } from "./batch/execute.js";
+export { HEADLESS_DENIAL } from "./batch/approvals.js";
+export { MAX_STOP_HOOK_CONTINUATIONS } from "./run/stop.js";

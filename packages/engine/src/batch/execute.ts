@@ -1,0 +1,289 @@
+import { compileRules } from "@z-engine/policy";
+import { persistProjectRule } from "@z-engine/config";
+import type { ToolResultBlock, ToolUseBlock, TurnId } from "@z-engine/protocol";
+import { runTool } from "@z-engine/tools";
+import type { SessionCore } from "../session/core.js";
+import { linkedController } from "../util/abort.js";
+import type { ApprovalAnswer } from "./approvals.js";
+import { errorResult, type GatedCall, gateCall } from "./gate.js";
+import { toolCtx } from "./tool-ctx.js";
+
+/** The text of a result answered because the user stopped the turn. */
+export const CANCELLED_RESULT = "cancelled by user";
+
+/** What the batch tells the turn. */
+export interface BatchHooks {
+  /** Called right before the first tool of the batch runs (the turn's checkpoint). */
+  beforeFirstRun(): Promise<void>;
+  /** Called with the real paths a call wrote. */
+  onWritten(paths: readonly string[]): void;
+}
+
+type Ready = Extract<GatedCall, { kind: "ready" }>;
+
+async function addRule(
+  core: SessionCore,
+  rule: string,
+  persist: boolean,
+  turnId: TurnId,
+): Promise<void> {
+  const compiled = compileRules([rule], {
+    source: persist ? "settings.local.toml" : "session",
+    root: core.projectRoot,
+  });
+  if (compiled.rules.length > 0) {
+    core.sessionRules = {
+      ...core.sessionRules,
+      allow: [...core.sessionRules.allow, ...compiled.rules],
+    };
+  }
+  for (const e of compiled.errors)
+    await core.journal.notice("warning", "rule.invalid", `"${e.text}" was not added: ${e.error}`, {
+      turnId,
+    });
+  if (!persist) return;
+  try {
+    await persistProjectRule(core.projectRoot, "allow", rule);
+    if (!core.trusted) {
+      await core.journal.notice(
+        "info",
+        "rule.persistedUntrusted",
+        `"${rule}" is allowed in this session and saved to .z-engine/settings.local.toml; the saved rule applies in later sessions once this folder is trusted.`,
+        { turnId },
+      );
+    }
+  } catch (error) {
+    await core.journal.notice(
+      "warning",
+      "rule.persistFailed",
+      `"${rule}" is allowed in this session but could not be saved: ${(error as Error).message}`,
+      { turnId },
+    );
+  }
+}
+
+/** Resolves the asks: each answer becomes a ready call or a denied result. */
+async function settleAsks(
+  core: SessionCore,
+  calls: GatedCall[],
+  turnId: TurnId,
+  signal: AbortSignal,
+): Promise<GatedCall[]> {
+  const asks = calls.filter((c): c is Extract<GatedCall, { kind: "ask" }> => c.kind === "ask");
+  if (asks.length === 0) return calls;
+  const answers = await core.approvals.requestAll(
+    asks.map((a) => a.request),
+    turnId,
+    signal,
+  );
+  const byId = new Map<string, ApprovalAnswer>(
+    asks.map((a, i) => [a.use.id, answers[i] as ApprovalAnswer]),
+  );
+  const settled: GatedCall[] = [];
+  for (const call of calls) {
+    const answer = call.kind === "ask" ? byId.get(call.use.id) : undefined;
+    if (call.kind !== "ask" || !answer) {
+      settled.push(call);
+      continue;
+    }
+    const d = answer.decision;
+    if (d.type === "deny") {
+      const text =
+        answer.by === "headless"
+          ? `Permission denied: ${answer.reason}. ${call.request.reason}`
+          : answer.by === "cancelled"
+            ? CANCELLED_RESULT
+            : `The user denied this call.${d.feedback ? ` Their feedback: ${d.feedback}` : ""}`;
+      settled.push({
+        kind: "answered",
+        use: call.use,
+        result: errorResult(call.use, text),
+        status: answer.by === "cancelled" ? "cancelled" : "denied",
+      });
+      continue;
+    }
+    if (d.type === "allowSession" || d.type === "allowProject")
+      await addRule(core, d.rule, d.type === "allowProject", turnId);
+    settled.push({
+      kind: "ready",
+      use: call.use,
+      tool: call.tool,
+      input: call.input,
+      actions: call.actions,
+      hookContext: call.hookContext,
+    });
+  }
+  return settled;
+}
+
+async function postToolHook(
+  core: SessionCore,
+  call: Ready,
+  text: string,
+  isError: boolean,
+  signal: AbortSignal,
+): Promise<string[]> {
+  if (!core.hooks.has("PostToolUse")) return [];
+  const outcome = await core.hooks.run(
+    "PostToolUse",
+    {
+      tool_name: call.tool.name,
+      tool_input: call.input,
+      tool_response: { content: text, is_error: isError },
+    },
+    { subject: call.tool.name, signal },
+  );
+  for (const warning of outcome.warnings)
+    await core.journal.notice("warning", "hook.warning", warning);
+  const extra = [...outcome.additionalContext];
+  if (outcome.blocked) extra.push(`PostToolUse hook feedback: ${outcome.blockReason}`);
+  return extra;
+}
+
+function touchedPaths(call: Ready): string[] {
+  return call.actions.flatMap((a) => (a.kind === "read" || a.kind === "write" ? [...a.paths] : []));
+}
+
+/** Runs one ready call: toolStarted, progress, the call, PostToolUse, toolFinished. Never rejects but for the log. */
+async function runCall(
+  core: SessionCore,
+  call: Ready,
+  turnId: TurnId,
+  signal: AbortSignal,
+  hooks: BatchHooks,
+): Promise<ToolResultBlock> {
+  const scope = { turnId };
+  const started = core.clock();
+  const node = linkedController(signal);
+  const ctx = toolCtx(core, call.use.id, node.signal, (text) =>
+    core.journal.emit({ type: "toolProgress", toolCallId: call.use.id, text }, scope),
+  );
+  core.journal.emit(
+    {
+      type: "toolStarted",
+      toolCallId: call.use.id,
+      toolName: call.tool.name,
+      input: call.input,
+      title: call.tool.title(call.input, ctx),
+    },
+    scope,
+  );
+  const output = await runTool(call.tool, call.input, ctx);
+  node.release();
+  const cancelled = signal.aborted;
+  if (output.thrown !== undefined)
+    await core.journal.notice(
+      "warning",
+      "tool.threw",
+      `${call.tool.name} threw: ${output.thrown}`,
+      scope,
+    );
+  if (output.writtenPaths.length > 0) hooks.onWritten(output.writtenPaths);
+  for (const reminder of await core.instructions.touch([
+    ...touchedPaths(call),
+    ...output.writtenPaths,
+  ]))
+    core.reminders.add(reminder);
+  const text = output.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+  const extra = cancelled
+    ? []
+    : [...call.hookContext, ...(await postToolHook(core, call, text, output.isError, signal))];
+  const content = cancelled
+    ? [{ type: "text" as const, text: CANCELLED_RESULT }]
+    : [...output.content, ...extra.map((t) => ({ type: "text" as const, text: t }))];
+  const status: "cancelled" | "error" | "ok" = cancelled
+    ? "cancelled"
+    : output.isError
+      ? "error"
+      : "ok";
+  const fields = {
+    toolCallId: call.use.id,
+    toolName: call.tool.name,
+    status,
+    durationMs: core.clock() - started,
+    writtenPaths: [...output.writtenPaths],
+    ...(output.display ? { display: output.display } : {}),
+  };
+  await core.journal.record("toolFinished", fields, { type: "toolFinished", ...fields }, scope);
+  return {
+    type: "toolResult",
+    toolUseId: call.use.id,
+    content,
+    isError: cancelled || output.isError,
+  };
+}
+
+function cancelledCall(use: ToolUseBlock): Extract<GatedCall, { kind: "answered" }> {
+  return { kind: "answered", use, result: errorResult(use, CANCELLED_RESULT), status: "cancelled" };
+}
+
+async function finishAnswered(
+  core: SessionCore,
+  call: Extract<GatedCall, { kind: "answered" }>,
+  turnId: TurnId,
+): Promise<ToolResultBlock> {
+  const fields = {
+    toolCallId: call.use.id,
+    toolName: call.use.name,
+    status: call.status,
+    durationMs: 0,
+    writtenPaths: [],
+  };
+  await core.journal.record(
+    "toolFinished",
+    fields,
+    { type: "toolFinished", ...fields },
+    { turnId },
+  );
+  return call.result;
+}
+
+/**
+ * Executes one batch of tool calls in the spec's order: every call gated (in order), all
+ * asks requested together, then the calls run in call order, neighbouring
+ * concurrency-safe calls together and any other call alone. Every call gets exactly one
+ * result, in call order ("cancelled by user" when the turn is stopped). Rejects only when the
+ * log cannot be written.
+ */
+export async function executeBatch(
+  core: SessionCore,
+  uses: readonly ToolUseBlock[],
+  invalidInputs: ReadonlyMap<string, string>,
+  turnId: TurnId,
+  signal: AbortSignal,
+  hooks: BatchHooks,
+): Promise<ToolResultBlock[]> {
+  const gated: GatedCall[] = [];
+  for (const use of uses) {
+    if (signal.aborted) gated.push(cancelledCall(use));
+    else gated.push(await gateCall(core, use, invalidInputs.get(use.id), signal));
+  }
+  const calls = await settleAsks(core, gated, turnId, signal);
+  const results: ToolResultBlock[] = [];
+  let i = 0;
+  let ranAny = false;
+  while (i < calls.length) {
+    const call = calls[i] as GatedCall;
+    if (call.kind !== "ready" || signal.aborted) {
+      const answered = call.kind === "answered" ? call : cancelledCall(call.use);
+      results.push(await finishAnswered(core, answered, turnId));
+      i++;
+      continue;
+    }
+    const group: Ready[] = [call];
+    if (call.tool.isConcurrencySafe(call.input)) {
+      while (i + group.length < calls.length) {
+        const next = calls[i + group.length] as GatedCall;
+        if (next.kind !== "ready" || !next.tool.isConcurrencySafe(next.input)) break;
+        group.push(next);
+      }
+    }
+    if (!ranAny) {
+      ranAny = true;
+      await hooks.beforeFirstRun();
+    }
+    results.push(...(await Promise.all(group.map((c) => runCall(core, c, turnId, signal, hooks)))));
+    i += group.length;
+  }
+  return results;
+}

@@ -1,0 +1,169 @@
+import { type Action, type Decision, decide, type PermissionRules } from "@z-engine/policy";
+import type { ToolResultBlock, ToolUseBlock } from "@z-engine/protocol";
+import { parseToolInput, type Tool, toolActions } from "@z-engine/tools";
+import type { HookOutcome } from "../hooks/types.js";
+import type { SessionCore } from "../session/core.js";
+import type { ApprovalRequest } from "./approvals.js";
+import { toolCtx } from "./tool-ctx.js";
+
+/** A call after validation, hooks and the permission decision. */
+export type GatedCall =
+  | {
+      readonly kind: "answered";
+      readonly use: ToolUseBlock;
+      readonly result: ToolResultBlock;
+      readonly status: "error" | "denied" | "cancelled";
+    }
+  | {
+      readonly kind: "ready";
+      readonly use: ToolUseBlock;
+      readonly tool: Tool;
+      readonly input: unknown;
+      readonly actions: readonly Action[];
+      readonly hookContext: readonly string[];
+    }
+  | {
+      readonly kind: "ask";
+      readonly use: ToolUseBlock;
+      readonly tool: Tool;
+      readonly input: unknown;
+      readonly actions: readonly Action[];
+      readonly hookContext: readonly string[];
+      readonly request: ApprovalRequest;
+    };
+
+/** An error result for the model. */
+export function errorResult(use: ToolUseBlock, text: string): ToolResultBlock {
+  return {
+    type: "toolResult",
+    toolUseId: use.id,
+    content: [{ type: "text", text }],
+    isError: true,
+  };
+}
+
+/** The session's rules: those added in this session first, then the settings' rules. */
+export function effectiveRules(core: SessionCore): PermissionRules {
+  const s = core.sessionRules;
+  const c = core.config.rules;
+  return {
+    allow: [...s.allow, ...c.allow],
+    ask: [...s.ask, ...c.ask],
+    deny: [...s.deny, ...c.deny],
+  };
+}
+
+/**
+ * Combines the policy's decision with a PreToolUse hook's (design.md §3): a hook's deny and
+ * ask always hold; its allow skips an ask but never a deny rule.
+ */
+export function withHook(decision: Decision, hook: HookOutcome): Decision {
+  const reason = hook.permissionReason || "a PreToolUse hook decided";
+  if (decision.type === "deny") return decision;
+  switch (hook.permissionDecision) {
+    case "deny":
+      return { type: "deny", reason };
+    case "ask":
+      return decision.type === "ask" ? decision : { type: "ask", reason, suggestedRules: [] };
+    case "allow":
+      return { type: "allow", reason };
+    default:
+      return decision;
+  }
+}
+
+async function runPreToolHook(
+  core: SessionCore,
+  use: ToolUseBlock,
+  input: unknown,
+  signal: AbortSignal,
+) {
+  if (!core.hooks.has("PreToolUse")) return undefined;
+  const outcome = await core.hooks.run(
+    "PreToolUse",
+    { tool_name: use.name, tool_input: input },
+    { subject: use.name, signal },
+  );
+  for (const warning of outcome.warnings)
+    await core.journal.notice("warning", "hook.warning", warning);
+  return outcome;
+}
+
+/**
+ * Gates one call in the spec's order: malformed JSON, unknown tool and invalid input become
+ * error results; PreToolUse hooks may block, rewrite the input or force a decision; then the
+ * policy decides on the tool's actions. Never throws for bad input; rejects only when the
+ * log cannot be written.
+ */
+export async function gateCall(
+  core: SessionCore,
+  use: ToolUseBlock,
+  invalidJson: string | undefined,
+  signal: AbortSignal,
+): Promise<GatedCall> {
+  const answered = (text: string, status: "error" | "denied" = "error"): GatedCall => ({
+    kind: "answered",
+    use,
+    result: errorResult(use, text),
+    status,
+  });
+  if (invalidJson !== undefined)
+    return answered(
+      `The arguments of ${use.name} were not valid JSON (${invalidJson}); send the call again with a JSON object.`,
+    );
+  const tool = core.tools.find((t) => t.name === use.name);
+  if (!tool)
+    return answered(
+      `Unknown tool "${use.name}". Available tools: ${core.tools.map((t) => t.name).join(", ")}.`,
+    );
+  let input = use.input;
+  const valid = parseToolInput(tool, input);
+  if (!valid.ok) return answered(valid.error);
+  const hook = await runPreToolHook(core, use, input, signal);
+  if (hook?.blocked) return answered(`Blocked by a PreToolUse hook: ${hook.blockReason}`, "denied");
+  if (hook?.updatedInput) input = hook.updatedInput;
+  const ctx = toolCtx(core, use.id, signal);
+  const described = await toolActions(tool, input, ctx);
+  if (!described.ok) return answered(described.error);
+  const policy = decide(
+    { toolName: tool.name, actions: described.actions },
+    core.mode,
+    effectiveRules(core),
+    {
+      projectRoot: core.projectRoot,
+      additionalDirectories: core.additionalDirectories,
+      homeDir: core.homeDir,
+      autoAllowReadOnlyBash: core.config.settings.permissions.auto_allow_read_only_bash,
+      ...(core.sandbox.active
+        ? {
+            sandbox: {
+              autoAllow: core.sandbox.autoAllow,
+              writableRoots: core.sandbox.writableRoots,
+            },
+          }
+        : {}),
+    },
+  );
+  const decision = hook ? withHook(policy, hook) : policy;
+  const hookContext = hook?.additionalContext ?? [];
+  if (decision.type === "deny") return answered(`Permission denied: ${decision.reason}`, "denied");
+  if (decision.type === "allow")
+    return { kind: "ready", use, tool, input, actions: described.actions, hookContext };
+  const preview = await tool.preview(input, ctx);
+  return {
+    kind: "ask",
+    use,
+    tool,
+    input,
+    actions: described.actions,
+    hookContext,
+    request: {
+      toolCallId: use.id,
+      toolName: tool.name,
+      title: tool.title(input, ctx),
+      reason: decision.reason,
+      ...(preview ? { preview } : {}),
+      suggestedRules: decision.suggestedRules,
+    },
+  };
+}

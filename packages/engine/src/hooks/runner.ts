@@ -1,0 +1,132 @@
+import { readHookResult, type SingleHookResult } from "./parse-output.js";
+import { runHookProcess } from "./spawn.js";
+import {
+  emptyHookOutcome,
+  type HookDefinition,
+  type HookEventName,
+  type HookOutcome,
+  type HookTable,
+} from "./types.js";
+
+/** What every hook input carries (Claude Code's field names). */
+export interface HookSessionInfo {
+  readonly sessionId: string;
+  /** The session's log.jsonl. */
+  readonly transcriptPath: string;
+  readonly cwd: string;
+  /** The environment hook processes get. */
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** Runs the hooks a session's settings configure. */
+export class HookRunner {
+  constructor(
+    private readonly table: HookTable,
+    private readonly session: HookSessionInfo,
+  ) {}
+
+  /** True when at least one hook is configured for `event`. */
+  has(event: HookEventName): boolean {
+    return (this.table[event]?.length ?? 0) > 0;
+  }
+
+  /**
+   * Runs every hook of `event` whose matcher matches `subject` (the tool name for tool
+   * events; when `subject` is undefined all run), in parallel, with the JSON input on stdin,
+   * and combines what they said. Never rejects: failures become warnings.
+   */
+  async run(
+    event: HookEventName,
+    fields: Record<string, unknown>,
+    options: { subject?: string; signal?: AbortSignal } = {},
+  ): Promise<HookOutcome> {
+    const warnings: string[] = [];
+    const hooks = (this.table[event] ?? []).filter((hook) =>
+      matches(hook.matcher, options.subject, warnings),
+    );
+    if (hooks.length === 0)
+      return warnings.length ? { ...emptyHookOutcome, warnings } : emptyHookOutcome;
+    const stdin = JSON.stringify({
+      session_id: this.session.sessionId,
+      transcript_path: this.session.transcriptPath,
+      cwd: this.session.cwd,
+      hook_event_name: event,
+      ...fields,
+    });
+    const results = await Promise.all(
+      hooks.map((hook) => this.runOne(event, hook, stdin, options.signal)),
+    );
+    return combine(results, warnings);
+  }
+
+  private async runOne(
+    event: HookEventName,
+    hook: HookDefinition,
+    stdin: string,
+    signal: AbortSignal | undefined,
+  ): Promise<SingleHookResult> {
+    const exit = await runHookProcess({
+      command: hook.command,
+      stdin,
+      cwd: this.session.cwd,
+      env: {
+        ...this.session.env,
+        CLAUDE_PROJECT_DIR: this.session.cwd,
+        ZENGINE_PROJECT_DIR: this.session.cwd,
+      },
+      timeoutMs: hook.timeoutSecs * 1000,
+      ...(signal ? { signal } : {}),
+    });
+    return readHookResult(event, hook.command, exit, hook.timeoutSecs);
+  }
+}
+
+function matches(matcher: string, subject: string | undefined, warnings: string[]): boolean {
+  if (subject === undefined || matcher === "" || matcher === "*") return true;
+  try {
+    return new RegExp(`^(?:${matcher})$`).test(subject);
+  } catch {
+    warnings.push(`hook matcher "${matcher}" is not a valid regex; matched as plain text`);
+    return matcher === subject;
+  }
+}
+
+const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+
+function combine(results: readonly SingleHookResult[], warnings: string[]): HookOutcome {
+  let permissionDecision: HookOutcome["permissionDecision"];
+  let permissionReason = "";
+  let updatedInput: Record<string, unknown> | undefined;
+  const blockReasons: string[] = [];
+  const stopReasons: string[] = [];
+  const additionalContext: string[] = [];
+  const systemMessages: string[] = [];
+  for (const r of results) {
+    if (r.blocked) blockReasons.push(r.blockReason);
+    if (r.stop) stopReasons.push(r.stopReason);
+    if (
+      r.permissionDecision &&
+      (!permissionDecision || RANK[r.permissionDecision] > RANK[permissionDecision])
+    ) {
+      permissionDecision = r.permissionDecision;
+      permissionReason = r.permissionReason;
+    }
+    if (r.updatedInput) updatedInput = r.updatedInput;
+    additionalContext.push(...r.additionalContext);
+    if (r.systemMessage) systemMessages.push(r.systemMessage);
+    if (r.warning) warnings.push(r.warning);
+  }
+  return {
+    ran: results.length,
+    blocked: blockReasons.length > 0,
+    blockReason: blockReasons.filter(Boolean).join("\n"),
+    stop: stopReasons.length > 0,
+    stopReason: stopReasons.filter(Boolean).join("\n"),
+    ...(permissionDecision ? { permissionDecision } : {}),
+    permissionReason,
+    ...(updatedInput ? { updatedInput } : {}),
+    additionalContext,
+    systemMessages,
+    warnings,
+  };
+}

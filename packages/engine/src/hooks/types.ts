@@ -1,0 +1,59 @@
+/** The hook events, with Claude Code's names. */
+export const HOOK_EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+  "SubagentStop",
+  "PreCompact",
+  "SessionStart",
+  "SessionEnd",
+  "Notification",
+] as const;
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/** One configured hook (`[[hooks.<Event>]]` with matcher, command, timeout_secs). */
+export interface HookDefinition {
+  /** A regex on the tool name (or the event's subject); `*` or empty matches all. */
+  readonly matcher: string;
+  readonly command: string;
+  readonly timeoutSecs: number;
+}
+
+/** The hooks of a session, by event. */
+export type HookTable = Partial<Record<HookEventName, readonly HookDefinition[]>>;
+
+/** What every hook of one event said, combined. */
+export interface HookOutcome {
+  /** How many hooks ran. */
+  readonly ran: number;
+  /** Exit code 2 or `decision: "block"`: the meaning depends on the event (deny a call, drop a prompt, continue a stop). */
+  readonly blocked: boolean;
+  readonly blockReason: string;
+  /** `continue: false`: stop the turn, with `stopReason`. */
+  readonly stop: boolean;
+  readonly stopReason: string;
+  /** PreToolUse's `permissionDecision` (deny beats ask beats allow across hooks). */
+  readonly permissionDecision?: "allow" | "deny" | "ask";
+  readonly permissionReason: string;
+  /** PreToolUse's `updatedInput` (the last hook that gave one wins). */
+  readonly updatedInput?: Record<string, unknown>;
+  /** Context for the model: plain stdout (UserPromptSubmit, SessionStart) and `additionalContext`. */
+  readonly additionalContext: readonly string[];
+  /** `systemMessage`s, for the user. */
+  readonly systemMessages: readonly string[];
+  /** Problems that did not block: other exit codes, timeouts, invalid JSON, bad matchers. */
+  readonly warnings: readonly string[];
+}
+
+export const emptyHookOutcome: HookOutcome = {
+  ran: 0,
+  blocked: false,
+  blockReason: "",
+  stop: false,
+  stopReason: "",
+  permissionReason: "",
+  additionalContext: [],
+  systemMessages: [],
+  warnings: [],
+};

@@ -1,0 +1,91 @@
+import { jobFinishedReminder, type ReminderQueue } from "@z-engine/context";
+import type { BackgroundProcess, CommandRequest, Shell } from "@z-engine/host";
+import { type JobId, type JobInfo, newJobId } from "@z-engine/protocol";
+import type { JobPort } from "@z-engine/tools";
+import type { Journal } from "../session/journal.js";
+
+interface Job {
+  info: JobInfo;
+  readonly process: BackgroundProcess;
+  readonly command: string;
+}
+
+/**
+ * Background shells for the session (Bash with run_in_background): each is a job whose
+ * changes are emitted as jobUpdated; when one ends, a reminder for the model is queued.
+ * Jobs hang under the session, not the turn: cancel and interrupt leave them running;
+ * `killAll` (session close) stops them.
+ */
+export class SessionJobs implements JobPort {
+  private readonly jobs = new Map<string, Job>();
+
+  constructor(
+    private readonly shell: Shell,
+    private readonly journal: Journal,
+    private readonly reminders: ReminderQueue,
+    private readonly clock: () => number,
+  ) {}
+
+  async spawnShell(
+    request: Omit<CommandRequest, "signal" | "onOutput">,
+    description: string,
+  ): Promise<JobInfo> {
+    const process = this.shell.spawnBackground(request);
+    const info: JobInfo = {
+      id: newJobId(),
+      kind: "shell",
+      description,
+      status: "running",
+      exitCode: null,
+      startedAt: this.clock(),
+    };
+    const job: Job = { info, process, command: request.command };
+    this.jobs.set(info.id, job);
+    this.journal.emit({ type: "jobUpdated", job: info });
+    void process.done.then((result) => {
+      if (job.info.status === "running") {
+        this.update(job, {
+          status: result.exitCode === 0 ? "completed" : "failed",
+          exitCode: result.exitCode,
+        });
+      }
+      this.reminders.add(
+        jobFinishedReminder({ id: info.id, command: job.command, exitCode: result.exitCode }),
+      );
+    });
+    return info;
+  }
+
+  async readOutput(id: JobId): Promise<{ job: JobInfo; output: string } | null> {
+    const job = this.jobs.get(id);
+    return job ? { job: job.info, output: job.process.readNewOutput() } : null;
+  }
+
+  async kill(id: JobId): Promise<JobInfo | null> {
+    const job = this.jobs.get(id);
+    if (!job) return null;
+    if (job.info.status === "running") {
+      this.update(job, { status: "killed", exitCode: null });
+      await job.process.kill();
+    }
+    return job.info;
+  }
+
+  list(): readonly JobInfo[] {
+    return [...this.jobs.values()].map((j) => j.info);
+  }
+
+  /** Kills every running job (session close). */
+  async killAll(): Promise<void> {
+    await Promise.all(
+      [...this.jobs.values()]
+        .filter((j) => j.info.status === "running")
+        .map((j) => this.kill(j.info.id)),
+    );
+  }
+
+  private update(job: Job, change: Pick<JobInfo, "status" | "exitCode">): void {
+    job.info = { ...job.info, ...change, endedAt: this.clock() };
+    this.journal.emit({ type: "jobUpdated", job: job.info });
+  }
+}

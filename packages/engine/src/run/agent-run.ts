@@ -1,0 +1,113 @@
+import { buildRequest } from "@z-engine/context";
+import { addUsage, type ToolSpec } from "@z-engine/protocol";
+import { executeBatch } from "../batch/execute.js";
+import type { SessionCore } from "../session/core.js";
+import { UserStop } from "../util/abort.js";
+import { relievePressure } from "./pressure.js";
+import { stopBoundary } from "./stop.js";
+import { streamRound } from "./stream.js";
+import type { RunEnd, TurnState } from "./turn-state.js";
+import { appendUserMessage } from "./user-message.js";
+
+/** The largest response asked for, whatever the catalog allows. */
+const MAX_RESPONSE_TOKENS = 32_000;
+
+function cancelled(turn: TurnState): RunEnd {
+  const reason = turn.signal.reason;
+  return {
+    outcome: "cancelled",
+    reason: reason instanceof UserStop ? reason.message : "cancelled",
+  };
+}
+
+function budgetEnd(core: SessionCore, turn: TurnState): RunEnd | null {
+  if (turn.rounds >= core.config.maxTurns) {
+    return {
+      outcome: "budgetExhausted",
+      reason: `the turn reached agents.max_turns (${core.config.maxTurns} rounds)`,
+    };
+  }
+  const cap = core.config.costCapUsd;
+  if (cap !== undefined && core.totalUsage.costUsd >= cap) {
+    return {
+      outcome: "budgetExhausted",
+      reason: `the session reached its cost cap ($${cap.toFixed(2)})`,
+    };
+  }
+  return null;
+}
+
+/**
+ * The main agent's loop: rounds of budgets, context pressure, request, stream and record,
+ * then either the tool batch or the stop boundary (architecture.md, "One round of an agent
+ * run"). Resolves with how the run ended; rejects only on the engine's own failures (the
+ * log cannot be written), which end the turn as failed.
+ */
+export async function runAgent(
+  core: SessionCore,
+  turn: TurnState,
+  tools: readonly ToolSpec[],
+): Promise<RunEnd> {
+  for (;;) {
+    if (turn.signal.aborted) return cancelled(turn);
+    const budget = budgetEnd(core, turn);
+    if (budget) return budget;
+    turn.rounds++;
+    await relievePressure(core, turn, tools, false);
+    const info = core.catalog.info(core.model);
+    const request = buildRequest({
+      model: core.model,
+      system: core.system,
+      tools,
+      messages: core.workingSet(),
+      maxTokens: Math.min(info.maxOutputTokens, MAX_RESPONSE_TOKENS),
+      ...(core.effort ? { effort: core.effort } : {}),
+    });
+    const response = await streamRound(
+      core,
+      core.client("main", core.model),
+      request,
+      turn.turnId,
+      turn.signal,
+    );
+    turn.usage = addUsage(turn.usage, response.usage);
+    if (response.error) {
+      if (turn.signal.aborted || response.error.kind === "cancelled") return cancelled(turn);
+      if (response.error.kind === "contextOverflow" && !turn.overflowRetried) {
+        turn.overflowRetried = true;
+        await relievePressure(core, turn, tools, true);
+        continue;
+      }
+      return { outcome: "failed", reason: `${response.error.kind}: ${response.error.message}` };
+    }
+    if (response.toolUses.length === 0) {
+      const stop = await stopBoundary(core, turn);
+      if (stop.end)
+        return { outcome: "completed", ...(stop.reason ? { reason: stop.reason } : {}) };
+      await appendUserMessage(core, turn, stop.continueWith);
+      continue;
+    }
+    const results = await executeBatch(
+      core,
+      response.toolUses,
+      response.invalidInputs,
+      turn.turnId,
+      turn.signal,
+      {
+        beforeFirstRun: () => takeCheckpoint(core, turn),
+        onWritten: (paths) => {
+          for (const p of paths) turn.writtenPaths.add(p);
+          turn.lastChangeAt = core.clock();
+        },
+      },
+    );
+    await appendUserMessage(core, turn, results);
+  }
+}
+
+/** The turn's checkpoint, right before its first tool call runs (design.md §3). Never rejects for git trouble. */
+async function takeCheckpoint(core: SessionCore, turn: TurnState): Promise<void> {
+  if (turn.checkpointTaken || !core.takeCheckpoint) return;
+  turn.checkpointTaken = true;
+  await core.takeCheckpoint(turn);
+}

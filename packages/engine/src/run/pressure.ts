@@ -1,0 +1,123 @@
+import { clearToolResults, compact, planToolResultClearing } from "@z-engine/context";
+import type { ToolSpec } from "@z-engine/protocol";
+import type { SessionCore } from "../session/core.js";
+import type { TurnState } from "./turn-state.js";
+
+/** Recent history a compaction keeps as it is, as a share of the window (or, after an overflow, of the history). */
+const KEEP_RECENT_SHARE = 0.25;
+
+async function clearOldResults(
+  core: SessionCore,
+  turn: TurnState,
+  window: number,
+  baseTokens: number,
+): Promise<void> {
+  const messages = core.workingSet();
+  const plan = planToolResultClearing(messages, {
+    windowTokens: window,
+    estimator: core.estimator,
+    baseTokens,
+  });
+  if (!plan) return;
+  const cleared = await clearToolResults(messages, plan, core.log.artifacts);
+  if (!cleared) return;
+  await core.journal.record("toolResultsCleared", { clearing: cleared.clearing });
+  for (const f of cleared.failures) {
+    await core.journal.notice(
+      "warning",
+      "context.spillFailed",
+      `the original of tool result ${f.toolUseId} could not be stored: ${f.error}`,
+      { turnId: turn.turnId },
+    );
+  }
+}
+
+/**
+ * Relieves context pressure before a request (architecture.md, round step 2): above half the
+ * window old tool results are cleared (originals to artifacts); above `compact_at_percent`,
+ * or when `force`d by a context-overflow error, older history is summarised by the fast
+ * model after the PreCompact hook. A failed summary leaves history as it was, with a notice.
+ * Rejects only when the log cannot be written.
+ */
+export async function relievePressure(
+  core: SessionCore,
+  turn: TurnState,
+  tools: readonly ToolSpec[],
+  force: boolean,
+): Promise<void> {
+  const window = core.catalog.info(core.model).contextWindow;
+  const baseTokens = core.estimator.estimateRequest({ system: core.system, tools, messages: [] });
+  await clearOldResults(core, turn, window, baseTokens);
+  const history = core.estimator.estimateMessages(core.workingSet());
+  if (!force && baseTokens + history <= (window * core.config.compactAtPercent) / 100) return;
+  // After an overflow the estimate was wrong, so keep a share of the history, not of the window.
+  const keep = Math.floor((force ? history : window) * KEEP_RECENT_SHARE);
+  await compactNow(core, turn.signal, force ? "overflow" : "auto", keep, turn.turnId);
+}
+
+/**
+ * Summarises older history now (also `/compact`): emits compactionStarted once a split is
+ * planned, runs the PreCompact hook, records the compaction and emits compacted, or a
+ * warning notice when summarising fails.
+ */
+export async function compactNow(
+  core: SessionCore,
+  signal: AbortSignal,
+  trigger: "auto" | "manual" | "overflow",
+  keepRecentTokens: number,
+  turnId?: TurnState["turnId"],
+): Promise<boolean> {
+  const scope = turnId ? { turnId } : {};
+  const model = core.config.fastModel;
+  const result = await compact({
+    messages: core.workingSet(),
+    client: core.client("fast", model),
+    model,
+    estimator: core.estimator,
+    trigger,
+    keepRecentTokens,
+    signal,
+    beforeCompact: async () => {
+      core.journal.emit(
+        { type: "compactionStarted", trigger: trigger === "manual" ? "manual" : "auto" },
+        scope,
+      );
+      if (!core.hooks.has("PreCompact")) return { proceed: true };
+      const hook = await core.hooks.run(
+        "PreCompact",
+        { trigger: trigger === "manual" ? "manual" : "auto", custom_instructions: "" },
+        { signal },
+      );
+      if (hook.blocked) return { proceed: false, reason: `PreCompact hook: ${hook.blockReason}` };
+      return hook.additionalContext.length > 0
+        ? { proceed: true, instructions: hook.additionalContext.join("\n") }
+        : { proceed: true };
+    },
+  });
+  if (!result.ok) {
+    if (result.stage !== "nothing")
+      await core.journal.notice(
+        "warning",
+        "context.compactionFailed",
+        `compaction did not happen: ${result.reason}`,
+        scope,
+      );
+    return false;
+  }
+  const c = result.compaction;
+  await core.journal.record(
+    "compaction",
+    { compaction: c },
+    {
+      type: "compacted",
+      marker: {
+        summaryMessageId: c.summary.id,
+        droppedMessages: c.droppedMessageIds.length,
+        tokensBefore: c.tokensBefore,
+        tokensAfter: c.tokensAfter,
+      },
+    },
+    scope,
+  );
+  return true;
+}

@@ -1,0 +1,82 @@
+import type { ContentBlock } from "@z-engine/protocol";
+import { autoCheckIds, stopVerdict } from "@z-engine/verify";
+import type { SessionCore } from "../session/core.js";
+import { changeState, turnBadge } from "../verification/badge.js";
+import { runChecksThroughGate } from "../verification/gated-checks.js";
+import type { TurnState } from "./turn-state.js";
+
+/** Stop hooks may continue a turn at most this often (architecture.md, stop boundary step 1). */
+export const MAX_STOP_HOOK_CONTINUATIONS = 5;
+
+/** What the stop boundary decided: end the run, or continue it with these blocks. */
+export type StopDecision =
+  | { readonly end: true; readonly reason?: string }
+  | { readonly end: false; readonly continueWith: ContentBlock[] };
+
+const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
+
+async function stopHooks(core: SessionCore, turn: TurnState): Promise<StopDecision | null> {
+  if (!core.hooks.has("Stop") || turn.stopHookContinuations >= MAX_STOP_HOOK_CONTINUATIONS)
+    return null;
+  const hook = await core.hooks.run(
+    "Stop",
+    { stop_hook_active: turn.stopHookContinuations > 0 },
+    { signal: turn.signal },
+  );
+  for (const warning of hook.warnings)
+    await core.journal.notice("warning", "hook.warning", warning, { turnId: turn.turnId });
+  if (hook.stop) return { end: true, reason: hook.stopReason || "a Stop hook ended the turn" };
+  if (!hook.blocked) return null;
+  turn.stopHookContinuations++;
+  return {
+    end: false,
+    continueWith: text(`A Stop hook asks you to continue: ${hook.blockReason}`),
+  };
+}
+
+async function verification(core: SessionCore, turn: TurnState): Promise<StopDecision> {
+  const settings = core.config.settings.verification;
+  for (;;) {
+    const state = await changeState(core, turn);
+    if (!state.changed || turn.signal.aborted) return { end: true };
+    const badge = await turnBadge(core, turn, state);
+    const auto = autoCheckIds({
+      checks: core.checks(),
+      ...(settings.auto_checks ? { configured: settings.auto_checks } : {}),
+      changedPaths: [...turn.writtenPaths],
+      projectRoot: core.projectRoot,
+    });
+    const verdict = stopVerdict({
+      mode: settings.mode,
+      trusted: core.trusted,
+      filesChanged: true,
+      badge,
+      autoChecks: auto.ids,
+      autoChecksRan: turn.autoChecksRan,
+      continuationsUsed: turn.verifyContinuations,
+      maxContinuations: settings.max_continuations,
+      records: core.checkRecords,
+    });
+    if (verdict.action === "finish") return { end: true };
+    if (verdict.action === "continue") {
+      turn.verifyContinuations++;
+      turn.autoChecksRan = false;
+      return { end: false, continueWith: text(verdict.reminder) };
+    }
+    turn.autoChecksRan = true;
+    if (!(await runChecksThroughGate(core, verdict.checkIds, turn.turnId, turn.signal)))
+      return { end: true };
+  }
+}
+
+/**
+ * The stop boundary (architecture.md): Stop hooks may continue the run (at most 5 times a
+ * turn); steering that arrived meanwhile continues it; for a turn that changed files the
+ * verification mode may run checks and send failures back. Otherwise the run ends.
+ */
+export async function stopBoundary(core: SessionCore, turn: TurnState): Promise<StopDecision> {
+  const hooked = await stopHooks(core, turn);
+  if (hooked) return hooked;
+  if (core.steering.length > 0) return { end: false, continueWith: [] };
+  return verification(core, turn);
+}

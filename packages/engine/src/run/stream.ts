@@ -1,0 +1,157 @@
+import {
+  addUsage,
+  type Message,
+  MessageAssembler,
+  type ModelClient,
+  type ModelError,
+  type ModelRequest,
+  newMessageId,
+  type StopReason,
+  type ToolUseBlock,
+  type TurnId,
+  type Usage,
+} from "@z-engine/protocol";
+import type { SessionCore } from "../session/core.js";
+
+/** What one model call produced. */
+export interface RoundResponse {
+  /** The recorded assistant message; null when the model said nothing. */
+  readonly message: Message | null;
+  /** The tool calls to run (none when the stream ended in an error). */
+  readonly toolUses: readonly ToolUseBlock[];
+  /** Tool calls whose arguments were not valid JSON, with why. */
+  readonly invalidInputs: ReadonlyMap<string, string>;
+  readonly usage: Usage;
+  readonly stopReason: StopReason | undefined;
+  readonly error: ModelError | undefined;
+}
+
+async function consume(
+  core: SessionCore,
+  client: ModelClient,
+  request: ModelRequest,
+  ids: { turnId: TurnId; messageId: Message["id"] },
+  signal: AbortSignal,
+): Promise<{ assembler: MessageAssembler; invalid: Map<string, string> }> {
+  const assembler = new MessageAssembler();
+  const invalid = new Map<string, string>();
+  const scope = { turnId: ids.turnId };
+  try {
+    for await (const event of client.stream(request, { signal })) {
+      assembler.push(event);
+      switch (event.type) {
+        case "textDelta":
+          core.journal.emit(
+            { type: "textDelta", messageId: ids.messageId, text: event.text },
+            scope,
+          );
+          break;
+        case "thinkingDelta":
+          core.journal.emit(
+            { type: "thinkingDelta", messageId: ids.messageId, text: event.text },
+            scope,
+          );
+          break;
+        case "retrying":
+          core.journal.emit(
+            {
+              type: "retrying",
+              attempt: event.attempt,
+              maxAttempts: event.maxAttempts,
+              delayMs: event.delayMs,
+              reason: event.error.kind,
+              message: event.error.message,
+            },
+            scope,
+          );
+          break;
+        case "fallback":
+          await core.journal.notice(
+            "warning",
+            "model.fallback",
+            `${event.fromModel} failed (${event.error.message}); trying ${event.toModel}`,
+            scope,
+          );
+          break;
+        case "toolCall":
+          if (event.inputError !== undefined) invalid.set(event.id, event.inputError);
+          break;
+        default:
+          break;
+      }
+      if (event.type === "stop" || event.type === "error") break;
+    }
+  } catch (error) {
+    // A host's client broke the contract by throwing: treat it as a failed call.
+    assembler.push({
+      type: "error",
+      error: { kind: "unknown", message: `model client threw: ${(error as Error).message}` },
+    });
+  }
+  if (assembler.stopReason === undefined && assembler.error === undefined) {
+    assembler.push({
+      type: "error",
+      error: signal.aborted
+        ? { kind: "cancelled", message: "cancelled" }
+        : { kind: "unknown", message: "the model stream ended without a stop" },
+    });
+  }
+  return { assembler, invalid };
+}
+
+/**
+ * Streams one response: `assistantStarted`, live deltas and `retrying` events, then records
+ * the assistant message (`assistantFinished`) and its priced usage (`costUpdated`). When the
+ * stream ends in an error, the tool calls it made are dropped from the record (none of them
+ * will run), so the transcript stays valid. Never throws.
+ */
+export async function streamRound(
+  core: SessionCore,
+  client: ModelClient,
+  request: ModelRequest,
+  turnId: TurnId,
+  signal: AbortSignal,
+): Promise<RoundResponse> {
+  const messageId = newMessageId();
+  const scope = { turnId };
+  core.journal.emit({ type: "assistantStarted", messageId, model: request.model }, scope);
+  const { assembler, invalid } = await consume(
+    core,
+    client,
+    request,
+    { turnId, messageId },
+    signal,
+  );
+  const error = assembler.error;
+  const content = error ? assembler.content.filter((b) => b.type !== "toolUse") : assembler.content;
+  const usage = core.catalog.price(request.model, assembler.usage);
+  core.estimator.observe(request, assembler.usage);
+  let message: Message | null = null;
+  if (content.length > 0) {
+    message = { id: messageId, role: "assistant", content };
+    await core.journal.record(
+      "message",
+      { message, turnId },
+      { type: "assistantFinished", message, usage, stopReason: assembler.stopReason ?? "other" },
+      scope,
+    );
+  }
+  if (usage.input + usage.output + usage.cacheRead + usage.cacheWrite > 0) {
+    core.totalUsage = addUsage(core.totalUsage, usage);
+    await core.journal.record(
+      "usage",
+      { usage, model: request.model, turnId },
+      { type: "costUpdated", sessionUsage: core.totalUsage },
+      scope,
+    );
+  }
+  const toolUses = content.filter((b): b is ToolUseBlock => b.type === "toolUse");
+  return {
+    message,
+    toolUses,
+    invalidInputs: invalid,
+    usage,
+    stopReason: assembler.stopReason,
+    error,
+  };
+}

@@ -1,0 +1,59 @@
+import {
+  emptyUsage,
+  type MessageId,
+  type TurnId,
+  type TurnOutcome,
+  type Usage,
+} from "@z-engine/protocol";
+
+/** The mutable state of one user turn, shared by its rounds, its batch and its stop boundary. */
+export interface TurnState {
+  readonly turnId: TurnId;
+  readonly signal: AbortSignal;
+  readonly startedAt: number;
+  /** Workspace fingerprint at turn start (null when it could not be taken). */
+  readonly startFingerprint: string | null;
+  /** The turn's user message (checkpoints name it). */
+  userMessageId: MessageId | undefined;
+  usage: Usage;
+  rounds: number;
+  /** Real paths a write tool reported this turn. */
+  readonly writtenPaths: Set<string>;
+  /** When a write tool last reported a change (ms), for badge freshness. */
+  lastChangeAt: number | undefined;
+  checkpointTaken: boolean;
+  overflowRetried: boolean;
+  stopHookContinuations: number;
+  verifyContinuations: number;
+  autoChecksRan: boolean;
+}
+
+/** How an agent run ended. */
+export interface RunEnd {
+  readonly outcome: TurnOutcome;
+  readonly reason?: string;
+}
+
+export function newTurnState(
+  turnId: TurnId,
+  signal: AbortSignal,
+  startedAt: number,
+  startFingerprint: string | null,
+): TurnState {
+  return {
+    turnId,
+    signal,
+    startedAt,
+    startFingerprint,
+    userMessageId: undefined,
+    usage: emptyUsage(),
+    rounds: 0,
+    writtenPaths: new Set(),
+    lastChangeAt: undefined,
+    checkpointTaken: false,
+    overflowRetried: false,
+    stopHookContinuations: 0,
+    verifyContinuations: 0,
+    autoChecksRan: false,
+  };
+}

@@ -1,0 +1,128 @@
+import {
+  type Badge,
+  type ContentBlock,
+  type ImageBlock,
+  newMessageId,
+  type TurnId,
+  type TurnOutcome,
+  type Usage,
+} from "@z-engine/protocol";
+import { toolSpec } from "@z-engine/tools";
+import type { SessionCore } from "../session/core.js";
+import { turnBadge } from "../verification/badge.js";
+import { runAgent } from "./agent-run.js";
+import { newTurnState, type RunEnd, type TurnState } from "./turn-state.js";
+import { drainSteering, queueChangedFiles } from "./user-message.js";
+
+/** What a user turn submits. */
+export interface Submission {
+  readonly text: string;
+  readonly images?: readonly ImageBlock[];
+}
+
+/** How a turn ended, as hosts await it. `outcome` null: a UserPromptSubmit hook blocked the prompt. */
+export interface TurnSummary {
+  readonly turnId: TurnId;
+  readonly outcome: TurnOutcome | null;
+  readonly reason?: string;
+  readonly usage: Usage;
+  readonly badge: Badge;
+  readonly durationMs: number;
+}
+
+const NOT_APPLICABLE: Badge = { status: "notApplicable", reason: "no turn ran", checks: [] };
+
+async function promptHooks(
+  core: SessionCore,
+  turnId: TurnId,
+  prompt: string,
+  signal: AbortSignal,
+): Promise<string | null> {
+  if (!core.hooks.has("UserPromptSubmit")) return null;
+  const hook = await core.hooks.run("UserPromptSubmit", { prompt }, { signal });
+  for (const w of hook.warnings) await core.journal.notice("warning", "hook.warning", w);
+  for (const m of hook.systemMessages) await core.journal.notice("info", "hook.message", m);
+  if (hook.blocked || hook.stop)
+    return hook.blockReason || hook.stopReason || "blocked by a UserPromptSubmit hook";
+  for (const [i, text] of hook.additionalContext.entries())
+    core.reminders.add({ key: `prompt:${turnId}:${i}`, text });
+  return null;
+}
+
+async function openTurn(core: SessionCore, turn: TurnState, submission: Submission): Promise<void> {
+  const turnId = turn.turnId;
+  await queueChangedFiles(core);
+  const content: ContentBlock[] = [
+    { type: "text", text: submission.text },
+    ...(submission.images ?? []),
+    ...drainSteering(core),
+  ];
+  const message = core.reminders.appendTo({ id: newMessageId(), role: "user", content });
+  turn.userMessageId = message.id;
+  await core.journal.record(
+    "turnStarted",
+    { turnId, userMessageId: message.id, prompt: submission.text },
+    { type: "turnStarted", turnId, userMessageId: message.id, prompt: submission.text },
+    { turnId },
+  );
+  await core.journal.record("message", { message, turnId });
+}
+
+/**
+ * Runs one user turn (how-it-works.md, "One turn at a glance"): UserPromptSubmit hooks,
+ * turnStarted, the agent run, the badge, then turnFinished with outcome, usage and badge,
+ * and an fsync of the log. An engine failure ends the turn as failed with a notice; nothing
+ * is thrown to the host. Rejects only when even the turn's end cannot be recorded.
+ */
+export async function runTurn(
+  core: SessionCore,
+  turnId: TurnId,
+  submission: Submission,
+  signal: AbortSignal,
+  onState: (turn: TurnState) => void = () => {},
+): Promise<TurnSummary> {
+  const startedAt = core.clock();
+  const blocked = await promptHooks(core, turnId, submission.text, signal);
+  if (blocked !== null) {
+    await core.journal.notice("warning", "hook.promptBlocked", blocked);
+    return {
+      turnId,
+      outcome: null,
+      reason: blocked,
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0 },
+      badge: NOT_APPLICABLE,
+      durationMs: 0,
+    };
+  }
+  const startFingerprint = await core.fingerprint().catch(() => null);
+  const turn = newTurnState(turnId, signal, startedAt, startFingerprint);
+  onState(turn);
+  let end: RunEnd;
+  try {
+    await openTurn(core, turn, submission);
+    end = await runAgent(core, turn, core.tools.map(toolSpec));
+  } catch (error) {
+    end = { outcome: "failed", reason: `engine error: ${(error as Error).message}` };
+    await core.journal.notice("error", "engine.turnFailed", end.reason ?? "engine error", {
+      turnId,
+    });
+  }
+  const badge = await turnBadge(core, turn).catch(
+    (): Badge => ({ status: "unverified", reason: "the badge could not be computed", checks: [] }),
+  );
+  const durationMs = core.clock() - startedAt;
+  const scope = { turnId };
+  if (badge.status !== "notApplicable")
+    core.journal.emit({ type: "verificationChanged", badge }, scope);
+  const fields = {
+    turnId,
+    outcome: end.outcome,
+    usage: turn.usage,
+    badge,
+    durationMs,
+    ...(end.reason ? { reason: end.reason } : {}),
+  };
+  await core.journal.record("turnEnded", fields, { type: "turnFinished", ...fields }, scope);
+  await core.log.sync().catch(() => {});
+  return { ...fields };
+}

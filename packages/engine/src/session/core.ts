@@ -1,0 +1,107 @@
+import type { ShellSession, Shell } from "@z-engine/host";
+import type { CheckpointStore } from "@z-engine/host";
+import type { InstructionTracker, ReminderQueue, TokenEstimator } from "@z-engine/context";
+import type { PermissionRules } from "@z-engine/policy";
+import type {
+  CheckDefinition,
+  CheckRecord,
+  Effort,
+  Message,
+  ModelClient,
+  PermissionMode,
+  SessionId,
+  SystemSection,
+  TodoItem,
+  TokenUsage,
+  Usage,
+} from "@z-engine/protocol";
+import type { Session as StoreSession } from "@z-engine/store";
+import type {
+  FileTracker,
+  PathLocks,
+  Tool,
+  ToolPorts,
+  WebOptions,
+  SearchOptions,
+} from "@z-engine/tools";
+import type { HookRunner } from "../hooks/runner.js";
+import type { SessionConfig } from "../settings/session-config.js";
+import type { Approvals } from "../batch/approvals.js";
+import type { Journal } from "./journal.js";
+
+/** Sizes and prices of a model. */
+export interface ModelInfo {
+  readonly contextWindow: number;
+  readonly maxOutputTokens: number;
+}
+
+/** What the engine needs of the model catalog: sizes and prices. */
+export interface ModelCatalog {
+  info(model: string): ModelInfo;
+  /** Prices one response's tokens. Never throws (an unknown model costs 0). */
+  price(model: string, usage: TokenUsage): Usage;
+}
+
+/** The sandbox as the session runs it. */
+export interface SandboxState {
+  /** The writable areas, for the policy's auto-allow; empty when no sandbox runs. */
+  readonly writableRoots: readonly string[];
+  readonly active: boolean;
+  readonly autoAllow: boolean;
+}
+
+/**
+ * Everything the run code (turns, rounds, the batch, the stop boundary) needs of its
+ * session: state, services and the journal. Implemented by `EngineSession`.
+ */
+export interface SessionCore {
+  readonly id: SessionId;
+  readonly projectRoot: string;
+  readonly homeDir: string;
+  readonly journal: Journal;
+  readonly log: StoreSession;
+  readonly clock: () => number;
+  readonly headless: boolean;
+  /** Whether the project folder is trusted (its withheld settings apply). */
+  trusted: boolean;
+
+  config: SessionConfig;
+  mode: PermissionMode;
+  model: string;
+  effort: Effort | undefined;
+  todos: readonly TodoItem[];
+  totalUsage: Usage;
+  /** Rules added in this session ("allow in this session"), ahead of the settings' rules. */
+  sessionRules: PermissionRules;
+  additionalDirectories: readonly string[];
+  readonly sandbox: SandboxState;
+
+  readonly approvals: Approvals;
+  /** Steering messages waiting for the next round. */
+  readonly steering: string[];
+  readonly reminders: ReminderQueue;
+  readonly instructions: InstructionTracker;
+  readonly estimator: TokenEstimator;
+  readonly system: readonly SystemSection[];
+  readonly hooks: HookRunner;
+
+  readonly tools: readonly Tool[];
+  readonly ports: ToolPorts;
+  readonly shell: Shell;
+  readonly shellSession: ShellSession;
+  readonly files: FileTracker;
+  readonly locks: PathLocks;
+  readonly web: WebOptions;
+  readonly search: SearchOptions;
+  readonly checkpoints: CheckpointStore | null;
+  readonly checks: () => readonly CheckDefinition[];
+  readonly checkRecords: CheckRecord[];
+  readonly catalog: ModelCatalog;
+  /** The client for a model of a role; a client that cannot be built fails each request with the reason. */
+  client(role: "main" | "fast", model: string): ModelClient;
+  fingerprint(): Promise<string>;
+  /** Snapshots the project before the turn's first tool call (absent when checkpoints are off). */
+  readonly takeCheckpoint?: (turn: import("../run/turn-state.js").TurnState) => Promise<void>;
+  /** The working set for the next request: the store's fold of the log, so live and replay agree. */
+  workingSet(): Message[];
+}

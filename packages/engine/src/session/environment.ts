@@ -1,0 +1,44 @@
+import { execFile } from "node:child_process";
+import { realpath } from "node:fs/promises";
+import { release } from "node:os";
+import { renderEnvironment } from "@z-engine/context";
+
+/** The git toplevel of a folder, or undefined when it is not in a repository. Never rejects. */
+export function gitToplevel(folder: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      "git",
+      ["rev-parse", "--show-toplevel"],
+      { cwd: folder, timeout: 5000, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } },
+      (error, stdout) => {
+        resolve(error ? undefined : stdout.trim() || undefined);
+      },
+    );
+  });
+}
+
+/** The real path of a folder; rejects when it does not exist. */
+export function realFolder(folder: string): Promise<string> {
+  return realpath(folder);
+}
+
+/** The environment section, taken once at session start. */
+export function environmentText(info: {
+  projectRoot: string;
+  repoRoot?: string;
+  model: string;
+  shell?: string;
+  additionalDirs: readonly string[];
+  now: number;
+}): string {
+  return renderEnvironment({
+    projectRoot: info.projectRoot,
+    ...(info.repoRoot ? { repoRoot: info.repoRoot } : {}),
+    platform: process.platform,
+    osRelease: release(),
+    ...(info.shell ? { shell: info.shell } : {}),
+    date: new Date(info.now).toISOString().slice(0, 10),
+    model: info.model,
+    additionalDirs: info.additionalDirs,
+  });
+}

@@ -1,0 +1,122 @@
+import { type CheckpointInfo, newCheckpointId } from "@z-engine/protocol";
+import { HookRunner } from "../hooks/runner.js";
+import type { SessionInteraction } from "../ports/interaction.js";
+import type { SessionJobs } from "../ports/jobs.js";
+import { type SessionOverrides, sessionConfig } from "../settings/session-config.js";
+import type { OpenContext } from "./open.js";
+import { loadProjectSettings, projectChecks } from "./open.js";
+import { rewindSession } from "./rewind.js";
+import type { EngineSession, SessionExtensions } from "./session.js";
+
+/** The session operations that need the engine's context: rewind, trust, checkpoints, close. */
+export function sessionExtensions(
+  ctx: OpenContext,
+  parts: { interaction: SessionInteraction; jobs: SessionJobs; overrides: SessionOverrides },
+): SessionExtensions {
+  let checkpointsOff = false;
+  return {
+    rewind: (session, command) => rewindSession(session, command.messageId, command.restore),
+    trust: (session, trusted) => trust(ctx, session, trusted, parts.overrides),
+    resolveQuestion: (c) => parts.interaction.questions.resolve(c.questionId, c.answers),
+    resolvePlan: (c) =>
+      parts.interaction.plans.resolve(c.planId, {
+        approved: c.approved,
+        dismissed: false,
+        ...(c.feedback ? { feedback: c.feedback } : {}),
+        ...(c.mode ? { mode: c.mode } : {}),
+      }),
+    killJob: async (id) =>
+      (await parts.jobs.kill(id as Parameters<SessionJobs["kill"]>[0])) !== null,
+    takeCheckpoint: async (session, turn) => {
+      if (!session.checkpoints || checkpointsOff || !turn.userMessageId) return;
+      let snap: Awaited<ReturnType<NonNullable<EngineSession["checkpoints"]>["snapshot"]>>;
+      try {
+        snap = await session.checkpoints.snapshot(`before turn ${turn.turnId}`);
+      } catch (error) {
+        await session.journal.notice(
+          "warning",
+          "checkpoint.failed",
+          `no checkpoint for this turn: ${(error as Error).message}`,
+          { turnId: turn.turnId },
+        );
+        return;
+      }
+      if ("disabled" in snap) {
+        checkpointsOff = true;
+        await session.journal.notice(
+          "warning",
+          "checkpoint.disabled",
+          `checkpoints are off for this project: ${snap.disabled}`,
+          { turnId: turn.turnId },
+        );
+        return;
+      }
+      const checkpoint: CheckpointInfo = {
+        id: newCheckpointId(),
+        turnId: turn.turnId,
+        messageId: turn.userMessageId,
+        createdAt: session.clock(),
+        commit: snap.commit,
+        files: snap.files,
+        unstorable: [...snap.unstorable],
+      };
+      await session.journal.record(
+        "checkpoint",
+        { checkpoint },
+        { type: "checkpointCreated", checkpoint },
+        { turnId: turn.turnId },
+      );
+    },
+    close: async (session) => {
+      if (session.hooks.has("SessionEnd")) {
+        const hook = await session.hooks.run("SessionEnd", { reason: "exit" });
+        for (const w of hook.warnings) await session.journal.notice("warning", "hook.warning", w);
+      }
+      await parts.jobs.killAll();
+      await session.log.close();
+    },
+  };
+}
+
+/**
+ * trustWorkspace: `true` records the folder in trust.json and reloads the session's
+ * settings, so the project's withheld settings apply from now on (hooks, checks, rules,
+ * mode, additional directories; a changed [shell] section applies from the next session);
+ * `false` only dismisses the request.
+ */
+async function trust(
+  ctx: OpenContext,
+  session: EngineSession,
+  trusted: boolean,
+  overrides: SessionOverrides,
+): Promise<void> {
+  const root = session.projectRoot;
+  if (!trusted) {
+    await session.journal.record("trust", {
+      projectRoot: root,
+      withheld: [],
+      decision: "dismissed",
+    });
+    return;
+  }
+  await ctx.trustStore.trust(root);
+  const loaded = loadProjectSettings(ctx, root);
+  const config = sessionConfig(loaded, overrides);
+  session.config = config;
+  session.trusted = loaded.trusted;
+  session.additionalDirectories = config.settings.permissions.additional_directories;
+  session.hooks = new HookRunner(config.hooks, {
+    sessionId: session.id,
+    transcriptPath: session.logPath,
+    cwd: root,
+    env: { ...ctx.env },
+  });
+  session.checkList = await projectChecks(root, config);
+  await session.journal.record("trust", { projectRoot: root, withheld: [], decision: "trusted" });
+  if (session.mode !== config.mode) await session.setMode(config.mode);
+  await session.journal.notice(
+    "info",
+    "trust.trusted",
+    `${root} is trusted; its project settings now apply.`,
+  );
+}

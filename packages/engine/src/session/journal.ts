@@ -1,0 +1,79 @@
+import {
+  type AgentId,
+  type EngineEvent,
+  type EventEnvelope,
+  PROTOCOL_VERSION,
+  type SessionId,
+  type TurnId,
+} from "@z-engine/protocol";
+import { type LogRecordFields, type LogRecordKind, logRecord, type Session } from "@z-engine/store";
+
+/** The one place a session's events leave the engine. */
+export type EventSink = (envelope: EventEnvelope) => void;
+
+/** Where an event comes from: its turn, and the subagent when not the main agent. */
+export interface EventScope {
+  readonly turnId?: TurnId;
+  readonly agentId?: AgentId;
+}
+
+/**
+ * Record before emit (design.md §2): `record` appends to the session log and only then
+ * emits the matching event; `emit` sends a live-only event (deltas, progress). Envelopes get
+ * strictly increasing `seq` numbers. A sink that throws never breaks the session.
+ */
+export class Journal {
+  private seq = 0;
+
+  constructor(
+    readonly sessionId: SessionId,
+    private readonly log: Session,
+    private readonly sink: EventSink,
+    private readonly clock: () => number,
+  ) {}
+
+  /** Appends a record (rejects with the store's error when the disk refuses it), then emits `event`. */
+  async record<K extends LogRecordKind>(
+    kind: K,
+    fields: LogRecordFields<K>,
+    event?: EngineEvent,
+    scope: EventScope = {},
+  ): Promise<void> {
+    const entry = logRecord(kind, fields, this.clock());
+    await this.log.append(entry);
+    if (event) this.emit(event, scope);
+  }
+
+  /** Emits an event that changes no lasting state. */
+  emit(event: EngineEvent, scope: EventScope = {}): void {
+    const envelope: EventEnvelope = {
+      v: PROTOCOL_VERSION,
+      sessionId: this.sessionId,
+      seq: this.seq++,
+      ts: this.clock(),
+      ...(scope.agentId ? { agentId: scope.agentId } : {}),
+      ...(scope.turnId ? { turnId: scope.turnId } : {}),
+      event,
+    };
+    try {
+      this.sink(envelope);
+    } catch {
+      // A host's sink failing must not break the session; the record is already on disk.
+    }
+  }
+
+  /** A notice: recorded (it outlives the moment) and emitted. Never rejects. */
+  async notice(
+    level: "info" | "warning" | "error",
+    code: string,
+    message: string,
+    scope: EventScope = {},
+  ): Promise<void> {
+    const event = { type: "notice", level, code, message } as const;
+    try {
+      await this.record("notice", { level, code, message }, event, scope);
+    } catch {
+      this.emit(event, scope);
+    }
+  }
+}

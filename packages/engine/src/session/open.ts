@@ -1,0 +1,435 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type LoadedSettings, loadSettings, type Paths, type TrustStore } from "@z-engine/config";
+import {
+  buildSystemSections,
+  createTokenEstimator,
+  discoverInstructions,
+  InstructionTracker,
+  ReminderQueue,
+} from "@z-engine/context";
+import {
+  buildSandboxProfile,
+  createCheckpointStore,
+  createShell,
+  createShellSession,
+  detectSandbox,
+  fingerprint,
+  type SandboxBackend,
+  type Shell,
+} from "@z-engine/host";
+import { basePrompt } from "@z-engine/prompts";
+import { emptyUsage, type ModelClient, type SessionId } from "@z-engine/protocol";
+import type { Session as StoreSession, SessionStore, OpenedSession } from "@z-engine/store";
+import {
+  builtinTools,
+  createFileTracker,
+  createPathLocks,
+  type Tool,
+  type ToolPorts,
+} from "@z-engine/tools";
+import { discoverChecks, mergeChecks } from "@z-engine/verify";
+import { Approvals } from "../batch/approvals.js";
+import { HookRunner } from "../hooks/runner.js";
+import type { ClientFactory } from "../options.js";
+import { SessionChecks } from "../ports/checks.js";
+import { SessionInteraction } from "../ports/interaction.js";
+import { SessionJobs } from "../ports/jobs.js";
+import { FastModelSide } from "../ports/side-model.js";
+import {
+  type SessionConfig,
+  type SessionOverrides,
+  sessionConfig,
+} from "../settings/session-config.js";
+import { turnBadge } from "../verification/badge.js";
+import type { ModelCatalog, SandboxState } from "./core.js";
+import { environmentText, gitToplevel, realFolder } from "./environment.js";
+import { sessionExtensions } from "./extensions.js";
+import { type EventSink, Journal } from "./journal.js";
+import { repairCrash } from "./repair.js";
+import { EngineSession, type SessionParts } from "./session.js";
+
+/** What the engine hands every session it opens. */
+export interface OpenContext {
+  readonly paths: Paths;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly sink: EventSink;
+  readonly store: SessionStore;
+  readonly clientFactory: ClientFactory;
+  readonly catalog: ModelCatalog;
+  readonly trustStore: TrustStore;
+  readonly extraTools: readonly Tool[];
+  readonly shell: Shell | undefined;
+  readonly sandbox: SandboxBackend | null | undefined;
+  readonly headless: boolean;
+  readonly clock: () => number;
+  readonly homeDir: string;
+  readonly parent: AbortSignal;
+}
+
+/** Loads the project's settings as trusted or not (config's layers, env overrides, trust gate). */
+export function loadProjectSettings(ctx: OpenContext, projectRoot: string): LoadedSettings {
+  return loadSettings({ env: ctx.env, paths: ctx.paths, projectRoot, trusted: ctx.trustStore });
+}
+
+async function shellFor(
+  ctx: OpenContext,
+  config: SessionConfig,
+  projectRoot: string,
+  dirs: readonly string[],
+  notices: string[],
+) {
+  const none: SandboxState = { writableRoots: [], active: false, autoAllow: false };
+  const program = config.settings.shell.program;
+  if (ctx.shell) return { shell: ctx.shell, sandbox: none };
+  const box = config.settings.shell.sandbox;
+  if (!box.enabled)
+    return {
+      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.env }),
+      sandbox: none,
+    };
+  const detected =
+    ctx.sandbox === null
+      ? { backend: null, reason: "the host turned the sandbox off" }
+      : await detectSandbox(ctx.sandbox ? { backend: ctx.sandbox } : {});
+  if (!detected.backend) {
+    notices.push(
+      `The sandbox is on in the settings but cannot run (${detected.reason}); commands run unconfined and keep asking.`,
+    );
+    return {
+      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.env }),
+      sandbox: none,
+    };
+  }
+  const profile = buildSandboxProfile({
+    root: projectRoot,
+    additionalDirectories: dirs,
+    extraWritable: box.extra_writable,
+    homeDir: ctx.homeDir,
+    tmpDir: tmpdir(),
+    allowNetwork: box.allow_network,
+  });
+  return {
+    shell: createShell({
+      ...(program ? { program } : {}),
+      baseEnv: ctx.env,
+      sandbox: { backend: detected.backend, profile },
+    }),
+    sandbox: { writableRoots: profile.writable, active: true, autoAllow: box.auto_allow },
+  };
+}
+
+/** The tools offered: built-ins and the host's own (same name replaces), minus those whose ports are absent. */
+function offeredTools(extra: readonly Tool[], ports: ToolPorts): Tool[] {
+  const byName = new Map<string, Tool>();
+  for (const tool of [...builtinTools(), ...extra]) byName.set(tool.name, tool);
+  return [...byName.values()].filter((t) => t.requires.every((p) => ports[p] !== undefined));
+}
+
+/** The checks of a project: discovered, plus configured ones (which replace same ids). */
+export async function projectChecks(projectRoot: string, config: SessionConfig) {
+  const discovered = await discoverChecks(projectRoot).catch(() => ({ checks: [], problems: [] }));
+  return mergeChecks(discovered.checks, config.settings.verification.checks);
+}
+
+interface Prepared {
+  readonly projectRoot: string;
+  readonly loaded: LoadedSettings;
+  readonly config: SessionConfig;
+  readonly overrides: SessionOverrides;
+}
+
+/** A late-bound reference to the session the ports belong to (they are built before it). */
+interface SessionRef {
+  current?: EngineSession;
+}
+
+function portsFor(
+  ctx: OpenContext,
+  projectRoot: string,
+  log: StoreSession,
+  journal: Journal,
+  shell: Shell,
+  reminders: ReminderQueue,
+  records: SessionParts["checkRecords"],
+  ref: SessionRef,
+) {
+  const session = () => ref.current as EngineSession;
+  const interaction = new SessionInteraction({
+    journal,
+    headless: ctx.headless,
+    setTodos: (todos) => {
+      session().todos = todos;
+    },
+    setMode: (mode) => session().setMode(mode),
+    onWaiting: (message) => session().notify(message),
+    onError: (error) =>
+      void journal.notice("error", "engine.recordFailed", (error as Error).message),
+  });
+  const jobs = new SessionJobs(shell, journal, reminders, ctx.clock);
+  const checks = new SessionChecks({
+    projectRoot,
+    journal,
+    shell,
+    artifacts: log.artifacts,
+    clock: ctx.clock,
+    fingerprint: () => session().fingerprint(),
+    checks: () => session().checks(),
+    changedPaths: () => [...(session().currentTurn?.writtenPaths ?? [])],
+    records,
+    badge: async () => {
+      const turn = session().currentTurn;
+      return turn ? turnBadge(session(), turn) : null;
+    },
+  });
+  const sideModel = new FastModelSide(
+    () => session().client("fast", session().config.fastModel),
+    () => session().config.fastModel,
+  );
+  return { interaction, jobs, checks, sideModel };
+}
+
+/** Builds a session over an open log: settings, services, ports and tools. */
+async function buildSession(
+  ctx: OpenContext,
+  log: StoreSession,
+  prep: Prepared,
+  opened: OpenedSession | undefined,
+  notices: string[],
+): Promise<EngineSession> {
+  const { projectRoot, config } = prep;
+  const state = opened?.replay.state;
+  const journal = new Journal(log.id as SessionId, log, ctx.sink, ctx.clock);
+  const repoRoot = await gitToplevel(projectRoot);
+  const dirs = config.settings.permissions.additional_directories;
+  const { shell, sandbox } = await shellFor(ctx, config, projectRoot, dirs, notices);
+  const instructionSet = await discoverInstructions({
+    userConfigDir: ctx.paths.configDir,
+    ...(repoRoot ? { repoRoot } : {}),
+    projectRoot,
+    homeDir: ctx.homeDir,
+  });
+  for (const p of instructionSet.problems) notices.push(`instructions: ${p}`);
+  const model = state?.model ?? config.model;
+  const reminders = new ReminderQueue();
+  const records = [...(state?.checks ?? [])];
+  const ref: SessionRef = {};
+  const { interaction, jobs, checks, sideModel } = portsFor(
+    ctx,
+    projectRoot,
+    log,
+    journal,
+    shell,
+    reminders,
+    records,
+    ref,
+  );
+  const ports: ToolPorts = { interaction, jobs, checks, sideModel };
+  const parts: SessionParts = {
+    id: log.id as SessionId,
+    projectRoot,
+    homeDir: ctx.homeDir,
+    journal,
+    log,
+    clock: ctx.clock,
+    headless: ctx.headless,
+    parent: ctx.parent,
+    trusted: prep.loaded.trusted,
+    config,
+    mode: prep.overrides.mode ?? state?.mode ?? config.mode,
+    model: prep.overrides.model ?? model,
+    effort: prep.overrides.effort ?? state?.effort ?? config.effort,
+    todos: state?.todos ?? [],
+    totalUsage: opened?.replay.totalUsage ?? emptyUsage(),
+    turnCount: state?.turnCount ?? 0,
+    additionalDirectories: dirs,
+    sandbox,
+    approvals: new Approvals(journal, ctx.headless, (requests) =>
+      ref.current?.notify(
+        `Z Engine needs your approval: ${requests.map((r) => r.title).join(", ")}`,
+      ),
+    ),
+    reminders,
+    instructions: new InstructionTracker({
+      projectRoot,
+      scopedRules: instructionSet.scopedRules,
+      homeDir: ctx.homeDir,
+    }),
+    estimator: createTokenEstimator(),
+    system: buildSystemSections({
+      base: basePrompt(),
+      environment: environmentText({
+        projectRoot,
+        ...(repoRoot ? { repoRoot } : {}),
+        model,
+        ...(config.settings.shell.program ? { shell: config.settings.shell.program } : {}),
+        additionalDirs: dirs,
+        now: ctx.clock(),
+      }),
+      instructions: instructionSet.systemText,
+    }),
+    hooks: new HookRunner(config.hooks, {
+      sessionId: log.id,
+      transcriptPath: log.logPath,
+      cwd: projectRoot,
+      env: { ...ctx.env },
+    }),
+    tools: offeredTools(ctx.extraTools, ports),
+    ports,
+    shell,
+    shellSession: createShellSession(shell, { cwd: projectRoot }),
+    files: createFileTracker(),
+    locks: createPathLocks(),
+    web: {
+      ...(config.settings.web.search_url ? { searchUrl: config.settings.web.search_url } : {}),
+    },
+    search: {},
+    checkpoints: createCheckpointStore({
+      checkpointsDir: join(ctx.paths.dataDir, "checkpoints"),
+      projectRoot,
+      env: ctx.env,
+    }),
+    checkRecords: records,
+    catalog: ctx.catalog,
+    clientFor: clientCache(ctx, () => ref.current?.config ?? config),
+    fingerprintOf: () => fingerprint(projectRoot, { env: ctx.env }),
+    checkList: await projectChecks(projectRoot, config),
+  };
+  const session = new EngineSession(
+    parts,
+    sessionExtensions(ctx, { interaction, jobs, overrides: prep.overrides }),
+  );
+  ref.current = session;
+  return session;
+}
+
+function clientCache(
+  ctx: OpenContext,
+  config: () => SessionConfig,
+): (role: "main" | "fast", model: string) => ModelClient {
+  const cache = new Map<string, ModelClient>();
+  return (role, model) => {
+    const key = `${role}:${model}`;
+    let client = cache.get(key);
+    if (!client) {
+      client = ctx.clientFactory({ role, model, settings: config().settings });
+      cache.set(key, client);
+    }
+    return client;
+  };
+}
+
+async function prepare(
+  ctx: OpenContext,
+  projectRoot: string,
+  overrides: SessionOverrides,
+): Promise<Prepared> {
+  const loaded = loadProjectSettings(ctx, projectRoot);
+  return { projectRoot, loaded, config: sessionConfig(loaded, overrides), overrides };
+}
+
+/** Notices for what loading the settings found: problems, and the trust request. */
+async function announce(
+  session: EngineSession,
+  loaded: LoadedSettings,
+  notices: readonly string[],
+): Promise<void> {
+  for (const p of loaded.problems) {
+    await session.journal.notice(
+      "warning",
+      "settings.problem",
+      `${p.file}${p.line ? `:${p.line}` : ""}${p.key ? ` (${p.key})` : ""}: ${p.message}`,
+    );
+  }
+  for (const e of session.config.ruleErrors)
+    await session.journal.notice(
+      "warning",
+      "settings.rule",
+      `${e.source}: "${e.text}": ${e.error}`,
+    );
+  for (const n of notices) await session.journal.notice("warning", "session.setup", n);
+  if (!loaded.trusted && loaded.withheld.length > 0) {
+    const withheld = [...loaded.withheld];
+    await session.journal.record(
+      "trust",
+      { projectRoot: session.projectRoot, withheld, decision: "required" },
+      { type: "trustRequired", projectRoot: session.projectRoot, withheld },
+    );
+  }
+}
+
+async function sessionStartHooks(
+  session: EngineSession,
+  source: "startup" | "resume",
+): Promise<void> {
+  if (!session.hooks.has("SessionStart")) return;
+  const hook = await session.hooks.run("SessionStart", { source }, { subject: source });
+  for (const w of hook.warnings) await session.journal.notice("warning", "hook.warning", w);
+  for (const [i, text] of hook.additionalContext.entries())
+    session.reminders.add({ key: `session-start:${i}`, text });
+}
+
+/** Creates a session for a project folder and opens it (SessionStart hooks run). Rejects when the folder does not exist or the store fails. */
+export async function createEngineSession(
+  ctx: OpenContext,
+  folder: string,
+  overrides: SessionOverrides = {},
+): Promise<EngineSession> {
+  const projectRoot = await realFolder(folder);
+  const prep = await prepare(ctx, projectRoot, overrides);
+  const log = await ctx.store.create({
+    projectRoot,
+    mode: prep.config.mode,
+    model: prep.config.model,
+    ...(prep.config.effort ? { effort: prep.config.effort } : {}),
+  });
+  const notices: string[] = [];
+  let session: EngineSession;
+  try {
+    session = await buildSession(ctx, log, prep, undefined, notices);
+  } catch (error) {
+    await log.close();
+    throw error;
+  }
+  await announce(session, prep.loaded, notices);
+  await sessionStartHooks(session, "startup");
+  return session;
+}
+
+/**
+ * Opens a session by id: the store repairs and replays its log; a crashed session's open
+ * work is closed (an unfinished turn becomes interrupted, unanswered calls get "interrupted"
+ * results, running subagents fail, open questions and plans are dismissed) and what was
+ * damaged is reported in notices. Rejects when the store cannot open it (unknown id, locked).
+ */
+export async function resumeEngineSession(
+  ctx: OpenContext,
+  id: string,
+  overrides: SessionOverrides = {},
+): Promise<EngineSession> {
+  const opened = await ctx.store.open(id);
+  const notices: string[] = [];
+  let session: EngineSession;
+  try {
+    const root = opened.replay.state.projectRoot;
+    if (root === null)
+      throw new Error(`session ${id} has no project folder (a v1 chat): it cannot run turns`);
+    const projectRoot = await realFolder(root).catch(() => {
+      throw new Error(`the session's project folder ${root} no longer exists`);
+    });
+    session = await buildSession(
+      ctx,
+      opened.session,
+      await prepare(ctx, projectRoot, overrides),
+      opened,
+      notices,
+    );
+  } catch (error) {
+    await opened.session.close();
+    throw error;
+  }
+  await repairCrash(session, opened);
+  await announce(session, loadProjectSettings(ctx, session.projectRoot), notices);
+  await sessionStartHooks(session, "resume");
+  return session;
+}

@@ -1,0 +1,90 @@
+import type { EffectiveSettings, LoadedSettings, RuleEntry } from "@z-engine/config";
+import {
+  type CompiledRule,
+  compileRules,
+  type PermissionRules,
+  type RuleError,
+} from "@z-engine/policy";
+import type { Effort, PermissionMode } from "@z-engine/protocol";
+import { HOOK_EVENTS, type HookTable } from "../hooks/types.js";
+
+/** Per-session choices that override the settings (the CLI's flags). */
+export interface SessionOverrides {
+  /** Wins over the settings' mode (design.md: the mode given on the command line wins). */
+  readonly mode?: PermissionMode;
+  readonly model?: string;
+  readonly effort?: Effort;
+  readonly maxTurns?: number;
+}
+
+/** What a session runs with, mapped from the effective settings. */
+export interface SessionConfig {
+  readonly settings: EffectiveSettings;
+  readonly mode: PermissionMode;
+  readonly model: string;
+  readonly fastModel: string;
+  readonly effort: Effort | undefined;
+  readonly maxTurns: number;
+  readonly costCapUsd: number | undefined;
+  readonly compactAtPercent: number;
+  readonly rules: PermissionRules;
+  readonly ruleErrors: readonly RuleError[];
+  readonly hooks: HookTable;
+}
+
+const DEFAULT_HOOK_TIMEOUT_SECS = 60;
+
+function compileList(entries: readonly RuleEntry[], errors: RuleError[]): CompiledRule[] {
+  const out: CompiledRule[] = [];
+  for (const entry of entries) {
+    const compiled = compileRules([entry.rule], {
+      source: entry.origin.file ?? entry.origin.level,
+      root: entry.origin.root,
+    });
+    out.push(...compiled.rules);
+    errors.push(...compiled.errors);
+  }
+  return out;
+}
+
+/** The hooks table of the settings, in the runner's shape. */
+export function hookTable(settings: EffectiveSettings): HookTable {
+  const table: Record<string, { matcher: string; command: string; timeoutSecs: number }[]> = {};
+  for (const event of HOOK_EVENTS) {
+    const entries = settings.hooks[event] ?? [];
+    if (entries.length === 0) continue;
+    table[event] = entries.map((h) => ({
+      matcher: h.matcher ?? "",
+      command: h.command,
+      timeoutSecs: h.timeout_secs ?? DEFAULT_HOOK_TIMEOUT_SECS,
+    }));
+  }
+  return table;
+}
+
+/** Maps loaded settings (and the session's overrides) onto what the session runs with. Never throws. */
+export function sessionConfig(
+  loaded: LoadedSettings,
+  overrides: SessionOverrides = {},
+): SessionConfig {
+  const s = loaded.settings;
+  const ruleErrors: RuleError[] = [];
+  const rules: PermissionRules = {
+    allow: compileList(s.permissions.allow, ruleErrors),
+    ask: compileList(s.permissions.ask, ruleErrors),
+    deny: compileList(s.permissions.deny, ruleErrors),
+  };
+  return {
+    settings: s,
+    mode: overrides.mode ?? s.permissions.mode,
+    model: overrides.model ?? s.model.main,
+    fastModel: s.model.fast || s.model.main,
+    effort: overrides.effort ?? s.model.effort,
+    maxTurns: overrides.maxTurns ?? s.agents.max_turns,
+    costCapUsd: s.agents.session_cost_cap_usd,
+    compactAtPercent: s.context.compact_at_percent,
+    rules,
+    ruleErrors,
+    hooks: hookTable(s),
+  };
+}

@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { ApprovalDecision, ToolResultBlock } from "@z-engine/protocol";
+import { reply } from "@z-engine/testkit";
+import { type Harness, harness, loginProject, waitForCount } from "../harness.js";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.dispose();
+  h = undefined;
+});
+
+function resultsOf(h: Harness, request: number): ToolResultBlock[] {
+  const last = h.model.requests[request]?.messages.at(-1);
+  return (last?.content ?? []).filter((b): b is ToolResultBlock => b.type === "toolResult");
+}
+
+describe("the tool batch", () => {
+  it("requests every ask of a batch together and takes answers in any order", async () => {
+    h = await harness({ files: loginProject, script: [] });
+    const p = (x: string) => (h as Harness).repo.path(x);
+    h.model.push(
+      reply.toolCalls([
+        { name: "Write", input: { file_path: p("a.txt"), content: "a" } },
+        { name: "Write", input: { file_path: p("b.txt"), content: "b" } },
+        { name: "Bash", input: { command: "touch c.txt" } },
+      ]),
+      reply.text("done"),
+    );
+    const ended = h.session.run("write three files");
+    await waitForCount(h, "approvalRequested", 3);
+    const requests = h.recorder.ofType("approvalRequested");
+    expect(new Set(requests.map((r) => r.approvalId)).size).toBe(3);
+    // No call ran while any answer was missing.
+    expect(h.recorder.ofType("toolStarted")).toHaveLength(0);
+    const answers: ApprovalDecision[] = [
+      { type: "allowOnce" },
+      { type: "deny", feedback: "not b, please" },
+      { type: "allowOnce" },
+    ];
+    for (const i of [2, 0, 1]) {
+      const request = requests[i];
+      if (request)
+        h.session.send({
+          type: "resolveApproval",
+          approvalId: request.approvalId,
+          decision: answers[i] as ApprovalDecision,
+        });
+    }
+    const summary = await ended;
+    expect(summary.outcome).toBe("completed");
+    const results = resultsOf(h, 1);
+    expect(results.map((r) => r.isError)).toEqual([false, true, false]);
+    expect(JSON.stringify(results[1])).toContain("not b, please");
+    expect(await h.repo.read("a.txt")).toBe("a");
+    await expect(h.repo.read("b.txt")).rejects.toThrow();
+    expect(await h.repo.read("c.txt")).toBe("");
+  });
+
+  it("runs neighbouring read-only calls together and a write alone, results in call order", async () => {
+    h = await harness({
+      files: { ...loginProject, "one.txt": "1\n", "two.txt": "2\n" },
+      script: [],
+      overrides: { mode: "acceptEdits" },
+    });
+    const p = (x: string) => (h as Harness).repo.path(x);
+    h.model.push(
+      reply.toolCalls([
+        { name: "Read", input: { file_path: p("one.txt") } },
+        { name: "Read", input: { file_path: p("two.txt") } },
+        { name: "Write", input: { file_path: p("three.txt"), content: "3\n" } },
+        { name: "Read", input: { file_path: p("three.txt") } },
+      ]),
+      reply.text("done"),
+    );
+    await h.session.run("read and write");
+    const order = h.recorder
+      .events()
+      .flatMap((e) =>
+        e.type === "toolStarted" || e.type === "toolFinished"
+          ? [
+              `${e.type === "toolStarted" ? "start" : "end"}:${(e as { toolName: string }).toolName}`,
+            ]
+          : [],
+      );
+    expect(order.slice(0, 2)).toEqual(["start:Read", "start:Read"]);
+    expect(order.indexOf("start:Write")).toBeGreaterThan(order.lastIndexOf("end:Read", 3));
+    expect(order.indexOf("start:Write") + 1).toBe(order.indexOf("end:Write"));
+    const results = resultsOf(h, 1);
+    expect(results).toHaveLength(4);
+    expect(JSON.stringify(results[3])).toContain("3");
+    expect(results.every((r) => !r.isError)).toBe(true);
+  });
+
+  it("answers unknown tools, malformed JSON and invalid input with error results", async () => {
+    h = await harness({ files: loginProject, script: [], overrides: { mode: "bypass" } });
+    h.model.push(
+      reply.toolCalls([
+        { name: "Teleport", input: {} },
+        { name: "Read", input: {}, rawInput: '{"file_path": ' },
+        { name: "Read", input: { path: "x" } },
+      ]),
+      reply.text("ok"),
+    );
+    const summary = await h.session.run("try odd calls");
+    expect(summary.outcome).toBe("completed");
+    const results = resultsOf(h, 1);
+    expect(results.map((r) => r.isError)).toEqual([true, true, true]);
+    expect(JSON.stringify(results[0])).toContain('Unknown tool \\"Teleport\\"');
+    expect(JSON.stringify(results[2])).toContain("file_path");
+  });
+
+  it("denies asks in headless mode with the reason, and the turn still ends cleanly", async () => {
+    h = await harness({ files: loginProject, script: [], engine: { headless: true } });
+    h.model.push(
+      reply.toolCall("Bash", { command: "rm -rf build" }),
+      reply.text("I could not run it."),
+    );
+    const summary = await h.session.run("clean");
+    expect(summary.outcome).toBe("completed");
+    h.recorder.expectSubsequence([
+      { type: "approvalRequested", toolName: "Bash" },
+      {
+        type: "approvalResolved",
+        by: "headless",
+        decision: { type: "deny" },
+        reason: "no one to ask in headless mode",
+      },
+      { type: "toolFinished", status: "denied" },
+    ]);
+  });
+});
