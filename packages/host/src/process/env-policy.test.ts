@@ -20,8 +20,10 @@ describe("buildEnvironment", () => {
       "GIT_TERMINAL_PROMPT",
       "HOME",
       "LANG",
+      "NO_UPDATE_NOTIFIER",
       "PAGER",
       "PATH",
+      "npm_config_update_notifier",
     ]);
   });
 

@@ -31,6 +31,9 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
   PAGER: "cat",
   GIT_PAGER: "cat",
   GIT_TERMINAL_PROMPT: "0",
+  // Tools must not stop to check for their own updates (npm would reach the registry).
+  npm_config_update_notifier: "false",
+  NO_UPDATE_NOTIFIER: "1",
 };
 
 function toRegExp(pattern: string): RegExp {
