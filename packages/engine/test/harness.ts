@@ -36,6 +36,8 @@ export interface HarnessOptions {
   readonly overrides?: SessionOverrides;
   readonly approve?: Approver;
   readonly engine?: Partial<EngineOptions>;
+  /** Trust the fixture folder before the session opens. */
+  readonly trusted?: boolean;
 }
 
 export interface Harness {
@@ -93,6 +95,7 @@ export async function harness(options: HarnessOptions): Promise<Harness> {
     homeDir: home,
     ...options.engine,
   });
+  if (options.trusted) await engine.trustFolder(repo.root);
   session = await engine.createSession(repo.root, options.overrides);
   return {
     repo,

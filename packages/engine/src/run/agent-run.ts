@@ -1,4 +1,4 @@
-import { buildRequest } from "@z-engine/context";
+import { buildRequest, todoNudgeReminder } from "@z-engine/context";
 import { addUsage, type ToolSpec } from "@z-engine/protocol";
 import { executeBatch } from "../batch/execute.js";
 import type { SessionCore } from "../session/core.js";
@@ -11,6 +11,23 @@ import { appendUserMessage } from "./user-message.js";
 
 /** The largest response asked for, whatever the catalog allows. */
 const MAX_RESPONSE_TOKENS = 32_000;
+
+/** Rounds with unfinished todos and no TodoWrite before the model is nudged. */
+export const TODO_NUDGE_ROUNDS = 10;
+
+/** Queues a todo nudge when the list has open items and has not changed for a while. */
+function nudgeTodos(core: SessionCore, turn: TurnState): void {
+  if (core.todos !== turn.todosSeen) {
+    turn.todosSeen = core.todos;
+    turn.roundsSinceTodos = 0;
+    return;
+  }
+  turn.roundsSinceTodos++;
+  const open = core.todos.some((t) => t.status !== "completed");
+  if (!open || turn.roundsSinceTodos < TODO_NUDGE_ROUNDS) return;
+  turn.roundsSinceTodos = 0;
+  core.reminders.add(todoNudgeReminder(`todo:${turn.turnId}:${turn.rounds}`));
+}
 
 function cancelled(turn: TurnState): RunEnd {
   const reason = turn.signal.reason;
@@ -101,6 +118,7 @@ export async function runAgent(
         },
       },
     );
+    nudgeTodos(core, turn);
     await appendUserMessage(core, turn, results);
   }
 }

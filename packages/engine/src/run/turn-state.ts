@@ -1,6 +1,7 @@
 import {
   emptyUsage,
   type MessageId,
+  type TodoItem,
   type TurnId,
   type TurnOutcome,
   type Usage,
@@ -26,6 +27,9 @@ export interface TurnState {
   stopHookContinuations: number;
   verifyContinuations: number;
   autoChecksRan: boolean;
+  /** The todo list as last seen, and rounds since it changed (for the todo nudge). */
+  todosSeen: readonly TodoItem[] | undefined;
+  roundsSinceTodos: number;
 }
 
 /** How an agent run ended. */
@@ -55,5 +59,7 @@ export function newTurnState(
     stopHookContinuations: 0,
     verifyContinuations: 0,
     autoChecksRan: false,
+    todosSeen: undefined,
+    roundsSinceTodos: 0,
   };
 }
