@@ -1,4 +1,4 @@
-import type { ModelError, ModelErrorKind } from "@z-engine/protocol";
+import { type ModelError, type ModelErrorKind, modelErrorKindForStatus } from "@z-engine/protocol";
 
 /** Codes of {@link LlmError}. */
 export type LlmErrorCode = "authFile" | "catalogFetch";
@@ -44,19 +44,6 @@ const TYPE_KINDS: Record<string, ModelErrorKind> = {
   not_found_error: "invalidRequest",
   request_too_large: "contextOverflow",
 };
-
-/** The kind an HTTP status stands for. */
-export function kindForStatus(status: number): ModelErrorKind {
-  if (status >= 300 && status < 400) return "invalidRequest";
-  if (status === 401 || status === 403) return "authentication";
-  if (status === 413) return "contextOverflow";
-  if (status === 429) return "rateLimit";
-  if (status === 529 || status === 503) return "overloaded";
-  if (status === 408 || status === 504) return "timeout";
-  if (status >= 500) return "server";
-  if (status >= 400) return "invalidRequest";
-  return "unknown";
-}
 
 interface ErrorLike {
   name?: unknown;
@@ -111,7 +98,7 @@ function kindOf(e: ErrorLike, message: string): ModelErrorKind {
   )
     return "contextOverflow";
   if (e.code === "context_length_exceeded") return "contextOverflow";
-  if (status !== undefined) return kindForStatus(status);
+  if (status !== undefined) return modelErrorKindForStatus(status);
   if (type !== undefined && TYPE_KINDS[type]) return TYPE_KINDS[type];
   if (names.has("TypeError") && /terminated|fetch failed|socket|network/i.test(message))
     return "network";

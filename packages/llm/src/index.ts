@@ -37,7 +37,7 @@ export { FallbackClient } from "./fallback.js";
 
 // Errors
 export type { LlmErrorCode } from "./errors.js";
-export { classifyError, isRetryable, kindForStatus, LlmError, RETRYABLE_KINDS } from "./errors.js";
+export { classifyError, isRetryable, LlmError, RETRYABLE_KINDS } from "./errors.js";
 
 // Catalog and cost
 export type { CatalogOptions } from "./catalog/catalog.js";

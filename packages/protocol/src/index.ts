@@ -56,6 +56,7 @@ export {
   CacheMark,
   Effort,
   isTerminalModelEvent,
+  modelErrorKindForStatus,
   ModelError,
   ModelErrorKind,
   ModelEvent,

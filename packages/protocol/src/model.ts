@@ -65,6 +65,22 @@ export const ModelErrorKind = z.enum([
 ]);
 export type ModelErrorKind = z.infer<typeof ModelErrorKind>;
 
+/**
+ * The error kind an HTTP status stands for, as every client classifies it (redirects are
+ * never followed, so they are invalid requests). Never throws.
+ */
+export function modelErrorKindForStatus(status: number): ModelErrorKind {
+  if (status >= 300 && status < 400) return "invalidRequest";
+  if (status === 401 || status === 403) return "authentication";
+  if (status === 413) return "contextOverflow";
+  if (status === 429) return "rateLimit";
+  if (status === 529 || status === 503) return "overloaded";
+  if (status === 408 || status === 504) return "timeout";
+  if (status >= 500) return "server";
+  if (status >= 400) return "invalidRequest";
+  return "unknown";
+}
+
 export const ModelError = z.object({
   kind: ModelErrorKind,
   message: z.string(),

@@ -29,8 +29,6 @@ export {
   when,
   /** The events a response plays (a `stop` appended when none is terminal). */
   responseEvents,
-  /** The error kind a model client classifies an HTTP status as. */
-  kindForStatus,
 } from "./model-script.js";
 
 // The in-process scripted model

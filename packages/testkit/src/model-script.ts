@@ -201,15 +201,3 @@ export function takeResponse<Req>(
   }
   return -1;
 }
-
-/** The error kind a client classifies an HTTP status as. */
-export function kindForStatus(status: number): ModelErrorKind {
-  if (status === 401 || status === 403) return "authentication";
-  if (status === 413) return "contextOverflow";
-  if (status === 429) return "rateLimit";
-  if (status === 529 || status === 503) return "overloaded";
-  if (status === 408 || status === 504) return "timeout";
-  if (status >= 500) return "server";
-  if (status >= 400) return "invalidRequest";
-  return "unknown";
-}

@@ -1,12 +1,12 @@
-import type {
-  ModelClient,
-  ModelError,
-  ModelEvent,
-  ModelRequest,
-  StreamOptions,
+import {
+  type ModelClient,
+  type ModelError,
+  type ModelEvent,
+  type ModelRequest,
+  modelErrorKindForStatus,
+  type StreamOptions,
 } from "@z-engine/protocol";
 import {
-  kindForStatus,
   responseEvents,
   type ScriptFault,
   type ScriptResponse,
@@ -45,7 +45,7 @@ export function faultError(fault: ScriptFault): ModelError {
   if ("status" in fault) {
     const retryAfterMs = fault.retryAfterMs ?? (fault.retryAfter ?? -1) * 1000;
     return {
-      kind: kindForStatus(fault.status),
+      kind: modelErrorKindForStatus(fault.status),
       message: fault.message ?? `scripted HTTP ${fault.status}`,
       status: fault.status,
       ...(retryAfterMs >= 0 ? { retryAfterMs } : {}),
