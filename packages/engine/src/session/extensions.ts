@@ -82,7 +82,9 @@ export function sessionExtensions(
  * trustWorkspace: `true` records the folder in trust.json and reloads the session's
  * settings, so the project's withheld settings apply from now on (hooks, checks, rules,
  * mode, additional directories; a changed [shell] section applies from the next session);
- * `false` only dismisses the request.
+ * the session's mode moves only when the settings' mode changed with trust, so a mode the
+ * user chose stays. `false` only dismisses the request. Rejects only when the log or
+ * trust.json cannot be written.
  */
 async function trust(
   ctx: OpenContext,
@@ -99,6 +101,8 @@ async function trust(
     });
     return;
   }
+  const previous = session.config;
+  const withheld = [...loadProjectSettings(ctx, root).withheld];
   await ctx.trustStore.trust(root);
   const loaded = loadProjectSettings(ctx, root);
   const config = sessionConfig(loaded, overrides);
@@ -112,11 +116,16 @@ async function trust(
     env: { ...ctx.env },
   });
   session.checkList = await projectChecks(root, config);
-  await session.journal.record("trust", { projectRoot: root, withheld: [], decision: "trusted" });
-  if (session.mode !== config.mode) await session.setMode(config.mode);
+  await session.journal.record("trust", { projectRoot: root, withheld, decision: "trusted" });
+  // Only a mode the settings now give differently moves the session's mode: a mode the user
+  // chose during the session stays unless the project's own mode was what trust withheld.
+  if (config.mode !== previous.mode && session.mode !== config.mode)
+    await session.setMode(config.mode);
   await session.journal.notice(
     "info",
     "trust.trusted",
-    `${root} is trusted; its project settings now apply.`,
+    withheld.length > 0
+      ? `${root} is trusted; its project settings now apply (${withheld.join(", ")}).`
+      : `${root} is trusted; its project settings now apply.`,
   );
 }

@@ -1,19 +1,69 @@
 import type { MessageId, RewindRestore } from "@z-engine/protocol";
 import type { EngineSession } from "./session.js";
 
+interface CodeRestore {
+  readonly restoredPaths: string[];
+  readonly unstorable: string[];
+}
+
+/**
+ * Restores the files to the first checkpoint taken at or after the user message at `index`
+ * (the host snapshots the current state first). No such checkpoint: no tool ran since, the
+ * files already are as they were. Resolves to null (after a notice) when the restore failed.
+ */
+async function restoreCode(
+  session: EngineSession,
+  order: readonly { id: string }[],
+  index: number,
+): Promise<CodeRestore | null> {
+  const none: CodeRestore = { restoredPaths: [], unstorable: [] };
+  const position = new Map(order.map((m, i) => [m.id, i]));
+  const checkpoint = session.log
+    .snapshot()
+    .state.checkpoints.find((c) => (position.get(c.messageId) ?? -1) >= index);
+  if (!checkpoint || !session.checkpoints) return none;
+  let result: Awaited<ReturnType<NonNullable<EngineSession["checkpoints"]>["restore"]>>;
+  try {
+    result = await session.checkpoints.restore(checkpoint.commit);
+  } catch (error) {
+    await session.journal.notice(
+      "error",
+      "rewind.failed",
+      `the files could not be restored (${(error as Error).message}); the conversation was left as it is`,
+    );
+    return null;
+  }
+  if ("disabled" in result) {
+    await session.journal.notice(
+      "warning",
+      "rewind.checkpointsOff",
+      `files were not restored: ${result.disabled}`,
+    );
+    return none;
+  }
+  return {
+    restoredPaths: [...result.restored, ...result.removed],
+    unstorable: [...result.unstorable],
+  };
+}
+
 /**
  * Rewinds an idle session to before a user message (design.md §3): code restores the first
  * checkpoint taken at or after that message (snapshotting the current state first; when no
  * tool ran since, the files already are as they were); conversation appends a rewind record,
- * so the working set is rebuilt without the later messages, and resets read tracking.
+ * so the working set is rebuilt without the later messages, and resets read tracking, so
+ * files are read again before an edit. Files a snapshot could not store are left alone and
+ * named in a notice. An unknown message or a failed restore changes nothing and says why.
+ * Rejects only when the log cannot be written.
  */
 export async function rewindSession(
   session: EngineSession,
   messageId: MessageId,
   restore: RewindRestore,
 ): Promise<void> {
-  const snapshot = session.log.snapshot();
-  const order = snapshot.transcript.flatMap((r) => (r.kind === "message" ? [r.message] : []));
+  const order = session.log
+    .snapshot()
+    .transcript.flatMap((r) => (r.kind === "message" ? [r.message] : []));
   const index = order.findIndex((m) => m.id === messageId && m.role === "user");
   if (index < 0) {
     await session.journal.notice(
@@ -23,28 +73,13 @@ export async function rewindSession(
     );
     return;
   }
-  let restoredPaths: string[] = [];
-  let unstorable: string[] = [];
-  if (restore !== "conversation") {
-    const position = new Map(order.map((m, i) => [m.id as string, i]));
-    const checkpoint = snapshot.state.checkpoints.find(
-      (c) => (position.get(c.messageId) ?? -1) >= index,
-    );
-    if (checkpoint && session.checkpoints) {
-      const result = await session.checkpoints.restore(checkpoint.commit);
-      if ("disabled" in result) {
-        await session.journal.notice(
-          "warning",
-          "rewind.checkpointsOff",
-          `files were not restored: ${result.disabled}`,
-        );
-      } else {
-        restoredPaths = [...result.restored, ...result.removed];
-        unstorable = [...result.unstorable];
-      }
-    }
-  }
+  const code =
+    restore === "conversation"
+      ? { restoredPaths: [], unstorable: [] }
+      : await restoreCode(session, order, index);
+  if (!code) return;
   if (restore !== "code") session.files.reset();
+  const { restoredPaths, unstorable } = code;
   await session.journal.record(
     "rewind",
     { messageId, restore, restoredPaths, unstorable },

@@ -1,0 +1,73 @@
+// A session in a child process, for the crash tests (crash-resume.test.ts): it runs one turn
+// that is still busy when the test kills it with SIGKILL. Argument: a JSON object with
+// `home`, `project`, `kind` ("tool": a Bash call that sleeps; "stream": a slow model stream;
+// "question": an AskUserQuestion call that waits for an answer)
+// and `pidFile` (where the sleeping command writes its pid, so the test can reap it).
+// Prints `event <type>` for every event and `session <id>` once the session exists, then
+// waits to be killed.
+import { join } from "node:path";
+import { resolvePaths } from "@z-engine/config";
+import { createEngine } from "@z-engine/engine";
+import { ScriptedModel } from "@z-engine/testkit";
+
+const args = JSON.parse(process.argv[2] ?? "{}");
+const env = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: args.home,
+  ZENGINE_CONFIG_HOME: join(args.home, "config"),
+  ZENGINE_HOME: join(args.home, "data"),
+};
+const slowText = Array.from({ length: 400 }, (_, i) => ({ type: "textDelta", text: `word${i} ` }));
+const question = {
+  questions: [
+    {
+      question: "Which database should the login use?",
+      options: [{ label: "Postgres" }, { label: "SQLite" }],
+      multiSelect: false,
+    },
+  ],
+};
+const script =
+  args.kind === "question"
+    ? [
+        {
+          events: [
+            {
+              type: "toolCall",
+              id: "call_crash_question",
+              name: "AskUserQuestion",
+              input: question,
+            },
+          ],
+        },
+      ]
+    : args.kind === "tool"
+      ? [
+          {
+            events: [
+              { type: "textDelta", text: "Running it." },
+              {
+                type: "toolCall",
+                id: "call_crash_tool",
+                name: "Bash",
+                input: { command: `echo $$ > '${args.pidFile}'; exec sleep 30` },
+              },
+            ],
+          },
+        ]
+      : [{ events: slowText, delayMs: 25 }];
+const model = new ScriptedModel(script);
+const engine = await createEngine({
+  paths: resolvePaths(env),
+  env,
+  homeDir: args.home,
+  catalogSource: "off",
+  clientFactory: () => model,
+  onEvent: (envelope) => {
+    process.stdout.write(`event ${envelope.event.type}\n`);
+  },
+});
+const session = await engine.createSession(args.project, { mode: "bypass" });
+process.stdout.write(`session ${session.id}\n`);
+void session.run("do the long thing");
+setInterval(() => {}, 60_000);
