@@ -39,6 +39,15 @@ describe("ReminderQueue", () => {
     expect(queue.appendTo(next)).toBe(next);
   });
 
+  it("forgets queued and delivered reminders on reset", () => {
+    const queue = new ReminderQueue(["job:job_9"]);
+    queue.add(todoNudgeReminder("todo:1"));
+    queue.reset();
+    expect(queue.size).toBe(0);
+    expect(queue.wasDelivered("job:job_9")).toBe(false);
+    expect(queue.add(jobFinishedReminder({ id: "job_9", command: "x", exitCode: 0 }))).toBe(true);
+  });
+
   it("remembers reminders delivered before a resume", () => {
     const queue = new ReminderQueue(["todo:turn_1"]);
     expect(queue.add(todoNudgeReminder("todo:turn_1"))).toBe(false);

@@ -37,6 +37,15 @@ export class ReminderQueue {
     return this.#queued.size;
   }
 
+  /**
+   * Drops what is queued and forgets what was delivered (a rewind of the conversation drops
+   * the messages that carried them), so each reminder may be given again.
+   */
+  reset(): void {
+    this.#queued.clear();
+    this.#delivered.clear();
+  }
+
   /** True when the key was delivered (drained) already. */
   wasDelivered(key: string): boolean {
     return this.#delivered.has(key);

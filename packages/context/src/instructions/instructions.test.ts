@@ -169,6 +169,16 @@ describe("InstructionTracker", () => {
     });
     expect(await resumed.touch(["src/deep/a.test.ts"])).toEqual([]);
   });
+
+  it("gives reminders again after a reset", async () => {
+    const projectRoot = repo.path("packages/app");
+    const set = await discoverInstructions({ repoRoot: repo.root, projectRoot });
+    const tracker = new InstructionTracker({ projectRoot, scopedRules: set.scopedRules });
+    const first = (await tracker.touch(["src/deep/a.test.ts"])).map((r) => r.key);
+    expect(await tracker.touch(["src/deep/a.test.ts"])).toEqual([]);
+    tracker.reset();
+    expect((await tracker.touch(["src/deep/a.test.ts"])).map((r) => r.key)).toEqual(first);
+  });
 });
 
 describe("matchesGlob", () => {

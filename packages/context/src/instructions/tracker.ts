@@ -66,6 +66,15 @@ export class InstructionTracker {
     return folders;
   }
 
+  /**
+   * Forgets which reminders were given, so each is produced again on its next touch (a
+   * rewind of the conversation drops the messages that carried them).
+   */
+  reset(): void {
+    this.#given.clear();
+    this.#checkedFolders.clear();
+  }
+
   #claim(key: string): boolean {
     if (this.#given.has(key)) return false;
     this.#given.add(key);

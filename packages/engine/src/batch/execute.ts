@@ -48,7 +48,7 @@ async function addRule(
       await core.journal.notice(
         "info",
         "rule.persistedUntrusted",
-        `"${rule}" is allowed in this session and saved to .z-engine/settings.local.toml; the saved rule applies in later sessions once this folder is trusted.`,
+        `"${rule}" is allowed in this session and saved to .z-engine/settings.local.toml; the saved rule applies once this folder is trusted.`,
         { turnId },
       );
     }

@@ -78,7 +78,13 @@ export async function rewindSession(
       ? { restoredPaths: [], unstorable: [] }
       : await restoreCode(session, order, index);
   if (!code) return;
-  if (restore !== "code") session.files.reset();
+  if (restore !== "code") {
+    // The later messages leave the context: files must be read again before an edit, and
+    // reminders those messages carried may be given again.
+    session.files.reset();
+    session.reminders.reset();
+    session.instructions.reset();
+  }
   const { restoredPaths, unstorable } = code;
   await session.journal.record(
     "rewind",

@@ -242,3 +242,28 @@ describe("rewind", () => {
     expect(existsSync(h.repo.path("README.md"))).toBe(true);
   });
 });
+
+describe("rewinding the conversation and reminders", () => {
+  it("gives a nested AGENTS.md reminder again after the messages that carried it are rewound", async () => {
+    h = await harness({
+      files: { ...loginProject, "src/auth/AGENTS.md": "Tokens are compared in seconds.\n" },
+      script: [],
+      overrides: { mode: "bypass" },
+    });
+    const read = () =>
+      reply.toolCall("Read", { file_path: (h as Harness).repo.path("src/auth/token.js") });
+    const carried = (i: number) =>
+      JSON.stringify(h?.model.requests[i]?.messages.at(-1)).includes(
+        "Tokens are compared in seconds.",
+      );
+    h.model.push(read(), reply.text("read it"));
+    await h.session.run("read the token code");
+    expect(carried(1)).toBe(true);
+    const first = h.recorder.ofType("turnStarted")[0]?.userMessageId as MessageId;
+    h.session.send({ type: "rewind", messageId: first, restore: "conversation" });
+    await h.recorder.waitFor("rewound");
+    h.model.push(read(), reply.text("read it again"));
+    await h.session.run("read it once more");
+    expect(carried(3)).toBe(true);
+  });
+});
