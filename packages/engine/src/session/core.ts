@@ -83,7 +83,8 @@ export interface SessionCore {
   readonly instructions: InstructionTracker;
   readonly estimator: TokenEstimator;
   readonly system: readonly SystemSection[];
-  readonly hooks: HookRunner;
+  /** Replaced when trusting the workspace reloads the settings. */
+  hooks: HookRunner;
 
   readonly tools: readonly Tool[];
   readonly ports: ToolPorts;

@@ -1,81 +1,38 @@
-import type { InstructionTracker, ReminderQueue, TokenEstimator } from "@z-engine/context";
-import type { CheckpointStore, Shell, ShellSession } from "@z-engine/host";
 import type { PermissionRules } from "@z-engine/policy";
 import {
   type CheckDefinition,
-  type CheckRecord,
-  type Effort,
   type EngineCommand,
   type Message,
   type ModelClient,
   newTurnId,
   type PermissionMode,
   parseEngineCommand,
-  type SessionId,
-  type SystemSection,
-  type TodoItem,
-  type Usage,
 } from "@z-engine/protocol";
-import type { Session as StoreSession } from "@z-engine/store";
-import type {
-  FileTracker,
-  PathLocks,
-  SearchOptions,
-  Tool,
-  ToolPorts,
-  WebOptions,
-} from "@z-engine/tools";
-import type { Approvals } from "../batch/approvals.js";
-import type { HookRunner } from "../hooks/runner.js";
 import { runTurn, type Submission, type TurnSummary } from "../run/turn.js";
 import type { TurnState } from "../run/turn-state.js";
-import type { SessionConfig } from "../settings/session-config.js";
 import { type LinkedController, linkedController, UserStop } from "../util/abort.js";
-import type { ModelCatalog, SandboxState, SessionCore } from "./core.js";
-import type { Journal } from "./journal.js";
+import type { SessionCore } from "./core.js";
 import { generateTitle } from "./title.js";
 
-/** Everything a session is built from (see `openSession` in open.ts). */
-export interface SessionParts {
-  readonly id: SessionId;
-  readonly projectRoot: string;
-  readonly homeDir: string;
-  readonly journal: Journal;
-  readonly log: StoreSession;
-  readonly clock: () => number;
-  readonly headless: boolean;
+/** What `EngineSession` adds to the data it is built from (its behaviour and its own state). */
+type SessionBehaviour =
+  | "client"
+  | "fingerprint"
+  | "checks"
+  | "workingSet"
+  | "takeCheckpoint"
+  | "sessionRules"
+  | "steering";
+
+/** Everything a session is built from (see `buildSession` in open.ts): its SessionCore data and services. */
+export type SessionParts = Omit<SessionCore, SessionBehaviour> & {
+  /** The engine's lifetime; the session's own cancellation hangs under it. */
   readonly parent: AbortSignal;
-  trusted: boolean;
-  config: SessionConfig;
-  mode: PermissionMode;
-  model: string;
-  effort: Effort | undefined;
-  todos: readonly TodoItem[];
-  totalUsage: Usage;
   turnCount: number;
-  readonly additionalDirectories: readonly string[];
-  readonly sandbox: SandboxState;
-  readonly approvals: Approvals;
-  readonly reminders: ReminderQueue;
-  readonly instructions: InstructionTracker;
-  readonly estimator: TokenEstimator;
-  readonly system: readonly SystemSection[];
-  hooks: HookRunner;
-  readonly tools: readonly Tool[];
-  readonly ports: ToolPorts;
-  readonly shell: Shell;
-  readonly shellSession: ShellSession;
-  readonly files: FileTracker;
-  readonly locks: PathLocks;
-  readonly web: WebOptions;
-  readonly search: SearchOptions;
-  readonly checkpoints: CheckpointStore | null;
-  readonly checkRecords: CheckRecord[];
-  readonly catalog: ModelCatalog;
   readonly clientFor: (role: "main" | "fast", model: string) => ModelClient;
   readonly fingerprintOf: () => Promise<string>;
   checkList: readonly CheckDefinition[];
-}
+};
 
 /** Session-level operations that live in their own modules (rewind, trust, close). */
 export interface SessionExtensions {
@@ -102,48 +59,15 @@ interface RunningTurn {
  * never waits on the model or a tool: a turn runs as its own task, and approvals, questions
  * and plans wait in brokers, so steering, mode changes and cancel stay responsive.
  */
+// The data fields come from `SessionParts` (assigned in the constructor), so they are not
+// listed twice; the class adds the actor and the behaviour.
+export interface EngineSession extends SessionParts {}
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: every SessionParts field is assigned from `parts` in the constructor.
 export class EngineSession implements SessionCore {
-  readonly id: SessionId;
-  readonly projectRoot: string;
-  readonly homeDir: string;
-  readonly journal: Journal;
-  readonly log: StoreSession;
-  readonly clock: () => number;
-  readonly headless: boolean;
-  trusted: boolean;
-  config: SessionConfig;
-  mode: PermissionMode;
-  model: string;
-  effort: Effort | undefined;
-  todos: readonly TodoItem[];
-  totalUsage: Usage;
-  turnCount: number;
   sessionRules: PermissionRules = { allow: [], ask: [], deny: [] };
-  additionalDirectories: readonly string[];
-  readonly sandbox: SandboxState;
-  readonly approvals: Approvals;
   readonly steering: string[] = [];
-  readonly reminders: ReminderQueue;
-  readonly instructions: InstructionTracker;
-  readonly estimator: TokenEstimator;
-  readonly system: readonly SystemSection[];
-  hooks: HookRunner;
-  readonly tools: readonly Tool[];
-  readonly ports: ToolPorts;
-  readonly shell: Shell;
-  readonly shellSession: ShellSession;
-  readonly files: FileTracker;
-  readonly locks: PathLocks;
-  readonly web: WebOptions;
-  readonly search: SearchOptions;
-  readonly checkpoints: CheckpointStore | null;
-  readonly checkRecords: CheckRecord[];
-  readonly catalog: ModelCatalog;
-  checkList: readonly CheckDefinition[];
   readonly takeCheckpoint: (turn: TurnState) => Promise<void>;
 
-  private readonly clientFor: SessionParts["clientFor"];
-  private readonly fingerprintOf: SessionParts["fingerprintOf"];
   private readonly lifetime: LinkedController;
   private readonly queue: Submission[] = [];
   private running: RunningTurn | null = null;
@@ -157,43 +81,7 @@ export class EngineSession implements SessionCore {
     parts: SessionParts,
     private readonly ext: SessionExtensions,
   ) {
-    this.id = parts.id;
-    this.projectRoot = parts.projectRoot;
-    this.homeDir = parts.homeDir;
-    this.journal = parts.journal;
-    this.log = parts.log;
-    this.clock = parts.clock;
-    this.headless = parts.headless;
-    this.trusted = parts.trusted;
-    this.config = parts.config;
-    this.mode = parts.mode;
-    this.model = parts.model;
-    this.effort = parts.effort;
-    this.todos = parts.todos;
-    this.totalUsage = parts.totalUsage;
-    this.turnCount = parts.turnCount;
-    this.additionalDirectories = parts.additionalDirectories;
-    this.sandbox = parts.sandbox;
-    this.approvals = parts.approvals;
-    this.reminders = parts.reminders;
-    this.instructions = parts.instructions;
-    this.estimator = parts.estimator;
-    this.system = parts.system;
-    this.hooks = parts.hooks;
-    this.tools = parts.tools;
-    this.ports = parts.ports;
-    this.shell = parts.shell;
-    this.shellSession = parts.shellSession;
-    this.files = parts.files;
-    this.locks = parts.locks;
-    this.web = parts.web;
-    this.search = parts.search;
-    this.checkpoints = parts.checkpoints;
-    this.checkRecords = parts.checkRecords;
-    this.catalog = parts.catalog;
-    this.checkList = parts.checkList;
-    this.clientFor = parts.clientFor;
-    this.fingerprintOf = parts.fingerprintOf;
+    Object.assign(this, parts);
     this.lifetime = linkedController(parts.parent);
     this.takeCheckpoint = (turn) => this.ext.takeCheckpoint(this, turn);
   }
