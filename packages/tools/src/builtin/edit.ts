@@ -1,9 +1,6 @@
 import { z } from "zod";
-import { realPath, titlePath } from "../paths.js";
-import { defineTool } from "../tool.js";
-import { describe } from "./describe.js";
 import { applyEdit } from "./edit-core.js";
-import { applyChange, previewChange, type Transform } from "./file-change.js";
+import { defineFileChangeTool, type Transform } from "./file-change.js";
 
 const EditInput = z.strictObject({
   file_path: z.string().min(1).describe("The absolute path of the file to modify"),
@@ -28,24 +25,12 @@ function transformOf(input: EditInput): Transform {
 }
 
 /** Edit: an exact, unique string replacement (or every one with replace_all), keeping line endings and encoding. */
-export const editTool = defineTool({
+export const editTool = defineFileChangeTool({
   name: "Edit",
-  description: describe(
-    "Edit",
+  fallbackDescription:
     "Performs an exact string replacement in a file. Read the file first: an edit of a file not read, or changed since it was read, is refused. old_string must match exactly once unless replace_all is set. Line endings and encoding are kept.",
-  ),
   inputSchema: EditInput,
-  action: async (input, ctx) => [
-    { kind: "write", paths: [await realPath(input.file_path, ctx.shellSession.cwd)] },
-  ],
-  title: (input, ctx) => `Edit ${titlePath(input.file_path, ctx.shellSession.cwd, ctx.root)}`,
-  preview: async (input, ctx) =>
-    previewChange(await realPath(input.file_path, ctx.shellSession.cwd), transformOf(input), ctx),
-  call: async (input, ctx) =>
-    applyChange(
-      await realPath(input.file_path, ctx.shellSession.cwd),
-      transformOf(input),
-      "Edited",
-      ctx,
-    ),
+  transform: transformOf,
+  verb: "Edited",
+  title: (_input, path) => `Edit ${path}`,
 });

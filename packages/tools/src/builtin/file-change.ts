@@ -4,7 +4,10 @@ import type { ToolDisplay } from "@z-engine/protocol";
 import type { ToolCtx } from "../ctx.js";
 import { unifiedDiff } from "../diff.js";
 import { stampOf } from "../file-tracker.js";
-import { displayPath } from "../paths.js";
+import { displayPath, realPath, titlePath } from "../paths.js";
+import { defineTool } from "../tool.js";
+import { describe } from "./describe.js";
+import type { z } from "zod";
 import {
   decodeText,
   looksBinary,
@@ -108,5 +111,42 @@ export async function applyChange(
     const what = loaded.file ? `${verb} ${path}` : `Created ${path}`;
     const summary = display.kind === "diff" ? ` (+${display.added} -${display.removed})` : "";
     return textOutput(`${what}${summary}`, { display, writtenPaths: [path] });
+  });
+}
+
+/** What a file-changing tool (Write, Edit, MultiEdit) is made of. */
+export interface FileChangeToolSpec<S extends z.ZodType<{ file_path: string }>> {
+  readonly name: string;
+  /** The description used when prompts has none. */
+  readonly fallbackDescription: string;
+  readonly inputSchema: S;
+  /** How the call turns the file's current text into the new one. */
+  readonly transform: (input: z.output<S>) => Transform;
+  /** "Edited", "Wrote": the verb of the result line. */
+  readonly verb: string;
+  /** The title's verb and any detail after the path. */
+  readonly title: (input: z.output<S>, path: string) => string;
+}
+
+/**
+ * A tool that changes one file: its action is a write of the real path, its preview the
+ * diff, its call `applyChange` (read-before-edit, the path's lock, encoding kept).
+ */
+export function defineFileChangeTool<S extends z.ZodType<{ file_path: string }>>(
+  spec: FileChangeToolSpec<S>,
+) {
+  const target = (input: z.output<S>, ctx: ToolCtx) =>
+    realPath(input.file_path, ctx.shellSession.cwd);
+  return defineTool({
+    name: spec.name,
+    description: describe(spec.name, spec.fallbackDescription),
+    inputSchema: spec.inputSchema,
+    action: async (input, ctx) => [{ kind: "write", paths: [await target(input, ctx)] }],
+    title: (input, ctx) =>
+      spec.title(input, titlePath(input.file_path, ctx.shellSession.cwd, ctx.root)),
+    preview: async (input, ctx) =>
+      previewChange(await target(input, ctx), spec.transform(input), ctx),
+    call: async (input, ctx) =>
+      applyChange(await target(input, ctx), spec.transform(input), spec.verb, ctx),
   });
 }

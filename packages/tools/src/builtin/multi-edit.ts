@@ -1,9 +1,6 @@
 import { z } from "zod";
-import { realPath, titlePath } from "../paths.js";
-import { defineTool } from "../tool.js";
-import { describe } from "./describe.js";
 import { applyEdits } from "./edit-core.js";
-import { applyChange, previewChange, type Transform } from "./file-change.js";
+import { defineFileChangeTool, type Transform } from "./file-change.js";
 
 const MultiEditInput = z.strictObject({
   file_path: z.string().min(1).describe("The absolute path of the file to modify"),
@@ -29,25 +26,12 @@ function transformOf(input: MultiEditInput): Transform {
 }
 
 /** MultiEdit: several Edits of one file applied in order, all or nothing. */
-export const multiEditTool = defineTool({
+export const multiEditTool = defineFileChangeTool({
   name: "MultiEdit",
-  description: describe(
-    "MultiEdit",
+  fallbackDescription:
     "Makes several exact string replacements in one file, in order, each applied to the result of the previous one. All or nothing: if any edit fails, the file is unchanged. The file must have been read first.",
-  ),
   inputSchema: MultiEditInput,
-  action: async (input, ctx) => [
-    { kind: "write", paths: [await realPath(input.file_path, ctx.shellSession.cwd)] },
-  ],
-  title: (input, ctx) =>
-    `Edit ${titlePath(input.file_path, ctx.shellSession.cwd, ctx.root)} (${input.edits.length} edits)`,
-  preview: async (input, ctx) =>
-    previewChange(await realPath(input.file_path, ctx.shellSession.cwd), transformOf(input), ctx),
-  call: async (input, ctx) =>
-    applyChange(
-      await realPath(input.file_path, ctx.shellSession.cwd),
-      transformOf(input),
-      "Edited",
-      ctx,
-    ),
+  transform: transformOf,
+  verb: "Edited",
+  title: (input, path) => `Edit ${path} (${input.edits.length} edits)`,
 });

@@ -1,8 +1,5 @@
 import { z } from "zod";
-import { realPath, titlePath } from "../paths.js";
-import { defineTool } from "../tool.js";
-import { describe } from "./describe.js";
-import { applyChange, previewChange, type Transform } from "./file-change.js";
+import { defineFileChangeTool, type Transform } from "./file-change.js";
 
 const WriteInput = z.strictObject({
   file_path: z.string().min(1).describe("The absolute path of the file to write"),
@@ -19,24 +16,12 @@ function transformOf(input: WriteInput): Transform {
 }
 
 /** Write: creates or overwrites a file; overwriting needs a prior Read of it, unchanged since. */
-export const writeTool = defineTool({
+export const writeTool = defineFileChangeTool({
   name: "Write",
-  description: describe(
-    "Write",
+  fallbackDescription:
     "Writes a file, creating parent folders as needed. Overwriting an existing file requires reading it first (and it must not have changed since). Prefer Edit for changes to existing files.",
-  ),
   inputSchema: WriteInput,
-  action: async (input, ctx) => [
-    { kind: "write", paths: [await realPath(input.file_path, ctx.shellSession.cwd)] },
-  ],
-  title: (input, ctx) => `Write ${titlePath(input.file_path, ctx.shellSession.cwd, ctx.root)}`,
-  preview: async (input, ctx) =>
-    previewChange(await realPath(input.file_path, ctx.shellSession.cwd), transformOf(input), ctx),
-  call: async (input, ctx) =>
-    applyChange(
-      await realPath(input.file_path, ctx.shellSession.cwd),
-      transformOf(input),
-      "Wrote",
-      ctx,
-    ),
+  transform: transformOf,
+  verb: "Wrote",
+  title: (_input, path) => `Write ${path}`,
 });
