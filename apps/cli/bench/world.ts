@@ -1,0 +1,70 @@
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createFixtureRepo, type FakeProvider, type FixtureRepo } from "@z-engine/testkit";
+
+/** The built entry the benchmarks run, as users do. */
+export const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "main.js");
+
+/** A temporary home (catalog off, optional extra settings) and a one-file project. */
+export async function benchHome(settings = ""): Promise<{
+  home: string;
+  repo: FixtureRepo;
+  env(provider: FakeProvider): Record<string, string>;
+  dispose(): Promise<void>;
+}> {
+  const home = await mkdtemp(join(tmpdir(), "zeng-bench-"));
+  await mkdir(join(home, "config"), { recursive: true });
+  await writeFile(join(home, "config", "settings.toml"), `[catalog]\nsource = "off"\n${settings}`);
+  const repo = await createFixtureRepo({ files: { "README.md": "# bench\n" } });
+  return {
+    home,
+    repo,
+    env: (provider) => ({
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      ZENGINE_HOME: join(home, "data"),
+      ZENGINE_CONFIG_HOME: join(home, "config"),
+      ZENGINE_PROVIDER: "anthropic",
+      ZENGINE_BASE_URL: provider.anthropicBaseUrl,
+      ZENGINE_API_KEY: "bench-key",
+    }),
+    dispose: async () => {
+      await repo.dispose();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `program args` (default node) in `cwd` and resolves with its exit code, stdout and stderr. */
+export function run(
+  args: readonly string[],
+  env: Record<string, string>,
+  cwd: string,
+  program: string = process.execPath,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { env, cwd, stdio: "pipe" });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      stdout += c;
+    });
+    child.stderr.setEncoding("utf8").on("data", (c: string) => {
+      stderr += c;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The median of a list of numbers. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}

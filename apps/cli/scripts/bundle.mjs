@@ -1,0 +1,35 @@
+// Bundles the CLI into dist/main.js (+ lazily loaded chunks in dist/chunks/) with esbuild.
+// Why: Node 20's ESM loader pays per file, and the engine's import graph is some hundreds of
+// files; one bundle reaches the first model request in about half the time (README, "Start-up").
+// Packages that find files next to their own code (wasm grammars, the rg binary, pdf.js)
+// stay external and are dependencies of @z-engine/cli so that they resolve from dist/.
+import { chmod, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const outdir = join(root, "dist");
+
+await rm(join(outdir, "chunks"), { recursive: true, force: true });
+await build({
+  entryPoints: { main: join(root, "src", "cli.ts") },
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  outdir,
+  chunkNames: "chunks/[name]-[hash]",
+  external: ["web-tree-sitter", "tree-sitter-bash", "@vscode/ripgrep", "unpdf", "onnxruntime-node"],
+  // Bundled CommonJS code calls require() for Node's own modules.
+  banner: {
+    js: 'import { createRequire as __zengRequire } from "node:module"; const require = __zengRequire(import.meta.url);',
+  },
+  // Some code tells errors apart by class name (llm classifies SDK errors that way), so
+  // names survive bundling; no minifying (it gained nothing measurable; stacks stay readable).
+  keepNames: true,
+  legalComments: "none",
+  logLevel: "warning",
+});
+await chmod(join(outdir, "main.js"), 0o755);

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { parseArgs } from "./args.js";
+
+const ok = (argv: string[]) => {
+  const parsed = parseArgs(argv);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.command;
+};
+const bad = (argv: string[]) => {
+  const parsed = parseArgs(argv);
+  if (parsed.ok) throw new Error(`accepted ${JSON.stringify(argv)}`);
+  return parsed.error;
+};
+
+describe("parseArgs", () => {
+  it("bare zeng and --help give the usage; --version the version", () => {
+    expect(ok([])).toEqual({ kind: "usage" });
+    expect(ok(["--help"])).toEqual({ kind: "usage" });
+    expect(ok(["-h"])).toEqual({ kind: "usage" });
+    expect(ok(["--version"])).toEqual({ kind: "version" });
+  });
+
+  it("reads -p with every flag, in both --flag value and --flag=value forms", () => {
+    expect(
+      ok([
+        "-p",
+        "fix it",
+        "--output-format=stream-json",
+        "--permission-mode",
+        "acceptEdits",
+        "--model",
+        "m1",
+        "--cwd",
+        "/tmp",
+        "--max-turns=7",
+        "--resume",
+        "ses_abc.1",
+      ]),
+    ).toEqual({
+      kind: "headless",
+      args: {
+        prompt: "fix it",
+        outputFormat: "stream-json",
+        mode: "acceptEdits",
+        model: "m1",
+        cwd: "/tmp",
+        maxTurns: 7,
+        resume: "ses_abc.1",
+        continue: false,
+      },
+    });
+    expect(ok(["--print=hi", "--continue"])).toEqual({
+      kind: "headless",
+      args: { prompt: "hi", outputFormat: "text", continue: true },
+    });
+    expect(ok(["-p=-starts with a dash"])).toMatchObject({
+      args: { prompt: "-starts with a dash" },
+    });
+  });
+
+  it("reads trust [DIR] and demo", () => {
+    expect(ok(["trust"])).toEqual({ kind: "trust" });
+    expect(ok(["trust", "/srv/app"])).toEqual({ kind: "trust", dir: "/srv/app" });
+    expect(ok(["demo"])).toEqual({ kind: "demo" });
+    expect(ok(["demo", "--help"])).toEqual({ kind: "usage" });
+  });
+
+  it("rejects unknown flags, bad and missing values, repeats and misplaced flags with one line", () => {
+    expect(bad(["--bogus"])).toBe("unknown option --bogus");
+    expect(bad(["-x"])).toBe("unknown option -x");
+    expect(bad(["-p"])).toBe("-p needs a value");
+    expect(bad(["-p", "--model", "m"])).toBe("-p needs a value");
+    expect(bad(["-p", "  "])).toBe("-p needs a non-empty value");
+    expect(bad(["-p", "x", "--output-format", "yaml"])).toBe(
+      '--output-format must be one of text, json, stream-json (got "yaml")',
+    );
+    expect(bad(["-p", "x", "--permission-mode", "yolo"])).toContain(
+      "--permission-mode must be one of",
+    );
+    for (const n of ["0", "-1", "1.5", "abc", "99999999999999999999"])
+      expect(bad(["-p", "x", `--max-turns=${n}`])).toContain("--max-turns must be a whole number");
+    expect(bad(["-p", "x", "--resume", "../../etc"])).toContain("--resume needs a session id");
+    expect(bad(["-p", "x", "--resume", "a", "--continue"])).toBe(
+      "--resume and --continue cannot be used together",
+    );
+    expect(bad(["-p", "x", "-p", "y"])).toBe("-p is given twice");
+    expect(bad(["--continue=yes", "-p", "x"])).toBe("--continue takes no value");
+    expect(bad(["-p", "x", "stray"])).toContain('unexpected argument "stray"');
+    expect(bad(["--model", "m"])).toBe('--model needs -p "PROMPT" (no interactive UI yet)');
+    expect(bad(["trust", "a", "b"])).toContain('unexpected argument "b"');
+    expect(bad(["trust", "--model", "m"])).toBe("--model does not apply to `zeng trust`");
+    expect(bad(["demo", "extra"])).toContain('unexpected argument "extra"');
+    expect(bad(["launch"])).toBe('unknown command "launch"');
+  });
+
+  it("never lets an error message span lines, even for hostile input", () => {
+    const error = bad(["-p", "x", "--output-format", "a\nb"]);
+    expect(error).not.toContain("\n");
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * The command line parser. Strict: an unknown flag, a missing or bad value, a flag given
+ * twice or a flag that does not fit the command is an error of one line (exit 2). Imports
+ * nothing, so that parsing costs nothing at start-up.
+ */
+
+/** The `--output-format` values. */
+export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** The `--permission-mode` values (protocol's PermissionMode). */
+export const PERMISSION_MODES = ["ask", "acceptEdits", "plan", "bypass"] as const;
+export type Mode = (typeof PERMISSION_MODES)[number];
+
+/** What `zeng -p` was asked to do. */
+export interface HeadlessArgs {
+  readonly prompt: string;
+  readonly outputFormat: OutputFormat;
+  readonly mode?: Mode;
+  readonly model?: string;
+  readonly resume?: string;
+  readonly continue: boolean;
+  readonly cwd?: string;
+  readonly maxTurns?: number;
+}
+
+/** A parsed command line. */
+export type Command =
+  | { readonly kind: "usage" }
+  | { readonly kind: "version" }
+  | { readonly kind: "headless"; readonly args: HeadlessArgs }
+  | { readonly kind: "trust"; readonly dir?: string }
+  | { readonly kind: "demo" };
+
+/** The parser's answer: a command, or the one-line reason the usage is bad. */
+export type ParsedArgs = { ok: true; command: Command } | { ok: false; error: string };
+
+type FlagName =
+  | "print"
+  | "output-format"
+  | "permission-mode"
+  | "model"
+  | "resume"
+  | "cwd"
+  | "max-turns"
+  | "continue"
+  | "help"
+  | "version";
+
+const VALUE_FLAGS = new Set<FlagName>([
+  "print",
+  "output-format",
+  "permission-mode",
+  "model",
+  "resume",
+  "cwd",
+  "max-turns",
+]);
+const BOOLEAN_FLAGS = new Set<FlagName>(["continue", "help", "version"]);
+const SHORT: Record<string, FlagName> = { "-p": "print", "-h": "help", "-V": "version" };
+const SUBCOMMANDS = new Set(["trust", "demo"]);
+
+class UsageError extends Error {}
+
+/** A value as an error shows it: quoted, control characters escaped, at most 60 characters. */
+function quote(value: string): string {
+  const short = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+  return JSON.stringify(short);
+}
+
+interface Scanned {
+  flags: Map<FlagName, string>;
+  positionals: string[];
+}
+
+function flagName(token: string): FlagName {
+  const short = SHORT[token];
+  if (short) return short;
+  const name = token.slice(2) as FlagName;
+  if (token.startsWith("--") && (VALUE_FLAGS.has(name) || BOOLEAN_FLAGS.has(name))) return name;
+  throw new UsageError(`unknown option ${/^[\w-]+$/.test(token) ? token : quote(token)}`);
+}
+
+function shown(name: FlagName): string {
+  return name === "print" ? "-p" : `--${name}`;
+}
+
+/** Splits argv into flags (by name) and positionals; `--` ends the flags. */
+function scan(argv: readonly string[]): Scanned {
+  const flags = new Map<FlagName, string>();
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] as string;
+    if (token === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!token.startsWith("-") || token === "-") {
+      positionals.push(token);
+      continue;
+    }
+    const eq = token.indexOf("=");
+    const name = flagName(eq > 0 ? token.slice(0, eq) : token);
+    if (flags.has(name)) throw new UsageError(`${shown(name)} is given twice`);
+    if (BOOLEAN_FLAGS.has(name)) {
+      if (eq > 0) throw new UsageError(`${shown(name)} takes no value`);
+      flags.set(name, "true");
+      continue;
+    }
+    let value = eq > 0 ? token.slice(eq + 1) : argv[i + 1];
+    if (eq < 0) {
+      if (value === undefined || (value.startsWith("-") && value !== "-"))
+        throw new UsageError(`${shown(name)} needs a value`);
+      i++;
+    }
+    value = value ?? "";
+    if (value.trim() === "") throw new UsageError(`${shown(name)} needs a non-empty value`);
+    flags.set(name, value);
+  }
+  return { flags, positionals };
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${name} must be one of ${allowed.join(", ")} (got ${quote(value)})`);
+}
+
+function positiveInt(name: string, value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`${name} must be a whole number of at least 1 (got ${quote(value)})`);
+  return n;
+}
+
+function headless(flags: Map<FlagName, string>): HeadlessArgs {
+  const resume = flags.get("resume");
+  if (resume !== undefined && !/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/.test(resume))
+    throw new UsageError(`--resume needs a session id (got ${quote(resume)})`);
+  if (resume !== undefined && flags.has("continue"))
+    throw new UsageError("--resume and --continue cannot be used together");
+  const format = flags.get("output-format");
+  const mode = flags.get("permission-mode");
+  const model = flags.get("model");
+  const cwd = flags.get("cwd");
+  const maxTurns = flags.get("max-turns");
+  return {
+    prompt: flags.get("print") as string,
+    outputFormat: format === undefined ? "text" : oneOf("--output-format", format, OUTPUT_FORMATS),
+    ...(mode === undefined ? {} : { mode: oneOf("--permission-mode", mode, PERMISSION_MODES) }),
+    ...(model === undefined ? {} : { model }),
+    ...(resume === undefined ? {} : { resume }),
+    continue: flags.has("continue"),
+    ...(cwd === undefined ? {} : { cwd }),
+    ...(maxTurns === undefined ? {} : { maxTurns: positiveInt("--max-turns", maxTurns) }),
+  };
+}
+
+function subcommand(name: string, rest: string[], flags: Map<FlagName, string>): Command {
+  const stray = [...flags.keys()].find((f) => f !== "help");
+  if (stray) throw new UsageError(`${shown(stray)} does not apply to \`zeng ${name}\``);
+  if (flags.has("help")) return { kind: "usage" };
+  if (name === "demo") {
+    if (rest.length > 0)
+      throw new UsageError(`unexpected argument ${quote(rest[0] as string)} after demo`);
+    return { kind: "demo" };
+  }
+  if (rest.length > 1)
+    throw new UsageError(`unexpected argument ${quote(rest[1] as string)} after trust DIR`);
+  return rest[0] === undefined ? { kind: "trust" } : { kind: "trust", dir: rest[0] };
+}
+
+function command(argv: readonly string[]): Command {
+  const { flags, positionals } = scan(argv);
+  const [first, ...rest] = positionals;
+  if (first !== undefined && !flags.has("print")) {
+    if (SUBCOMMANDS.has(first)) return subcommand(first, rest, flags);
+    throw new UsageError(`unknown command ${quote(first)}`);
+  }
+  if (flags.has("help")) return { kind: "usage" };
+  if (flags.has("version")) return { kind: "version" };
+  if (flags.has("print")) {
+    if (first !== undefined)
+      throw new UsageError(`unexpected argument ${quote(first)} (quote the whole prompt after -p)`);
+    return { kind: "headless", args: headless(flags) };
+  }
+  const [stray] = flags.keys();
+  if (stray) throw new UsageError(`${shown(stray)} needs -p "PROMPT" (no interactive UI yet)`);
+  return { kind: "usage" };
+}
+
+/** Parses `process.argv.slice(2)`. Never throws: bad usage comes back as `{ ok: false, error }`. */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  try {
+    return { ok: true, command: command(argv) };
+  } catch (error) {
+    if (error instanceof UsageError) return { ok: false, error: error.message };
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// The `zeng` entry (bundled into dist/main.js by scripts/bundle.mjs). Only the argument
+// parser loads up front; each command imports what it needs when it runs (design.md §2).
+import { readFileSync } from "node:fs";
+import { type Command, parseArgs } from "./args.js";
+import { EXIT } from "./exit-codes.js";
+import type { Io } from "./output/result.js";
+import { USAGE } from "./usage.js";
+
+const io: Io = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
+
+function version(): string {
+  const url = new URL("../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
+}
+
+async function dispatch(command: Command): Promise<number> {
+  switch (command.kind) {
+    case "usage":
+      io.stdout(USAGE);
+      return EXIT.ok;
+    case "version":
+      io.stdout(`zeng ${version()}\n`);
+      return EXIT.ok;
+    case "headless": {
+      const { runHeadless } = await import("./headless.js");
+      return runHeadless(command.args, io, process.env);
+    }
+    case "trust": {
+      const { runTrust } = await import("./trust.js");
+      return runTrust(command.dir, io, process.env);
+    }
+    case "demo": {
+      const { runDemo } = await import("./demo.js");
+      return runDemo(io, process.env);
+    }
+  }
+}
+
+/** Exits once stdout and stderr have taken everything written (pipes may be asynchronous). */
+function exitAfterFlush(code: number): void {
+  process.exitCode = code;
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+}
+
+// A reader that goes away (`zeng -p ... | head`) is not an error of ours.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? EXIT.ok);
+});
+
+const parsed = parseArgs(process.argv.slice(2));
+if (!parsed.ok) {
+  io.stderr(`zeng: ${parsed.error} (see zeng --help)\n`);
+  exitAfterFlush(EXIT.usage);
+} else {
+  dispatch(parsed.command).then(exitAfterFlush, (error: unknown) => {
+    io.stderr(`zeng: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    exitAfterFlush(EXIT.failed);
+  });
+}

@@ -1,0 +1,113 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { reply } from "@z-engine/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { main, streamJson, type World, world } from "./cli.test.helpers.js";
+
+let w: World | undefined;
+afterEach(async () => {
+  await w?.dispose();
+  w = undefined;
+});
+
+describe("usage and bad usage of the binary", () => {
+  it("bare zeng prints the usage and exits 0", async () => {
+    w = await world({ format: "anthropic" });
+    const run = await w.run([]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('zeng -p "PROMPT"');
+    expect(run.stdout).toContain(
+      "Exit codes: 0 completed, 1 failed or budget exhausted, 2 bad usage, 130 cancelled.",
+    );
+    expect(run.stderr).toBe("");
+  });
+
+  it("an unknown flag, a bad value or a missing folder is one line on stderr and exit 2", async () => {
+    w = await world({ format: "anthropic" });
+    const cases: Array<[string[], string]> = [
+      [["--frobnicate"], "zeng: unknown option --frobnicate (see zeng --help)\n"],
+      [
+        ["-p", "x", "--output-format", "xml"],
+        'zeng: --output-format must be one of text, json, stream-json (got "xml") (see zeng --help)\n',
+      ],
+      [
+        ["-p", "x", "--max-turns", "0"],
+        'zeng: --max-turns must be a whole number of at least 1 (got "0") (see zeng --help)\n',
+      ],
+      [["-p", "x", "--cwd", "/no/such/folder"], "zeng: --cwd /no/such/folder: no such folder\n"],
+      [["trust", "/no/such/folder"], "zeng: trust /no/such/folder: no such folder\n"],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => (w as World).run(args)));
+    for (const [i, run] of runs.entries()) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(cases[i]?.[1]);
+      expect(run.stdout).toBe("");
+    }
+    expect(w.provider.requests).toHaveLength(0);
+  });
+
+  it("a settings problem is a notice, not an exit code", async () => {
+    w = await world({ format: "anthropic", userSettings: '[agents]\nmax_turns = "many"\n' });
+    w.provider.push(main(reply.text("fine")));
+    const run = await w.run(["-p", "hi"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("fine\n");
+    expect(run.stderr).toMatch(/zeng: warning: .*settings\.toml.*max_turns/);
+  });
+});
+
+describe("zeng trust", () => {
+  it("trusts the folder, lists what now applies, and later runs no longer withhold it", async () => {
+    w = await world({ format: "anthropic" });
+    await mkdir(w.repo.path(".z-engine"), { recursive: true });
+    await writeFile(
+      w.repo.path(".z-engine/settings.toml"),
+      '[permissions]\nallow = ["Bash(npm test:*)"]\n',
+    );
+    w.provider.push(main(reply.text("one")), main(reply.text("two")));
+    const before = streamJson((await w.run(["-p", "a", "--output-format", "stream-json"])).stdout);
+    expect(before.envelopes.map((e) => e.event)).toContainEqual({
+      type: "trustRequired",
+      projectRoot: w.repo.root,
+      withheld: ["permissions.allow"],
+    });
+
+    const trust = await w.run(["trust"]);
+    expect(trust.code).toBe(0);
+    expect(trust.stdout).toBe(
+      `Trusted ${w.repo.root}\nIts project settings now apply for: permissions.allow\n`,
+    );
+    const file = JSON.parse(
+      await readFile(join(w.env.ZENGINE_HOME as string, "trust.json"), "utf8"),
+    );
+    expect(file).toMatchObject({ v: 2, folders: [{ path: w.repo.root }] });
+
+    const after = streamJson((await w.run(["-p", "b", "--output-format", "stream-json"])).stdout);
+    expect(after.envelopes.some((e) => e.event.type === "trustRequired")).toBe(false);
+  });
+});
+
+describe("zeng demo", () => {
+  it("runs the walkthrough with no key and no network, round by round, ends Verified and cleans up", async () => {
+    w = await world({ format: "anthropic" });
+    const run = await w.run(["demo"], {
+      ZENGINE_API_KEY: undefined,
+      ZENGINE_BASE_URL: "http://127.0.0.1:9",
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const out = run.stdout;
+    for (const round of [1, 2, 3, 4, 5]) expect(out).toContain(`\nRound ${round}\n`);
+    expect(out).toContain("You: Always allow… › In this chat (adds the rule Bash(npm test:*))");
+    expect(out).toContain("You: Allow once");
+    expect(out).toContain("check npm:test failed (exit 1; 0 passed, 1 failed)");
+    expect(out).toContain("check npm:test passed (exit 0; 1 passed, 0 failed)");
+    expect(out).toContain("+  return now >= token.expiresAt;");
+    expect(out).toMatch(/\nBadge: Verified: /);
+    expect(out.indexOf("Round 5")).toBeLessThan(out.indexOf("Badge: Verified"));
+    const project = /Project: (\S+)/.exec(out)?.[1] as string;
+    expect(existsSync(project)).toBe(false);
+    expect(w.provider.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,55 @@
+import type { EventEnvelope } from "@z-engine/protocol";
+import { badgeLabel, dollars, seconds, statusLine, tokens } from "./describe.js";
+import type { Io, OutputFormatter, RunEnd } from "./result.js";
+
+/** The footer: "completed · Verified (reason) · tokens · $cost · 1.2 s · session ses_...". */
+export function footer(end: RunEnd): string {
+  const badge = end.badge.status === "notApplicable" ? "no badge" : badgeLabel(end.badge);
+  const parts = [
+    end.outcome ?? "blocked",
+    `${badge}${end.badge.reason ? ` (${end.badge.reason})` : ""}`,
+    tokens(end.usage),
+    dollars(end.usage.costUsd),
+    seconds(end.durationMs),
+    `session ${end.sessionId}`,
+  ];
+  const reason = end.reason && end.outcome !== "completed" ? `: ${end.reason}` : "";
+  return `── ${parts.join(" · ")}${reason}`;
+}
+
+/**
+ * text: the main agent's text deltas stream to stdout; tool calls, checks, denials,
+ * retries and notices go to stderr; a one-line footer ends stderr.
+ */
+export function textOutput(io: Io): OutputFormatter {
+  let midLine = false;
+  const endLine = () => {
+    if (midLine) io.stdout("\n");
+    midLine = false;
+  };
+  return {
+    onEvent: (envelope: EventEnvelope) => {
+      const e = envelope.event;
+      if (envelope.agentId !== undefined) return;
+      if (e.type === "textDelta") {
+        if (e.text === "") return;
+        io.stdout(e.text);
+        midLine = !e.text.endsWith("\n");
+        return;
+      }
+      if (e.type === "assistantFinished") return endLine();
+      if (e.type === "approvalRequested") {
+        endLine();
+        return io.stderr(`? ${e.title} (${e.reason})\n`);
+      }
+      const line = statusLine(e);
+      if (line === undefined) return;
+      endLine();
+      io.stderr(`${line}\n`);
+    },
+    finish: (end: RunEnd) => {
+      endLine();
+      io.stderr(`${footer(end)}\n`);
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/** The usage text `zeng`, `zeng --help` and every usage error point to. */
+export const USAGE = `zeng: the Z Engine coding agent
+
+Usage:
+  zeng -p "PROMPT" [options]   run one prompt headless and exit
+  zeng demo                    the "fix the failing test" walkthrough (scripted model, no key, no network)
+  zeng trust [DIR]             trust a project folder (default: the working directory)
+  zeng --help | --version
+
+Options for -p (--print):
+  --output-format FORMAT       text (default) | json | stream-json
+  --permission-mode MODE       ask | acceptEdits | plan | bypass (default: the settings' mode, ask)
+  --model MODEL                the main model (default: the settings' model.main)
+  --resume ID                  continue the stored session ID
+  --continue                   continue the newest session of the project folder
+  --cwd DIR                    the project folder (default: the working directory)
+  --max-turns N                at most N model rounds in this turn
+
+Environment:
+  ZENGINE_PROVIDER (anthropic | openai), ZENGINE_BASE_URL, ZENGINE_API_KEY, ZENGINE_MODEL,
+  ZENGINE_SHELL, ANTHROPIC_API_KEY, OPENAI_API_KEY, ZENGINE_HOME (data folder),
+  ZENGINE_CONFIG_HOME (settings folder)
+
+Exit codes: 0 completed, 1 failed or budget exhausted, 2 bad usage, 130 cancelled.
+The interactive UI is not built yet: bare \`zeng\` prints this text.
+`;
