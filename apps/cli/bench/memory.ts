@@ -20,7 +20,7 @@ async function once(): Promise<{ mb: number; seconds: number }> {
   const world = await benchHome();
   await writeFile(
     join(world.home, "config", "models.json"),
-    JSON.stringify({ "claude-sonnet-4-5": { limit: { context: 2_000_000, output: 32_000 } } }),
+    JSON.stringify({ "claude-sonnet-5-5": { limit: { context: 2_000_000, output: 32_000 } } }),
   );
   const script = [];
   for (let i = 0; i < ROUNDS - 1; i++)

@@ -5,7 +5,7 @@ import type { EffectiveSettings, HookSetting } from "./effective.js";
 export const DEFAULT_CATALOG_URL = "https://models.dev/api.json";
 
 /** The default main model. */
-export const DEFAULT_MODEL = "claude-sonnet-4-5";
+export const DEFAULT_MODEL = "claude-sonnet-5-5";
 
 /**
  * Every default in one place, as a fresh object on each call (callers may mutate it).

@@ -20,9 +20,9 @@ describe("loadSettings: layers and merge", () => {
     expect(problems).toEqual([]);
     expect(withheld).toEqual([]);
     expect(settings.model).toEqual({
-      main: "claude-sonnet-4-5",
-      fast: "claude-sonnet-4-5",
-      review: "claude-sonnet-4-5",
+      main: "claude-sonnet-5-5",
+      fast: "claude-sonnet-5-5",
+      review: "claude-sonnet-5-5",
       fallbacks: [],
     });
     expect(settings.permissions.mode).toBe("ask");
@@ -142,7 +142,7 @@ mode = "acceptEdits"
       headers: {},
     });
     expect(settings.shell.program).toBe("/bin/bash");
-    expect(settings.model.main).toBe("claude-sonnet-4-5");
+    expect(settings.model.main).toBe("claude-sonnet-5-5");
   });
 
   it("reads every section the spec names", async () => {

@@ -58,7 +58,7 @@ checks = [{ id = "ok", kind = "test", command = "make test" }, { id = "bad", kin
     expect(settings.permissions.allow).toEqual([]);
     expect(settings.permissions.auto_allow_read_only_bash).toBe(false);
     expect(settings.model.fast).toBe("fast-model");
-    expect(settings.model.main).toBe("claude-sonnet-4-5");
+    expect(settings.model.main).toBe("claude-sonnet-5-5");
     expect(settings.verification.max_continuations).toBe(3);
     expect(settings.verification.checks.map((c) => c.id)).toEqual(["ok"]);
     const byKey = Object.fromEntries(problems.map((p) => [p.key, p]));

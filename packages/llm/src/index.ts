@@ -11,7 +11,7 @@ export { createModelClient, createWireClient } from "./create-client.js";
 // Wire-format clients (one attempt per call)
 export type { ClientConfig } from "./client-config.js";
 export { AnthropicClient, loadAnthropicSdk } from "./anthropic/client.js";
-export { THINKING_BUDGET, toAnthropicParams } from "./anthropic/request.js";
+export { THINKING_BUDGET, toAnthropicParams, usesAdaptiveThinking } from "./anthropic/request.js";
 export { OpenAiCompatibleClient, loadOpenAiSdk } from "./openai/client.js";
 export type { OpenAiRequestOptions } from "./openai/request.js";
 export { REASONING_EFFORT, toOpenAiParams } from "./openai/request.js";

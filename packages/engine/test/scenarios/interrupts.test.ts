@@ -143,7 +143,7 @@ describe("model failures and budgets", () => {
       files: loginProject,
       script: [],
       userSettings:
-        '[agents]\nsession_cost_cap_usd = 0.01\n\n[pricing."claude-sonnet-4-5"]\ninput = 3\noutput = 15\n',
+        '[agents]\nsession_cost_cap_usd = 0.01\n\n[pricing."claude-sonnet-5-5"]\ninput = 3\noutput = 15\n',
       overrides: { mode: "bypass" },
     });
     h.model.push(

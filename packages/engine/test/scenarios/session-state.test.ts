@@ -21,7 +21,7 @@ describe("session state", () => {
     h.session.send({ type: "setEffort", effort: "high" });
     h.session.send({ type: "setMode", mode: "plan" });
     await ended;
-    expect(h.model.requests[0]?.model).toBe("claude-sonnet-4-5");
+    expect(h.model.requests[0]?.model).toBe("claude-sonnet-5-5");
     expect(h.model.requests[1]?.model).toBe("other-model");
     expect(h.model.requests[1]?.effort).toBe("high");
     h.recorder.expectSubsequence([

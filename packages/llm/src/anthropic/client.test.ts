@@ -3,6 +3,7 @@ import { type FakeProvider, part, reply, startFakeProvider } from "@z-engine/tes
 import { afterEach, describe, expect, it } from "vitest";
 import { collect, request, withoutUsage } from "../test-support/helpers.js";
 import { AnthropicClient } from "./client.js";
+import { usesAdaptiveThinking } from "./request.js";
 
 let server: FakeProvider | undefined;
 afterEach(async () => {
@@ -116,6 +117,31 @@ describe("AnthropicClient requests", () => {
     expect(first?.temperature).toBeUndefined();
     expect(second?.thinking).toEqual({ type: "enabled", budget_tokens: 32768 });
     expect(second?.max_tokens).toBe(33768);
+  });
+
+  it("sends effort as adaptive thinking to Claude 4.6 and later, a budget to older models", async () => {
+    server = await startFakeProvider({ script: [reply.text("ok"), reply.text("ok")] });
+    await collect(client(server).stream(request({ model: "claude-sonnet-5-5", effort: "high" })));
+    await collect(client(server).stream(request({ model: "claude-haiku-4-5", effort: "high" })));
+    const [current, older] = server.requests.map((r) => r.body as Record<string, unknown>);
+    expect(current?.thinking).toEqual({ type: "adaptive" });
+    expect(current?.output_config).toEqual({ effort: "high" });
+    expect(older?.thinking).toEqual({ type: "enabled", budget_tokens: 16384 });
+    expect(older?.output_config).toBeUndefined();
+    expect(
+      [
+        "claude-opus-4-6",
+        "claude-sonnet-4-6",
+        "claude-opus-5",
+        "claude-fable-5-1",
+        "anthropic/claude-sonnet-5-5",
+      ].map(usesAdaptiveThinking),
+    ).toEqual([true, true, true, true, true]);
+    expect(
+      ["claude-sonnet-4-5-20250929", "claude-opus-4-1", "claude-3-7-sonnet-latest", "gpt-5"].map(
+        usesAdaptiveThinking,
+      ),
+    ).toEqual([false, false, false, false]);
   });
 
   it("sends temperature and no thinking without effort", async () => {

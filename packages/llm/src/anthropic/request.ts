@@ -69,11 +69,35 @@ function message(m: ModelMessage, cached: boolean): MessageParam {
   return { role: m.role, content };
 }
 
-/** The `max_tokens` and `thinking` for a request: max_tokens always exceeds the budget. */
+const CLAUDE_VERSION = /^claude-(opus|sonnet|haiku|fable|mythos)-(\d+)(?:-(\d{1,2}))?(?:-|$)/;
+
+/**
+ * Whether a model thinks adaptively, with effort as `output_config.effort`: Claude models from
+ * 4.6 on (Claude 5 models reject manual thinking budgets), and the Fable and Mythos families.
+ * Older models (and unknown names) get an extended-thinking budget instead.
+ */
+export function usesAdaptiveThinking(model: string): boolean {
+  const id = model.slice(model.lastIndexOf("/") + 1);
+  if (id.startsWith("claude-mythos") || id.startsWith("claude-fable")) return true;
+  const m = CLAUDE_VERSION.exec(id);
+  if (!m) return false;
+  const major = Number(m[2]);
+  const minor = Number(m[3] ?? 0);
+  return major > 4 || (major === 4 && minor >= 6);
+}
+
+/** The `max_tokens`, `thinking` and effort for a request: a budget always stays under max_tokens. */
 function thinkingParams(
   request: ModelRequest,
-): Pick<MessageCreateParamsStreaming, "max_tokens" | "thinking"> {
+): Pick<MessageCreateParamsStreaming, "max_tokens" | "thinking" | "output_config"> {
   if (!request.effort) return { max_tokens: request.maxTokens };
+  if (usesAdaptiveThinking(request.model)) {
+    return {
+      max_tokens: request.maxTokens,
+      thinking: { type: "adaptive" },
+      output_config: { effort: request.effort },
+    };
+  }
   const budget = THINKING_BUDGET[request.effort];
   const maxTokens = budget < request.maxTokens ? request.maxTokens : budget + request.maxTokens;
   return { max_tokens: maxTokens, thinking: { type: "enabled", budget_tokens: budget } };
@@ -82,7 +106,8 @@ function thinkingParams(
 /**
  * The Anthropic Messages request for a protocol request: cache marks become `cache_control`
  * breakpoints (on a system section, the last tool, or a message's last block), effort becomes
- * an extended-thinking budget (and temperature is left out, as thinking requires).
+ * adaptive thinking with that effort on current models, an extended-thinking budget on older
+ * ones (and temperature is left out, as thinking requires).
  */
 export function toAnthropicParams(request: ModelRequest): MessageCreateParamsStreaming {
   const systemMarks = new Set<number>();

@@ -13,6 +13,10 @@ type Row = [
 // Prices in USD per million tokens as published by the providers; used only when neither the
 // cached catalog nor models.json knows a model. Dated: prefer the catalog.
 const ROWS: Row[] = [
+  ["claude-sonnet-5-5", 1_000_000, 128_000, 2, 10, 0.2, 2.5],
+  ["claude-sonnet-5", 1_000_000, 128_000, 2, 10, 0.2, 2.5],
+  ["claude-opus-5-5", 1_000_000, 128_000, 4, 20, 0.4, 5],
+  ["claude-opus-5", 1_000_000, 128_000, 5, 25, 0.5, 6.25],
   ["claude-opus-4-5", 200_000, 64_000, 5, 25, 0.5, 6.25],
   ["claude-opus-4-1", 200_000, 32_000, 15, 75, 1.5, 18.75],
   ["claude-opus-4-0", 200_000, 32_000, 15, 75, 1.5, 18.75],
