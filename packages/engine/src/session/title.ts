@@ -10,41 +10,54 @@ export function fallbackTitle(prompt: string): string {
   return line.length > 60 ? `${line.slice(0, 57)}...` : line || "Untitled session";
 }
 
+/** The fast model's title for a prompt, or "" when it fails. Never rejects. */
+async function askForTitle(
+  core: SessionCore,
+  prompt: string,
+  signal: AbortSignal,
+): Promise<string> {
+  try {
+    const assembler = new MessageAssembler();
+    const request = {
+      model: core.config.fastModel,
+      system: [{ id: "base", text: PROMPT, cacheable: false }],
+      tools: [],
+      messages: [
+        {
+          role: "user" as const,
+          content: [{ type: "text" as const, text: prompt.slice(0, 4000) }],
+        },
+      ],
+      cacheMarks: [],
+      maxTokens: 64,
+    };
+    for await (const event of core
+      .client("fast", core.config.fastModel)
+      .stream(request, { signal })) {
+      assembler.push(event);
+    }
+    if (assembler.error) return "";
+    return assembler.content
+      .map((b) => (b.type === "text" ? b.text : ""))
+      .join("")
+      .trim()
+      .replace(/^["']|["'.]$/g, "");
+  } catch {
+    return "";
+  }
+}
+
 /**
- * Asks the fast model for a title after the first turn, records it and emits titleChanged.
- * A model failure falls back to the prompt's first line. Never rejects.
+ * Titles the session after its first turn: the fast model's title, or the prompt's first line
+ * when the model fails. Headless sessions (one prompt, then exit) take the first line without
+ * a request. Records the title and emits titleChanged. Never rejects.
  */
 export async function generateTitle(
   core: SessionCore,
   prompt: string,
   signal: AbortSignal,
 ): Promise<void> {
-  let title = "";
-  try {
-    const assembler = new MessageAssembler();
-    for await (const event of core.client("fast", core.config.fastModel).stream(
-      {
-        model: core.config.fastModel,
-        system: [{ id: "base", text: PROMPT, cacheable: false }],
-        tools: [],
-        messages: [{ role: "user", content: [{ type: "text", text: prompt.slice(0, 4000) }] }],
-        cacheMarks: [],
-        maxTokens: 64,
-      },
-      { signal },
-    )) {
-      assembler.push(event);
-    }
-    if (!assembler.error) {
-      title = assembler.content
-        .map((b) => (b.type === "text" ? b.text : ""))
-        .join("")
-        .trim()
-        .replace(/^["']|["'.]$/g, "");
-    }
-  } catch {
-    title = "";
-  }
+  const title = core.headless ? "" : await askForTitle(core, prompt, signal);
   if (signal.aborted) return;
   const final = title.split("\n")[0]?.slice(0, 80) || fallbackTitle(prompt);
   await core.journal

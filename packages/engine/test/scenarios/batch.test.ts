@@ -127,5 +127,8 @@ describe("the tool batch", () => {
       },
       { type: "toolFinished", status: "denied" },
     ]);
+    // One prompt, then exit: the title is the prompt's first line, without a model request.
+    await expect(h.recorder.waitFor("titleChanged")).resolves.toMatchObject({ title: "clean" });
+    expect(h.fast.requests).toHaveLength(0);
   });
 });
