@@ -1,4 +1,3 @@
-import TurndownService from "turndown";
 import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
 import { defineTool } from "../tool.js";
@@ -22,8 +21,13 @@ function target(raw: string): URL | null {
   return url;
 }
 
-function toMarkdown(body: string, contentType: string): string {
+async function toMarkdown(body: string, contentType: string): Promise<string> {
   if (!contentType.includes("html")) return body;
+  // Loaded on first use: turndown brings a DOM implementation that start-up should not pay for.
+  // turndown is CommonJS (`export =`): its namespace's default export is the class.
+  const { default: TurndownService } = (await import("turndown")) as unknown as {
+    default: typeof import("turndown");
+  };
   const service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced" });
   service.remove(["script", "style", "noscript", "iframe"]);
   return service.turndown(body);
@@ -65,7 +69,7 @@ async function fetchPage(start: URL, ctx: ToolCtx): Promise<Page | ToolOutput> {
       );
     }
     const body = await readLimited(response, ctx.web.maxBytes ?? 10 * 1024 * 1024);
-    return { markdown: toMarkdown(body.text, contentType), truncated: body.truncated, url };
+    return { markdown: await toMarkdown(body.text, contentType), truncated: body.truncated, url };
   }
   return errorOutput(`Too many redirects from ${start.href}.`);
 }
