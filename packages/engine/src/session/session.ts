@@ -257,8 +257,12 @@ export class EngineSession implements SessionCore {
     const state: RunningTurn["state"] = {};
     this.running = { turnId, controller, state };
     const first = this.turnCount === 0;
+    // A headless session titles itself from the prompt as its first turn starts, so that the
+    // turn's end is its last event; others ask the fast model once the first turn ended.
+    const title = () => this.track(generateTitle(this, next.text, this.lifetime.signal));
     void runTurn(this, turnId, next, controller.signal, (turn) => {
       state.turn = turn;
+      if (first && this.headless) title();
     })
       .catch(async (error): Promise<TurnSummary> => {
         await this.journal.notice(
@@ -279,8 +283,7 @@ export class EngineSession implements SessionCore {
         controller.release();
         this.running = null;
         if (summary.outcome !== null) this.turnCount++;
-        if (first && summary.outcome !== null)
-          this.track(generateTitle(this, next.text, this.lifetime.signal));
+        if (first && !this.headless && summary.outcome !== null) title();
         for (const wake of this.turnWaiters.splice(0)) wake(summary);
         this.pump();
       });
