@@ -116,13 +116,16 @@ async function benchFingerprint(scratch: string): Promise<void> {
   console.log(`BENCH host.fingerprint ${median(times).toFixed(1)} ms`);
 }
 
+// `tsx bench/host.ts [snapshot] [restore] [fingerprint]` runs only those (default: all).
+const only = new Set(process.argv.slice(2));
+const wanted = (name: string) => only.size === 0 || only.has(name);
 const scratch = mkdtempSync(join(tmpdir(), "zeng-host-bench-"));
 try {
   const root = join(scratch, "tree");
-  makeTree(root, 10_000);
-  await benchSnapshot(root, scratch);
-  await benchRestore(root, scratch);
-  await benchFingerprint(scratch);
+  if (wanted("snapshot") || wanted("restore")) makeTree(root, 10_000);
+  if (wanted("snapshot")) await benchSnapshot(root, scratch);
+  if (wanted("restore")) await benchRestore(root, scratch);
+  if (wanted("fingerprint")) await benchFingerprint(scratch);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -1,6 +1,8 @@
-import { mkdtemp, rm, unlink, utimes, writeFile, mkdir } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, unlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { createFixtureRepo } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
 import { HostError } from "./errors.js";
@@ -43,6 +45,42 @@ describe("fingerprint", () => {
     const before = await fingerprint(repo.root, { env });
     await repo.git("add", "-A");
     expect(await fingerprint(repo.root, { env })).toBe(before);
+  });
+
+  it("digests the files on disk alike whatever state or form git's index is in", async () => {
+    await using repo = await createFixtureRepo({
+      files: { "a.txt": "a", "d/b.txt": "bb", "ü/ñ.txt": "n" },
+    });
+    await writeFile(Buffer.from(`${repo.root}/raw-\xff.bin`, "latin1"), "tracked");
+    await repo.commit("raw name");
+    await writeFile(Buffer.from(`${repo.root}/new-\xfe.txt`, "latin1"), "untracked");
+    // Old enough that git's index holds them as they are (not "racily clean").
+    for (const path of ["a.txt", "d/b.txt"])
+      await utimes(repo.path(path), 2_000_000.5, 2_000_000.5);
+    await repo.git("update-index", "--refresh");
+    // Without git on the PATH the folder is walked and every file stat'ed.
+    const walked = () => fingerprint(repo.root, { env: { PATH: "/nonexistent" } });
+    const first = await fingerprint(repo.root, { env });
+    expect(first).toBe(await walked());
+    await utimes(repo.path("a.txt"), 3_000, 3_000);
+    // Before 1970; and a touch within the second git's index was written in.
+    await promisify(execFile)("touch", ["-t", "196001010000.30", repo.path("d/b.txt")]);
+    await utimes(repo.path("ü/ñ.txt"), new Date(), new Date());
+    const touched = await fingerprint(repo.root, { env });
+    expect(touched).not.toBe(first);
+    expect(touched).toBe(await walked());
+    for (const step of [
+      ["update-index", "--refresh"],
+      ["update-index", "--split-index"],
+      ["update-index", "--no-split-index", "--index-version", "4"],
+    ]) {
+      await repo.git(...step);
+      expect(await fingerprint(repo.root, { env })).toBe(touched);
+    }
+    await writeFile(Buffer.from(`${repo.root}/raw-\xff.bin`, "latin1"), "changed");
+    const changed = await fingerprint(repo.root, { env });
+    expect(changed).not.toBe(touched);
+    expect(changed).toBe(await walked());
   });
 
   it("leaves out ignored files, .git and .z-engine/", async () => {

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { Dirent } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
 import { HostError } from "./errors.js";
-import { cleanGitEnv, runGit, splitNul } from "./git.js";
+import { gitFiles } from "./fingerprint-git.js";
+import { cleanGitEnv } from "./git.js";
 
 /** Options for {@link fingerprint}. */
 export interface FingerprintOptions {
@@ -16,107 +16,107 @@ export interface FingerprintOptions {
 /** Folder names a walk of a folder that is not a git repository never enters. */
 const WALK_SKIP = new Set([".git"]);
 const STAT_WORKERS = 64;
+const BILLION = 1_000_000_000n;
 
-/**
- * Lines `path\0size\0sec.nsec` for tracked files, from the stat data git's index holds,
- * skipping `skip` (files git found changed) and repeated (unmerged) paths.
- */
-function indexLines(text: string, skip: ReadonlySet<string>, keep: (path: string) => boolean) {
-  const lines: string[] = [];
-  let previous = "";
-  let pos = 0;
-  while (pos < text.length) {
-    const nul = text.indexOf("\0", pos);
-    if (nul < 0) break;
-    const path = text.slice(pos, nul);
-    const mtimeAt = text.indexOf("mtime: ", nul) + 7;
-    const mtimeEnd = text.indexOf("\n", mtimeAt);
-    const sizeAt = text.indexOf("size: ", mtimeEnd) + 6;
-    const sizeEnd = text.indexOf("\t", sizeAt);
-    pos = text.indexOf("\n", sizeEnd) + 1;
-    if (path !== previous && !skip.has(path) && keep(path)) {
-      const mtime = text.slice(mtimeAt, mtimeEnd).replace(":", ".");
-      lines.push(`${path}\0${text.slice(sizeAt, sizeEnd)}\0${mtime}`);
-    }
-    previous = path;
-    if (pos === 0) break;
-  }
-  return lines;
-}
+/** Byte string (one character per byte) → the bytes it stands for. */
+const bytes = (text: string) => Buffer.from(text, "latin1");
 
-/**
- * In a git repository: tracked files git finds unchanged keep the size and mtime its index
- * holds (which equal the file's, or git would have found it changed), so only changed and
- * untracked files are stat'ed here. Null when `root` is not in a repository.
- */
-async function gitEntries(
-  root: string,
-  env: Record<string, string>,
-  keep: (path: string) => boolean,
-): Promise<Entries | null> {
+/** Every file under `root` but those in `.git` folders, as byte strings. */
+async function walk(root: Buffer, relative: string, out: string[]): Promise<void> {
+  let entries: Dirent<Buffer>[];
   try {
-    const [index, changed] = await Promise.all([
-      runGit(["ls-files", "-z", "-c", "--debug"], { cwd: root, env }),
-      runGit(["ls-files", "-z", "-m", "-o", "--exclude-standard"], { cwd: root, env }),
-    ]);
-    const stale = splitNul(changed.stdout);
-    const lines = indexLines(index.stdout.toString("utf8"), new Set(stale), keep);
-    return { lines, stale: [...new Set(stale)] };
-  } catch {
-    return null;
-  }
-}
-
-async function walk(root: string, relative: string, out: string[]): Promise<void> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(relative ? join(root, relative) : root, { withFileTypes: true });
+    const dir = relative ? Buffer.concat([root, bytes(`/${relative}`)]) : root;
+    entries = await readdir(dir, { withFileTypes: true, encoding: "buffer" });
   } catch {
     return;
   }
   const dirs: string[] = [];
   for (const entry of entries) {
-    if (WALK_SKIP.has(entry.name)) continue;
-    const path = relative ? `${relative}/${entry.name}` : entry.name;
+    const name = entry.name.toString("latin1");
+    if (WALK_SKIP.has(name)) continue;
+    const path = relative ? `${relative}/${name}` : name;
     if (entry.isDirectory()) dirs.push(path);
     else out.push(path);
   }
   await Promise.all(dirs.map((dir) => walk(root, dir, out)));
 }
 
-interface Entries {
-  /** `path\0size\0sec.nsec` lines already known. */
-  readonly lines: string[];
-  /** Paths still to stat. */
-  readonly stale: readonly string[];
+/**
+ * A file's line: its path, NUL, then its mtime seconds, nanoseconds and size as three
+ * big-endian 32-bit numbers (the layout git's index stores them in, so index entries need
+ * no conversion; each within 0 and 2^32-1); `null` for a file that is gone (no real file
+ * has 2^32-1 nanoseconds).
+ */
+function statLine(path: string, stat: { sec: number; nsec: number; size: number } | null) {
+  const raw = Buffer.alloc(12, 0xff);
+  if (stat) {
+    raw.writeUInt32BE(stat.sec, 0);
+    raw.writeUInt32BE(stat.nsec, 4);
+    raw.writeUInt32BE(stat.size, 8);
+  }
+  return `${path}\0${raw.toString("latin1")}`;
 }
 
-async function statInto(root: string, paths: readonly string[], into: string[]) {
+/** Lines (see {@link statLine}) for each path, stat'ed in parallel, in no particular order. */
+async function statLines(root: Buffer, paths: readonly string[]): Promise<string[]> {
+  const lines: string[] = [];
   let next = 0;
   const worker = async () => {
     while (next < paths.length) {
       const path = paths[next++]!;
       try {
-        const info = await lstat(join(root, path), { bigint: true });
-        const sec = info.mtimeNs / 1_000_000_000n;
-        const nsec = info.mtimeNs % 1_000_000_000n;
-        into.push(`${path}\0${info.size}\0${sec}.${nsec}`);
+        const info = await lstat(Buffer.concat([root, bytes(`/${path}`)]), { bigint: true });
+        // Whole seconds rounded down (before 1970 too) and the nanoseconds past them.
+        const nsec = ((info.mtimeNs % BILLION) + BILLION) % BILLION;
+        const sec = Number(((info.mtimeNs - nsec) / BILLION) & 0xffffffffn);
+        const size = Number(info.size & 0xffffffffn);
+        lines.push(statLine(path, { sec, nsec: Number(nsec), size }));
       } catch {
-        into.push(`${path}\0missing`);
+        lines.push(statLine(path, null));
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(STAT_WORKERS, paths.length) }, worker));
+  return lines;
+}
+
+/**
+ * `sorted` and `extra` lines in one path order. Lines start with the path and NUL sorts
+ * first, so comparing lines compares paths; `sorted` (the index's, usually nearly all of
+ * them) is already in order, so each extra line finds its place by binary search.
+ */
+function mergeLines(sorted: readonly string[], extra: string[]): string[] {
+  extra.sort();
+  if (sorted.length === 0) return extra;
+  const out: string[] = [];
+  let from = 0;
+  for (const line of extra) {
+    let low = from;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (sorted[middle]! < line) low = middle + 1;
+      else high = middle;
+    }
+    for (let i = from; i < low; i++) out.push(sorted[i]!);
+    out.push(line);
+    from = low;
+  }
+  for (let i = from; i < sorted.length; i++) out.push(sorted[i]!);
+  return out;
 }
 
 /**
  * A short digest (16 hex characters) of every file's path, size and modification time
  * under `root`, honouring the repository's ignores: in a git repository the files are the
- * tracked ones and the untracked ones not ignored (git's own stat check says which changed,
- * and only those are stat'ed here; a deleted tracked file counts as "missing"); in a plain
- * folder every file but those in `.git` folders. The `exclude` folders (by default
- * `.z-engine/`) are left out. Rejects with a `HostError` (`fingerprint_failed`) when `root`
- * is not a readable folder.
+ * tracked ones and the untracked ones not ignored (git's own stat check says which differ
+ * from its index, and only those are stat'ed here; a deleted tracked file counts as
+ * "missing"); in a plain folder every file but those in `.git` folders. The digest depends
+ * on the files on disk only, not on the state of git's index (refreshed, staged, split):
+ * it equals the digest of stat'ing every one of those files (sizes and seconds taken to 32
+ * bits, as git keeps them). The `exclude` folders (by default `.z-engine/`) are left out.
+ * Never writes anything. Rejects with a `HostError` (`fingerprint_failed`) when `root` is
+ * not a readable folder.
  */
 export async function fingerprint(root: string, options: FingerprintOptions = {}): Promise<string> {
   try {
@@ -125,17 +125,18 @@ export async function fingerprint(root: string, options: FingerprintOptions = {}
     throw new HostError("fingerprint_failed", `cannot fingerprint ${root}`, { cause });
   }
   const env = cleanGitEnv(options.env ?? process.env);
-  const prefixes = (options.exclude ?? [".z-engine"]).map((dir) => `${dir.replace(/\/+$/, "")}/`);
+  // Paths are byte strings throughout (any file name survives, and sorting is by bytes).
+  const prefixes = (options.exclude ?? [".z-engine"]).map((dir) =>
+    Buffer.from(`${dir.replace(/\/+$/, "")}/`).toString("latin1"),
+  );
   const keep = (path: string) => !prefixes.some((prefix) => path.startsWith(prefix));
-  let entries = await gitEntries(root, env, keep);
-  if (entries === null) {
+  const rootBytes = Buffer.from(root);
+  let files = await gitFiles(root, env, keep);
+  if (files === null) {
     const paths: string[] = [];
-    await walk(root, "", paths);
-    entries = { lines: [], stale: paths };
+    await walk(rootBytes, "", paths);
+    files = { lines: [], stale: paths };
   }
-  const lines = entries.lines;
-  await statInto(root, entries.stale.filter(keep), lines);
-  // Lines start with the path and NUL sorts first, so this is a sort by path.
-  lines.sort();
-  return createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 16);
+  const lines = mergeLines(files.lines, await statLines(rootBytes, files.stale.filter(keep)));
+  return createHash("sha256").update(lines.join("\n"), "latin1").digest("hex").slice(0, 16);
 }

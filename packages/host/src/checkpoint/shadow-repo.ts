@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
-import { mkdir, open, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type GitOutput, cleanGitEnv, runGit } from "../git.js";
+import { type HashLength, countIndexEntries } from "../git-index.js";
+import { type GitOutput, cleanGitEnv, runGit, runGitScript } from "../git.js";
 
 /** The ref every snapshot is chained on. */
 export const CHECKPOINT_REF = "refs/z-engine/checkpoints";
@@ -14,7 +15,10 @@ const IDENTITY = {
   GIT_COMMITTER_EMAIL: "checkpoints@z-engine.invalid",
 };
 
-/** Per-call config: no hooks, no fsmonitor, no signing, whatever any config file says. */
+/**
+ * Per-call config: no hooks, no fsmonitor, no signing, whatever any config file says; and a
+ * split index, so each index write is the few entries that changed, not the whole tree.
+ */
 const SAFE_CONFIG = [
   "-c",
   "core.hooksPath=/dev/null",
@@ -24,7 +28,17 @@ const SAFE_CONFIG = [
   "commit.gpgSign=false",
   "-c",
   "safe.directory=*",
+  "-c",
+  "core.splitIndex=true",
 ];
+
+/** Options of one git call against the shadow repository. */
+export interface ShadowGitOptions {
+  readonly input?: string | Uint8Array;
+  /** The index git uses (default the shadow's own). */
+  readonly indexFile?: string;
+  readonly okCodes?: number[];
+}
 
 /**
  * The shadow repository of one project: its own GIT_DIR (in the checkpoints folder),
@@ -37,6 +51,8 @@ export class ShadowRepo {
   readonly projectRoot: string;
   /** The user's `core.excludesFile`, applied to the shadow repository too. */
   excludesFile: string | null = null;
+  /** The length of the repository's object names (sha1 unless git made it sha256). */
+  hashLength: HashLength = 20;
   private readonly baseEnv: Record<string, string>;
   private ready: Promise<void> | undefined;
 
@@ -63,18 +79,40 @@ export class ShadowRepo {
   }
 
   /** Runs git against the shadow repository, with `indexFile` as its index (default its own). */
-  git(
-    args: readonly string[],
-    options: { input?: string | Uint8Array; indexFile?: string; okCodes?: number[] } = {},
+  git(args: readonly string[], options: ShadowGitOptions = {}): Promise<GitOutput> {
+    return runGit([...this.gitPrefix(), ...args], this.runOptions(options));
+  }
+
+  /**
+   * Runs a `sh` script against the shadow repository whose git calls are written
+   * `git "$@" <command>` (so they get the same per-call config as {@link git}); `env` adds
+   * variables the script reads.
+   */
+  script(
+    label: string,
+    script: string,
+    options: ShadowGitOptions & { env?: Record<string, string> } = {},
   ): Promise<GitOutput> {
-    const env = { ...this.baseEnv, GIT_INDEX_FILE: options.indexFile ?? this.indexFile };
+    return runGitScript(label, script, this.gitPrefix(), this.runOptions(options));
+  }
+
+  private gitPrefix(): string[] {
     const excludes = this.excludesFile ? ["-c", `core.excludesFile=${this.excludesFile}`] : [];
-    return runGit([...SAFE_CONFIG, ...excludes, ...args], {
+    return [...SAFE_CONFIG, ...excludes];
+  }
+
+  private runOptions(options: ShadowGitOptions & { env?: Record<string, string> }) {
+    const env = {
+      ...this.baseEnv,
+      ...options.env,
+      GIT_INDEX_FILE: options.indexFile ?? this.indexFile,
+    };
+    return {
       cwd: this.projectRoot,
       env,
       ...(options.input === undefined ? {} : { input: options.input }),
       ...(options.okCodes === undefined ? {} : { okCodes: options.okCodes }),
-    });
+    };
   }
 
   /** Replaces `info/exclude` when its text changed; resolves to whether it did. */
@@ -87,8 +125,24 @@ export class ShadowRepo {
     return true;
   }
 
+  /**
+   * The number of files `indexFile` holds, read from the file itself (a split index
+   * included), or counted by git when the file is not understood.
+   */
+  async countEntries(indexFile: string): Promise<number> {
+    const count = await countIndexEntries(indexFile, this.gitDir, this.hashLength);
+    if (count !== null) return count;
+    const out = await this.git(["ls-files", "-z", "--cached"], { indexFile });
+    let entries = 0;
+    for (let at = out.stdout.indexOf(0); at >= 0; at = out.stdout.indexOf(0, at + 1)) entries++;
+    return entries;
+  }
+
   private async create(): Promise<void> {
-    if (existsSync(join(this.gitDir, "HEAD"))) return;
+    if (existsSync(join(this.gitDir, "HEAD"))) {
+      await this.readObjectFormat();
+      return;
+    }
     await mkdir(this.gitDir, { recursive: true });
     await this.git(["init", "-q"]);
     const settings: [string, string][] = [
@@ -102,21 +156,12 @@ export class ShadowRepo {
     ];
     for (const [key, value] of settings) await this.git(["config", key, value]);
     await writeFile(join(this.gitDir, "project"), `${this.projectRoot}\n`);
+    await this.readObjectFormat();
   }
-}
 
-/** The number of entries in a git index file (0 when there is none); reads its 12-byte header. */
-export async function indexEntryCount(indexFile: string): Promise<number> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(indexFile, "r");
-    const header = Buffer.alloc(12);
-    const { bytesRead } = await handle.read(header, 0, 12, 0);
-    if (bytesRead < 12 || header.toString("latin1", 0, 4) !== "DIRC") return 0;
-    return header.readUInt32BE(8);
-  } catch {
-    return 0;
-  } finally {
-    await handle?.close();
+  private async readObjectFormat(): Promise<void> {
+    // Git before 2.28 echoes an option it does not know: it only has sha1 then.
+    const out = await this.git(["rev-parse", "--show-object-format"]);
+    this.hashLength = out.stdout.toString("utf8").trim() === "sha256" ? 32 : 20;
   }
 }

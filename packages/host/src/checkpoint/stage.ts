@@ -1,7 +1,7 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { splitNul } from "../git.js";
-import { type ShadowRepo, indexEntryCount } from "./shadow-repo.js";
+import type { ShadowRepo } from "./shadow-repo.js";
 
 /** Limits of what a snapshot stores. */
 export interface StageLimits {
@@ -9,15 +9,15 @@ export interface StageLimits {
   readonly maxFileBytes: number;
 }
 
-/** What staging the work tree into an index gave. */
-export type StageResult =
-  | { readonly files: number; readonly unstorable: readonly string[] }
+/** What is to be staged: the paths to bring up to date in the index, and those not stored. */
+export type StagePlan =
+  | { readonly update: readonly string[]; readonly unstorable: readonly string[] }
   | { readonly disabled: string };
 
 interface Candidates {
   readonly changed: string[];
   readonly deleted: Set<string>;
-  readonly untracked: number;
+  readonly untracked: Set<string>;
 }
 
 async function listCandidates(shadow: ShadowRepo, indexFile: string): Promise<Candidates> {
@@ -27,14 +27,14 @@ async function listCandidates(shadow: ShadowRepo, indexFile: string): Promise<Ca
   const seen = new Set<string>();
   const changed: string[] = [];
   const deleted = new Set<string>();
-  let untracked = 0;
+  const untracked = new Set<string>();
   for (const entry of splitNul(out.stdout)) {
     const tag = entry.slice(0, 1);
     const path = entry.slice(2);
     // A nested repository is listed as a folder; it is left out like any .git folder.
     if (path.endsWith("/")) continue;
     if (tag === "R") deleted.add(path);
-    if (tag === "?") untracked++;
+    if (tag === "?") untracked.add(path);
     if (!seen.has(path)) {
       seen.add(path);
       changed.push(path);
@@ -63,21 +63,25 @@ async function findTooLarge(
 }
 
 /**
- * Brings `indexFile` up to date with the work tree without walking it twice: one
- * `ls-files -m -d -o` (changed, deleted and new files, ignores honoured), a size check of
- * just those, then `update-index` with exactly that list. Files over the size limit are not
- * stored (and dropped from the index if they were). Resolves to `disabled` without touching
- * the index when the tree holds more than `maxFiles` files.
+ * Plans bringing `indexFile` up to date with the work tree without walking it twice: one
+ * `ls-files -m -d -o` (changed, deleted and new files, ignores honoured) and a size check of
+ * just those. Files over the size limit are never hashed: they are left out of the plan, and
+ * a tracked one (it grew) leaves the index here, as do tracked files the ignores now cover
+ * when they changed. Resolves to `disabled` without touching the index when the tree holds
+ * more than `maxFiles` files. Rejects with a `HostError` when git fails.
  */
-export async function stageWorkTree(
+export async function planStage(
   shadow: ShadowRepo,
   indexFile: string,
   limits: StageLimits,
   ignoresChanged: boolean,
-): Promise<StageResult> {
-  const before = await indexEntryCount(indexFile);
-  const { changed, deleted, untracked } = await listCandidates(shadow, indexFile);
-  const total = before - deleted.size + untracked;
+): Promise<StagePlan> {
+  const [before, candidates] = await Promise.all([
+    shadow.countEntries(indexFile),
+    listCandidates(shadow, indexFile),
+  ]);
+  const { changed, deleted, untracked } = candidates;
+  const total = before - deleted.size + untracked.size;
   if (total > limits.maxFiles) {
     return {
       disabled: `checkpoints are off: the project has ${total} files, more than ${limits.maxFiles}`,
@@ -85,16 +89,9 @@ export async function stageWorkTree(
   }
   const present = changed.filter((path) => !deleted.has(path));
   const unstorable = await findTooLarge(shadow.projectRoot, present, limits.maxFileBytes);
-  const skip = new Set(unstorable);
-  const update = changed.filter((path) => !skip.has(path));
-  if (update.length > 0) {
-    await shadow.git(["update-index", "-z", "--add", "--remove", "--replace", "--stdin"], {
-      indexFile,
-      input: `${update.join("\0")}\0`,
-    });
-  }
-  const dropped = [...unstorable];
+  const dropped = unstorable.filter((path) => !untracked.has(path));
   if (ignoresChanged || changed.some((path) => path.endsWith(".gitignore"))) {
+    // Files git lists as new are never ignored, so the index as it is tells which are.
     const ignored = await shadow.git(["ls-files", "-z", "-c", "-i", "--exclude-standard"], {
       indexFile,
     });
@@ -106,5 +103,6 @@ export async function stageWorkTree(
       input: `${dropped.join("\0")}\0`,
     });
   }
-  return { files: await indexEntryCount(indexFile), unstorable };
+  const skip = new Set([...unstorable, ...dropped]);
+  return { update: changed.filter((path) => !skip.has(path)), unstorable };
 }

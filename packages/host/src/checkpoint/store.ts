@@ -1,10 +1,11 @@
 import { copyFile, rm } from "node:fs/promises";
 import { HostError } from "../errors.js";
+import { commitIndex, writeIndexTree } from "./commit.js";
 import { type CheckpointChange, compareTrees, readUnstorable, snapshotMessage } from "./compare.js";
 import { type UserRepoInfo, buildExcludeText, readUserRepo } from "./exclude.js";
 import { applyRestore, planRestore } from "./restore.js";
 import { CHECKPOINT_REF, ShadowRepo } from "./shadow-repo.js";
-import { type StageLimits, stageWorkTree } from "./stage.js";
+import { type StageLimits, planStage } from "./stage.js";
 
 /** Options for {@link createCheckpointStore}. */
 export interface CheckpointStoreOptions {
@@ -119,20 +120,17 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
 
   const takeSnapshot = async (label: string): Promise<Snapshot | CheckpointsDisabled> => {
     const ignoresChanged = await prepare();
-    const staged = await stageWorkTree(shadow, shadow.indexFile, limits, ignoresChanged);
-    if ("disabled" in staged) return staged;
-    const tree = (await shadow.git(["write-tree"])).stdout.toString("utf8").trim();
+    const plan = await planStage(shadow, shadow.indexFile, limits, ignoresChanged);
+    if ("disabled" in plan) return plan;
     const parent = await readHead();
-    const parentArgs = parent ? ["-p", parent] : [];
-    const message = snapshotMessage(label, staged.unstorable);
-    const commitOut = await shadow.git(["commit-tree", tree, ...parentArgs, "-F", "-"], {
-      input: message,
+    const message = snapshotMessage(label, plan.unstorable);
+    const commit = await commitIndex(shadow, plan.update, message, parent).catch((error) => {
+      head = undefined; // The ref may have moved under us: read it again next time.
+      throw error;
     });
-    const commit = commitOut.stdout.toString("utf8").trim();
-    // Compare-and-swap: another process moving the ref makes this fail loudly, not silently.
-    await shadow.git(["update-ref", CHECKPOINT_REF, commit, parent ?? ""]);
     head = commit;
-    return { commit, files: staged.files, unstorable: staged.unstorable };
+    const files = await shadow.countEntries(shadow.indexFile);
+    return { commit, files, unstorable: plan.unstorable };
   };
 
   const worktreeTree = async (): Promise<string | CheckpointsDisabled> => {
@@ -140,9 +138,9 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
     const temp = `${shadow.indexFile}.diff-${process.pid}-${Date.now()}`;
     try {
       await copyFile(shadow.indexFile, temp).catch(() => {});
-      const staged = await stageWorkTree(shadow, temp, limits, ignoresChanged);
-      if ("disabled" in staged) return staged;
-      return (await shadow.git(["write-tree"], { indexFile: temp })).stdout.toString("utf8").trim();
+      const plan = await planStage(shadow, temp, limits, ignoresChanged);
+      if ("disabled" in plan) return plan;
+      return await writeIndexTree(shadow, temp, plan.update);
     } finally {
       await rm(temp, { force: true });
     }
