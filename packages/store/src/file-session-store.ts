@@ -10,7 +10,7 @@ import { acquireLock, isProcessAlive, LOCK_FILE, readLockOwner } from "./lock.js
 import { openLogForAppend } from "./log-writer.js";
 import { metaFromReplay, readMeta, writeMeta } from "./meta.js";
 import { type LogRecord, logRecord } from "./records.js";
-import { ReplayFold } from "./replay.js";
+import { type Replay, ReplayFold } from "./replay.js";
 import type {
   CreateSessionOptions,
   OpenedSession,
@@ -120,7 +120,8 @@ export class FileSessionStore implements SessionStore {
       for (const record of read.records) fold.apply(record);
       if (initial.length > 0) log.appendSync(initial);
       for (const record of initial) fold.apply(record);
-      const metaRebuilt = await this.healMeta(id, dir, fold, log.size);
+      const replay = fold.snapshot();
+      const metaRebuilt = await this.healMeta(id, dir, replay, log.size);
       const artifacts = new FileArtifactSink(join(dir, "artifacts"), this.artifactMaxBytes);
       const session = new FileSession({ id, dir, log, fold, lock, artifacts });
       const report: OpenReport = {
@@ -130,7 +131,7 @@ export class FileSessionStore implements SessionStore {
         metaRebuilt: initial.length > 0 ? null : metaRebuilt,
         legacyImport: null,
       };
-      return { session, replay: fold.snapshot(), report };
+      return { session, replay, report };
     } catch (error) {
       await lock.release();
       throw error;
@@ -140,7 +141,7 @@ export class FileSessionStore implements SessionStore {
   private async healMeta(
     id: string,
     dir: string,
-    fold: ReplayFold,
+    replay: Replay,
     logBytes: number,
   ): Promise<OpenReport["metaRebuilt"]> {
     const path = join(dir, "meta.json");
@@ -154,7 +155,7 @@ export class FileSessionStore implements SessionStore {
           ? "stale"
           : null;
     if (reason !== null) {
-      await writeMeta(path, metaFromReplay(id, fold.snapshot(), logBytes, Date.now()));
+      await writeMeta(path, metaFromReplay(id, replay, logBytes, Date.now()));
     }
     return reason;
   }

@@ -52,10 +52,14 @@ const inside =
     return problem === null ? null : `${k}.${problem}`;
   };
 
+// Built once: a check runs for every block of every message of the log.
+const checkToolUse = all(s("id"), s("name"));
+const checkToolResult = all(s("toolUseId"), a("content"));
+
 function checkBlock(block: unknown): string | null {
   if (!isObj(block) || typeof block.type !== "string") return "a content block lacks its type";
-  if (block.type === "toolUse") return all(s("id"), s("name"))(block);
-  if (block.type === "toolResult") return all(s("toolUseId"), a("content"))(block);
+  if (block.type === "toolUse") return checkToolUse(block);
+  if (block.type === "toolResult") return checkToolResult(block);
   if (block.type === "text") return str(block, "text");
   return null;
 }
@@ -75,10 +79,8 @@ export const checkMessage: Check = (m) => {
 
 const usage = all(n("input"), n("output"), n("cacheRead"), n("cacheWrite"), n("costUsd"));
 
-const checkTaskView: Check = (r) => {
-  if (r.restored === true) return null;
-  return all(a("keptMessageIds"), inside("indexMessage", checkMessage))(r);
-};
+const checkTaskViewFields = all(a("keptMessageIds"), inside("indexMessage", checkMessage));
+const checkTaskView: Check = (r) => (r.restored === true ? null : checkTaskViewFields(r));
 
 const CHECKS: Record<LogRecordKind, Check> = {
   session: all(s("sessionId"), (r) => (r.projectRoot === null ? null : str(r, "projectRoot"))),

@@ -102,16 +102,19 @@ export class WorkingSetFold {
   private addMessage(message: Message): void {
     this.base.push(message);
     this.view?.push(message);
-    for (const block of message.content) {
-      if (message.role === "assistant" && block.type === "toolUse") {
-        this.pending.set(block.id, {
+    const pending = this.pending;
+    if (message.role === "assistant") {
+      for (const block of message.content) {
+        if (block.type !== "toolUse") continue;
+        pending.set(block.id, {
           toolCallId: block.id,
           toolName: block.name,
           messageId: message.id,
         });
-      } else if (message.role === "user" && block.type === "toolResult") {
-        this.pending.delete(block.toolUseId);
       }
+    } else if (pending.size > 0) {
+      for (const block of message.content)
+        if (block.type === "toolResult") pending.delete(block.toolUseId);
     }
   }
 

@@ -1,3 +1,6 @@
+import { commonPrefix, commonSuffix } from "./common-ends.js";
+import type { TextChange } from "./text-change.js";
+
 /** A unified diff of one file, with its added and removed line counts. */
 export interface FileDiff {
   readonly diff: string;
@@ -7,38 +10,6 @@ export interface FileDiff {
 
 const CONTEXT = 3;
 const MAX_LCS_CELLS = 4_000_000;
-
-const CHUNK = 65_536;
-
-/** Length of the common prefix: whole chunks compared natively, then a binary search in the last. */
-function commonPrefix(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  let lo = 0;
-  while (lo + CHUNK <= n && a.slice(lo, lo + CHUNK) === b.slice(lo, lo + CHUNK)) lo += CHUNK;
-  let hi = Math.min(n, lo + CHUNK);
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (a.slice(lo, mid) === b.slice(lo, mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-/** Length of the common suffix, at most `min(length) - limit`, found the same way. */
-function commonSuffix(a: string, b: string, limit: number): number {
-  const n = Math.min(a.length, b.length) - limit;
-  const same = (from: number, to: number) =>
-    a.slice(a.length - to, a.length - from) === b.slice(b.length - to, b.length - from);
-  let lo = 0;
-  while (lo + CHUNK <= n && same(lo, lo + CHUNK)) lo += CHUNK;
-  let hi = Math.min(n, lo + CHUNK);
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (same(lo, mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 function countLines(text: string, end: number): number {
   let count = 0;
@@ -134,6 +105,29 @@ function hunk(ops: Op[], start: number, end: number, firstLine: number): string 
  * large file stays cheap. Never throws.
  */
 export function unifiedDiff(path: string, before: string, after: string): FileDiff {
+  return diffFrom(path, before, after, 0);
+}
+
+function lineStartOf(text: string, at: number): number {
+  return at === 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1;
+}
+
+/**
+ * The unified diff of a change to `before`, as {@link unifiedDiff} of the texts before and
+ * after it, but built from the change's lines and their context only: nothing copies the
+ * whole new text. (Where an insertion or deletion in repeated lines could sit in several
+ * places, the hunk shows it where the change put it.) Never throws.
+ */
+export function changeDiff(path: string, before: string, change: TextChange): FileDiff {
+  const from = lineStartBack(before, lineStartOf(before, change.start), CONTEXT);
+  const endOfLine = before.indexOf("\n", change.end);
+  const to = lineEndForward(before, endOfLine < 0 ? before.length : endOfLine + 1, CONTEXT);
+  const after = before.slice(from, change.start) + change.insert + before.slice(change.end, to);
+  return diffFrom(path, before.slice(from, to), after, countLines(before, from));
+}
+
+/** The diff of two texts whose first line is line `lineOffset + 1` of the file. */
+function diffFrom(path: string, before: string, after: string, lineOffset: number): FileDiff {
   if (before === after) return { diff: "", added: 0, removed: 0 };
   const prefix = before.slice(0, commonPrefix(before, after)).lastIndexOf("\n") + 1;
   const suffixLen = commonSuffix(before, after, prefix);
@@ -141,7 +135,7 @@ export function unifiedDiff(path: string, before: string, after: string): FileDi
   const beforeEnd = before.length - suffixLen + shift;
   const afterEnd = after.length - suffixLen + shift;
   const contextStart = lineStartBack(before, prefix, CONTEXT);
-  const firstLine = countLines(before, contextStart) + 1;
+  const firstLine = lineOffset + countLines(before, contextStart) + 1;
   const ops: Op[] = [
     ...splitLines(before.slice(contextStart, prefix)).map((line) => ({ kind: " " as const, line })),
     ...lineOps(

@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 
 /** How a text file is stored on disk, so an edit writes it back the same way. */
 export interface TextFormat {
@@ -67,26 +67,34 @@ export function decodeText(bytes: Uint8Array): TextFile {
   return { text: crlf ? raw.replaceAll("\r\n", "\n") : raw, format: { encoding, bom, crlf } };
 }
 
-/** Encodes text back in its format. Never throws (Latin-1 cannot hold every character: those become `?`). */
-export function encodeText(text: string, format: TextFormat): Buffer {
+/**
+ * Encodes text in its format without the BOM (see {@link encodeText}). Never throws (Latin-1
+ * cannot hold every character: those become `?`).
+ */
+export function encodeBody(text: string, format: TextFormat): Buffer {
   const raw = format.crlf ? text.replaceAll("\n", "\r\n") : text;
-  if (format.encoding === "utf16le") {
-    return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(raw, "utf16le")]);
-  }
+  if (format.encoding === "utf16le") return Buffer.from(raw, "utf16le");
   if (format.encoding === "latin1")
     return Buffer.from(raw.replace(/[\u{100}-\u{10ffff}]/gu, "?"), "latin1");
-  const body = Buffer.from(raw, "utf8");
-  return format.bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body;
+  return Buffer.from(raw, "utf8");
+}
+
+/** The BOM a format starts with (empty without one). */
+export function bomOf(format: TextFormat): Buffer {
+  if (format.encoding === "utf16le") return Buffer.from([0xff, 0xfe]);
+  return format.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0);
+}
+
+/** Encodes text back in its format, BOM included. Never throws (Latin-1 `?` as above). */
+export function encodeText(text: string, format: TextFormat): Buffer {
+  const bom = bomOf(format);
+  const body = encodeBody(text, format);
+  return bom.length === 0 ? body : Buffer.concat([bom, body]);
 }
 
 /** Reads and decodes a text file. Rejects on an I/O error (missing file, a folder). */
 export async function readTextFile(path: string): Promise<TextFile> {
   return decodeText(await readFile(path));
-}
-
-/** Writes text in the given format. Rejects on an I/O error. */
-export async function writeTextFile(path: string, text: string, format: TextFormat): Promise<void> {
-  await writeFile(path, encodeText(text, format));
 }
 
 /** The format of a new file: UTF-8, no BOM, LF. */

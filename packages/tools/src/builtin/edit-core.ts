@@ -1,3 +1,5 @@
+import { changedText, type TextChange, wholeChange } from "../text-change.js";
+
 /** One replacement, with Claude Code's field names. */
 export interface EditSpec {
   readonly old_string: string;
@@ -5,15 +7,16 @@ export interface EditSpec {
   readonly replace_all?: boolean | undefined;
 }
 
-/** The edited text, or why the edit cannot apply (written for the model). */
+/** The change an edit makes to the text, or why it cannot apply (written for the model). */
 export type EditResult =
-  | { readonly ok: true; readonly text: string }
+  | { readonly ok: true; readonly change: TextChange }
   | { readonly ok: false; readonly error: string };
 
 /**
- * Applies one exact-match replacement. `old_string` must occur exactly once unless
- * `replace_all`; an empty `old_string` only fills an empty file. Line breaks in the strings
- * are matched as LF when the file is CRLF (`crlf`), since the text is held with LF. Never throws.
+ * Applies one exact-match replacement; the change covers the match only (with replace_all,
+ * the whole text). `old_string` must occur exactly once unless `replace_all`; an empty
+ * `old_string` only fills an empty file. Line breaks in the strings are matched as LF when
+ * the file is CRLF (`crlf`), since the text is held with LF. Never throws.
  */
 export function applyEdit(text: string, spec: EditSpec, crlf: boolean): EditResult {
   const oldString = crlf ? spec.old_string.replaceAll("\r\n", "\n") : spec.old_string;
@@ -30,7 +33,7 @@ export function applyEdit(text: string, spec: EditSpec, crlf: boolean): EditResu
         ok: false,
         error: "old_string is empty, but the file is not: name the exact text to replace.",
       };
-    return { ok: true, text: newString };
+    return { ok: true, change: { start: 0, end: 0, insert: newString } };
   }
   const first = text.indexOf(oldString);
   if (first < 0) {
@@ -40,7 +43,10 @@ export function applyEdit(text: string, spec: EditSpec, crlf: boolean): EditResu
         "String to replace not found in file. old_string must match the file exactly, including whitespace and indentation.",
     };
   }
-  if (spec.replace_all) return { ok: true, text: text.replaceAll(oldString, () => newString) };
+  if (spec.replace_all) {
+    const replaced = text.replaceAll(oldString, () => newString);
+    return { ok: true, change: wholeChange(text, replaced) };
+  }
   if (text.indexOf(oldString, first + oldString.length) >= 0) {
     return {
       ok: false,
@@ -48,10 +54,7 @@ export function applyEdit(text: string, spec: EditSpec, crlf: boolean): EditResu
         "old_string occurs more than once in the file. Add surrounding context to make it unique, or set replace_all to replace every occurrence.",
     };
   }
-  return {
-    ok: true,
-    text: text.slice(0, first) + newString + text.slice(first + oldString.length),
-  };
+  return { ok: true, change: { start: first, end: first + oldString.length, insert: newString } };
 }
 
 /** Applies edits in order, all or nothing; the error names the failing edit (1-based). Never throws. */
@@ -66,7 +69,7 @@ export function applyEdits(text: string, specs: readonly EditSpec[], crlf: boole
             ok: false,
             error: `Edit ${index + 1} of ${specs.length}: ${result.error} No edit was applied.`,
           };
-    current = result.text;
+    current = changedText(current, result.change);
   }
-  return { ok: true, text: current };
+  return { ok: true, change: wholeChange(text, current) };
 }

@@ -2,31 +2,35 @@ import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { ToolDisplay } from "@z-engine/protocol";
 import type { ToolCtx } from "../ctx.js";
-import { unifiedDiff } from "../diff.js";
+import { changeDiff } from "../diff.js";
 import { stampOf } from "../file-tracker.js";
 import { displayPath, realPath, titlePath } from "../paths.js";
 import { defineTool } from "../tool.js";
 import { describe } from "./describe.js";
 import type { z } from "zod";
+import { changedText, narrowChange, type TextChange } from "../text-change.js";
+import { decodeText, encodeText, looksBinary, NEW_FILE_FORMAT } from "../text-file.js";
 import {
-  decodeText,
-  looksBinary,
-  NEW_FILE_FORMAT,
-  type TextFormat,
-  writeTextFile,
-} from "../text-file.js";
+  type ReadText,
+  type SpliceWrite,
+  spliceFor,
+  writeNewFile,
+  writeSplice,
+} from "../text-splice.js";
 import { errorOutput, textOutput, type ToolOutput } from "../tool-output.js";
 
-/** The file's current text and format, or null when it does not exist. */
-export interface CurrentFile {
-  readonly text: string;
-  readonly format: TextFormat;
-}
+/** The file's current text and format, and the bytes they were decoded from. */
+export type CurrentFile = ReadText;
 
-/** Turns the current file (null when missing) into the new text, or an error for the model. */
+/**
+ * The change to make to the current file (null when it does not exist: the change then
+ * applies to ""), or an error for the model.
+ */
 export type Transform = (
   current: CurrentFile | null,
-) => { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string };
+) =>
+  | { readonly ok: true; readonly change: TextChange }
+  | { readonly ok: false; readonly error: string };
 
 /** Loads a file for editing; an error when it is a folder, binary or too large; null when missing. */
 export async function loadForEdit(
@@ -50,18 +54,18 @@ export async function loadForEdit(
   const bytes = await readFile(path);
   if (looksBinary(bytes))
     return { ok: false, error: `${path} is a binary file; it cannot be edited as text.` };
-  return { ok: true, file: decodeText(bytes) };
+  return { ok: true, file: { ...decodeText(bytes), bytes } };
 }
 
-/** The diff display of a change. */
+/** The diff display of a change, built from the lines around it. */
 export function diffDisplay(
   path: string,
   before: string,
-  after: string,
+  change: TextChange,
   ctx: ToolCtx,
 ): ToolDisplay {
   const shown = displayPath(path, ctx.root);
-  const { diff, added, removed } = unifiedDiff(shown, before, after);
+  const { diff, added, removed } = changeDiff(shown, before, change);
   return { kind: "diff", path: shown, diff, added, removed };
 }
 
@@ -78,7 +82,26 @@ export async function previewChange(
   if (!loaded.ok) return { kind: "text", text: loaded.error };
   const result = transform(loaded.file);
   if (!result.ok) return { kind: "text", text: result.error };
-  return diffDisplay(path, loaded.file?.text ?? "", result.text, ctx);
+  const before = loaded.file?.text ?? "";
+  return diffDisplay(path, before, narrowChange(before, result.change), ctx);
+}
+
+/**
+ * Writes the new text: a new file as UTF-8 with LF (parent folders created); an existing one
+ * in its own format, only its changed bytes, after checking once more, on the open file, that
+ * it is still as read. Rejects on an I/O error.
+ */
+async function writeResult(
+  path: string,
+  file: CurrentFile | null,
+  change: TextChange,
+  ctx: ToolCtx,
+): Promise<SpliceWrite> {
+  if (file)
+    return writeSplice(path, spliceFor(file, change), (now) => ctx.files.checkEditable(path, now));
+  await mkdir(dirname(path), { recursive: true });
+  const text = changedText("", change);
+  return { ok: true, stamp: await writeNewFile(path, encodeText(text, NEW_FILE_FORMAT)) };
 }
 
 /**
@@ -103,11 +126,12 @@ export async function applyChange(
     const result = transform(loaded.file);
     if (!result.ok) return errorOutput(result.error);
     if (ctx.signal.aborted) return errorOutput("Cancelled before writing; the file is unchanged.");
-    if (!loaded.file) await mkdir(dirname(path), { recursive: true });
-    await writeTextFile(path, result.text, loaded.file?.format ?? NEW_FILE_FORMAT);
-    const stamp = await stampOf(path);
-    if (stamp) ctx.files.record(path, stamp);
-    const display = diffDisplay(path, loaded.file?.text ?? "", result.text, ctx);
+    const before = loaded.file?.text ?? "";
+    const change = narrowChange(before, result.change);
+    const written = await writeResult(path, loaded.file, change, ctx);
+    if (!written.ok) return errorOutput(written.reason);
+    ctx.files.record(path, written.stamp);
+    const display = diffDisplay(path, before, change, ctx);
     const what = loaded.file ? `${verb} ${path}` : `Created ${path}`;
     const summary = display.kind === "diff" ? ` (+${display.added} -${display.removed})` : "";
     return textOutput(`${what}${summary}`, { display, writtenPaths: [path] });

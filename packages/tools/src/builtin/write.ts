@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wholeChange } from "../text-change.js";
 import { defineFileChangeTool, type Transform } from "./file-change.js";
 
 const WriteInput = z.strictObject({
@@ -11,7 +12,7 @@ function transformOf(input: WriteInput): Transform {
   return (current) => {
     // A CRLF file keeps CRLF: the content is held with LF like every decoded text.
     const text = current?.format.crlf ? input.content.replaceAll("\r\n", "\n") : input.content;
-    return { ok: true, text };
+    return { ok: true, change: wholeChange(current?.text ?? "", text) };
   };
 }
 
