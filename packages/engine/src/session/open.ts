@@ -1,6 +1,5 @@
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type LoadedSettings, loadSettings, type Paths, type TrustStore } from "@z-engine/config";
+import type { LoadedSettings, Paths, TrustStore } from "@z-engine/config";
 import {
   buildSystemSections,
   createTokenEstimator,
@@ -9,26 +8,16 @@ import {
   ReminderQueue,
 } from "@z-engine/context";
 import {
-  buildSandboxProfile,
   createCheckpointStore,
-  createShell,
   createShellSession,
-  detectSandbox,
   fingerprint,
   type SandboxBackend,
   type Shell,
 } from "@z-engine/host";
 import { basePrompt } from "@z-engine/prompts";
-import { emptyUsage, type ModelClient, type SessionId } from "@z-engine/protocol";
+import { emptyUsage, type SessionId } from "@z-engine/protocol";
 import type { Session as StoreSession, SessionStore, OpenedSession } from "@z-engine/store";
-import {
-  builtinTools,
-  createFileTracker,
-  createPathLocks,
-  type Tool,
-  type ToolPorts,
-} from "@z-engine/tools";
-import { discoverChecks, mergeChecks } from "@z-engine/verify";
+import { createFileTracker, createPathLocks, type Tool, type ToolPorts } from "@z-engine/tools";
 import { Approvals } from "../batch/approvals.js";
 import { HookRunner } from "../hooks/runner.js";
 import type { ClientFactory } from "../options.js";
@@ -42,11 +31,18 @@ import {
   sessionConfig,
 } from "../settings/session-config.js";
 import { turnBadge } from "../verification/badge.js";
-import type { ModelCatalog, SandboxState } from "./core.js";
+import type { ModelCatalog } from "./core.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
 import { sessionExtensions } from "./extensions.js";
 import { type EventSink, Journal } from "./journal.js";
 import { repairCrash } from "./repair.js";
+import {
+  clientCache,
+  loadProjectSettings,
+  offeredTools,
+  projectChecks,
+  shellFor,
+} from "./services.js";
 import { EngineSession, type SessionParts } from "./session.js";
 
 /** What the engine hands every session it opens. */
@@ -65,71 +61,6 @@ export interface OpenContext {
   readonly clock: () => number;
   readonly homeDir: string;
   readonly parent: AbortSignal;
-}
-
-/** Loads the project's settings as trusted or not (config's layers, env overrides, trust gate). */
-export function loadProjectSettings(ctx: OpenContext, projectRoot: string): LoadedSettings {
-  return loadSettings({ env: ctx.env, paths: ctx.paths, projectRoot, trusted: ctx.trustStore });
-}
-
-async function shellFor(
-  ctx: OpenContext,
-  config: SessionConfig,
-  projectRoot: string,
-  dirs: readonly string[],
-  notices: string[],
-) {
-  const none: SandboxState = { writableRoots: [], active: false, autoAllow: false };
-  const program = config.settings.shell.program;
-  if (ctx.shell) return { shell: ctx.shell, sandbox: none };
-  const box = config.settings.shell.sandbox;
-  if (!box.enabled)
-    return {
-      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.env }),
-      sandbox: none,
-    };
-  const detected =
-    ctx.sandbox === null
-      ? { backend: null, reason: "the host turned the sandbox off" }
-      : await detectSandbox(ctx.sandbox ? { backend: ctx.sandbox } : {});
-  if (!detected.backend) {
-    notices.push(
-      `The sandbox is on in the settings but cannot run (${detected.reason}); commands run unconfined and keep asking.`,
-    );
-    return {
-      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.env }),
-      sandbox: none,
-    };
-  }
-  const profile = buildSandboxProfile({
-    root: projectRoot,
-    additionalDirectories: dirs,
-    extraWritable: box.extra_writable,
-    homeDir: ctx.homeDir,
-    tmpDir: tmpdir(),
-    allowNetwork: box.allow_network,
-  });
-  return {
-    shell: createShell({
-      ...(program ? { program } : {}),
-      baseEnv: ctx.env,
-      sandbox: { backend: detected.backend, profile },
-    }),
-    sandbox: { writableRoots: profile.writable, active: true, autoAllow: box.auto_allow },
-  };
-}
-
-/** The tools offered: built-ins and the host's own (same name replaces), minus those whose ports are absent. */
-function offeredTools(extra: readonly Tool[], ports: ToolPorts): Tool[] {
-  const byName = new Map<string, Tool>();
-  for (const tool of [...builtinTools(), ...extra]) byName.set(tool.name, tool);
-  return [...byName.values()].filter((t) => t.requires.every((p) => ports[p] !== undefined));
-}
-
-/** The checks of a project: discovered, plus configured ones (which replace same ids). */
-export async function projectChecks(projectRoot: string, config: SessionConfig) {
-  const discovered = await discoverChecks(projectRoot).catch(() => ({ checks: [], problems: [] }));
-  return mergeChecks(discovered.checks, config.settings.verification.checks);
 }
 
 interface Prepared {
@@ -301,22 +232,6 @@ async function buildSession(
   );
   ref.current = session;
   return session;
-}
-
-function clientCache(
-  ctx: OpenContext,
-  config: () => SessionConfig,
-): (role: "main" | "fast", model: string) => ModelClient {
-  const cache = new Map<string, ModelClient>();
-  return (role, model) => {
-    const key = `${role}:${model}`;
-    let client = cache.get(key);
-    if (!client) {
-      client = ctx.clientFactory({ role, model, settings: config().settings });
-      cache.set(key, client);
-    }
-    return client;
-  };
 }
 
 async function prepare(

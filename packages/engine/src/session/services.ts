@@ -1,0 +1,95 @@
+import { tmpdir } from "node:os";
+import { type LoadedSettings, loadSettings } from "@z-engine/config";
+import { buildSandboxProfile, createShell, detectSandbox } from "@z-engine/host";
+import type { ModelClient } from "@z-engine/protocol";
+import { builtinTools, type Tool, type ToolPorts } from "@z-engine/tools";
+import { discoverChecks, mergeChecks } from "@z-engine/verify";
+import type { SessionConfig } from "../settings/session-config.js";
+import type { SandboxState } from "./core.js";
+import type { OpenContext } from "./open.js";
+
+// The services a session is built from: its settings, shell and sandbox, tools, checks and
+// model clients. `buildSession` in open.ts puts them together.
+
+/** Loads the project's settings as trusted or not (config's layers, env overrides, trust gate). */
+export function loadProjectSettings(ctx: OpenContext, projectRoot: string): LoadedSettings {
+  return loadSettings({ env: ctx.env, paths: ctx.paths, projectRoot, trusted: ctx.trustStore });
+}
+
+/** The shell commands run in, inside the sandbox when the settings turn it on (a notice when none can run). */
+export async function shellFor(
+  ctx: OpenContext,
+  config: SessionConfig,
+  projectRoot: string,
+  dirs: readonly string[],
+  notices: string[],
+) {
+  const none: SandboxState = { writableRoots: [], active: false, autoAllow: false };
+  const program = config.settings.shell.program;
+  if (ctx.shell) return { shell: ctx.shell, sandbox: none };
+  const box = config.settings.shell.sandbox;
+  if (!box.enabled)
+    return {
+      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.env }),
+      sandbox: none,
+    };
+  const detected =
+    ctx.sandbox === null
+      ? { backend: null, reason: "the host turned the sandbox off" }
+      : await detectSandbox(ctx.sandbox ? { backend: ctx.sandbox } : {});
+  if (!detected.backend) {
+    notices.push(
+      `The sandbox is on in the settings but cannot run (${detected.reason}); commands run unconfined and keep asking.`,
+    );
+    return {
+      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.env }),
+      sandbox: none,
+    };
+  }
+  const profile = buildSandboxProfile({
+    root: projectRoot,
+    additionalDirectories: dirs,
+    extraWritable: box.extra_writable,
+    homeDir: ctx.homeDir,
+    tmpDir: tmpdir(),
+    allowNetwork: box.allow_network,
+  });
+  return {
+    shell: createShell({
+      ...(program ? { program } : {}),
+      baseEnv: ctx.env,
+      sandbox: { backend: detected.backend, profile },
+    }),
+    sandbox: { writableRoots: profile.writable, active: true, autoAllow: box.auto_allow },
+  };
+}
+
+/** The tools offered: built-ins and the host's own (same name replaces), minus those whose ports are absent. */
+export function offeredTools(extra: readonly Tool[], ports: ToolPorts): Tool[] {
+  const byName = new Map<string, Tool>();
+  for (const tool of [...builtinTools(), ...extra]) byName.set(tool.name, tool);
+  return [...byName.values()].filter((t) => t.requires.every((p) => ports[p] !== undefined));
+}
+
+/** The checks of a project: discovered, plus configured ones (which replace same ids). */
+export async function projectChecks(projectRoot: string, config: SessionConfig) {
+  const discovered = await discoverChecks(projectRoot).catch(() => ({ checks: [], problems: [] }));
+  return mergeChecks(discovered.checks, config.settings.verification.checks);
+}
+
+/** The client for a role and model, built once per pair. */
+export function clientCache(
+  ctx: OpenContext,
+  config: () => SessionConfig,
+): (role: "main" | "fast", model: string) => ModelClient {
+  const cache = new Map<string, ModelClient>();
+  return (role, model) => {
+    const key = `${role}:${model}`;
+    let client = cache.get(key);
+    if (!client) {
+      client = ctx.clientFactory({ role, model, settings: config().settings });
+      cache.set(key, client);
+    }
+    return client;
+  };
+}
