@@ -10,19 +10,32 @@ afterEach(async () => {
 
 const wrongFix = { ...loginFix, new_string: "now > token.expiresAt + 0" };
 
+/** A bypass-mode session on the login project with these user settings. */
+async function session(settings: string, trusted: boolean): Promise<Harness> {
+  return harness({
+    files: loginProject,
+    script: [],
+    trusted,
+    userSettings: settings,
+    overrides: { mode: "bypass" },
+  });
+}
+
+/** The first two rounds: read the code, then edit it (wrongly, or with the real fix). */
+function readAndEdit(h: Harness, edit: typeof loginFix) {
+  const p = (x: string) => h.repo.path(x);
+  return [
+    reply.toolCall("Read", { file_path: p("src/auth/token.js") }),
+    reply.toolCall("Edit", { ...edit, file_path: p(edit.file_path) }),
+  ];
+}
+
 describe("verification modes at the stop boundary", () => {
   it("auto runs the selected test check, sends the failure back, and ends Verified once fixed", async () => {
-    h = await harness({
-      files: loginProject,
-      script: [],
-      trusted: true,
-      userSettings: '[verification]\nmode = "auto"\n',
-      overrides: { mode: "bypass" },
-    });
+    h = await session('[verification]\nmode = "auto"\n', true);
     const p = (x: string) => (h as Harness).repo.path(x);
     h.model.push(
-      reply.toolCall("Read", { file_path: p("src/auth/token.js") }),
-      reply.toolCall("Edit", { ...wrongFix, file_path: p(loginFix.file_path) }),
+      ...readAndEdit(h, wrongFix),
       reply.text("Done, I think."),
       reply.toolCall("Edit", {
         file_path: p(loginFix.file_path),
@@ -43,17 +56,9 @@ describe("verification modes at the stop boundary", () => {
   });
 
   it("strict keeps sending the failure back until max_continuations, then ends Failed", async () => {
-    h = await harness({
-      files: loginProject,
-      script: [],
-      trusted: true,
-      userSettings: '[verification]\nmode = "strict"\nmax_continuations = 2\n',
-      overrides: { mode: "bypass" },
-    });
-    const p = (x: string) => (h as Harness).repo.path(x);
+    h = await session('[verification]\nmode = "strict"\nmax_continuations = 2\n', true);
     h.model.push(
-      reply.toolCall("Read", { file_path: p("src/auth/token.js") }),
-      reply.toolCall("Edit", { ...wrongFix, file_path: p(loginFix.file_path) }),
+      ...readAndEdit(h, wrongFix),
       reply.text("Done."),
       reply.text("Still done."),
       reply.text("Really done."),
@@ -66,31 +71,16 @@ describe("verification modes at the stop boundary", () => {
   });
 
   it("auto runs nothing in an untrusted project", async () => {
-    h = await harness({
-      files: loginProject,
-      script: [],
-      userSettings: '[verification]\nmode = "auto"\n',
-      overrides: { mode: "bypass" },
-    });
-    const p = (x: string) => (h as Harness).repo.path(x);
-    h.model.push(
-      reply.toolCall("Read", { file_path: p("src/auth/token.js") }),
-      reply.toolCall("Edit", { ...loginFix, file_path: p(loginFix.file_path) }),
-      reply.text("Done."),
-    );
+    h = await session('[verification]\nmode = "auto"\n', false);
+    h.model.push(...readAndEdit(h, loginFix), reply.text("Done."));
     const summary = await h.session.run("Fix the login test");
     expect(summary.badge.status).toBe("unverified");
     expect(h.recorder.ofType("checkRecorded")).toHaveLength(0);
   });
 
   it("report (the default) runs nothing and reports Unverified", async () => {
-    h = await harness({ files: loginProject, script: [], overrides: { mode: "bypass" } });
-    const p = (x: string) => (h as Harness).repo.path(x);
-    h.model.push(
-      reply.toolCall("Read", { file_path: p("src/auth/token.js") }),
-      reply.toolCall("Edit", { ...loginFix, file_path: p(loginFix.file_path) }),
-      reply.text("Done."),
-    );
+    h = await session("", false);
+    h.model.push(...readAndEdit(h, loginFix), reply.text("Done."));
     const summary = await h.session.run("Fix the login test");
     expect(summary.badge).toMatchObject({ status: "unverified" });
     expect(h.recorder.ofType("checkRecorded")).toHaveLength(0);
