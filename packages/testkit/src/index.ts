@@ -63,3 +63,11 @@ export {
   /** Starts a fake models.dev catalog server on 127.0.0.1. */
   startFakeCatalog,
 } from "./fake-catalog.js";
+
+// Processes
+export {
+  /** Whether a process still runs (a zombie counts as gone). */
+  processAlive,
+  /** Waits until a process is gone; false after the timeout. */
+  waitForProcessExit,
+} from "./processes.js";

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { reply } from "@z-engine/testkit";
+import { reply, waitForProcessExit } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { FORMATS, main, streamJson, type World, world } from "./cli.test.helpers.js";
 
@@ -17,15 +17,6 @@ afterEach(async () => {
   await w?.dispose();
   w = undefined;
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A Bash call that records each run, then waits on a long sleep whose pid it writes. */
 const SLOW = "echo ran >> runs.log; sleep 30 & echo $! > sleep.pid; wait";
@@ -110,9 +101,7 @@ describe("SIGINT", () => {
     expect(result).toMatchObject({ outcome: "cancelled", reason: "cancelled by user" });
     const events = envelopes.map((e) => e.event);
     expect(events.find((e) => e.type === "toolFinished")).toMatchObject({ status: "cancelled" });
-    const deadline = Date.now() + 5000;
-    while (alive(sleeper) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(alive(sleeper)).toBe(false);
+    expect(await waitForProcessExit(sleeper)).toBe(true);
     const log = await w.log(result.sessionId as string);
     expect(log.filter((r) => r.kind === "turnEnded").map((r) => r.outcome)).toEqual(["cancelled"]);
   });

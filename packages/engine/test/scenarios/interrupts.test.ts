@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { part, reply, when } from "@z-engine/testkit";
+import { part, processAlive, reply, waitForProcessExit, when } from "@z-engine/testkit";
 
 import { type Harness, harness, loginProject } from "../harness.js";
 
@@ -9,15 +9,6 @@ afterEach(async () => {
   await h?.dispose();
   h = undefined;
 });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe("cancel, interrupt and steering", () => {
   it("cancel during a long Bash call kills its process tree and answers the call", async () => {
@@ -34,14 +25,12 @@ describe("cancel, interrupt and steering", () => {
       await new Promise((r) => setTimeout(r, 10));
     }
     const pid = Number(readFileSync(pidFile, "utf8"));
-    expect(alive(pid)).toBe(true);
+    expect(await processAlive(pid)).toBe(true);
     h.session.send({ type: "cancel" });
     const summary = await ended;
     expect(summary.outcome).toBe("cancelled");
     expect(summary.reason).toBe("cancelled by user");
-    const deadline = Date.now() + 5000;
-    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(alive(pid)).toBe(false);
+    expect(await waitForProcessExit(pid)).toBe(true);
     h.recorder.expectSubsequence([
       { type: "toolFinished", toolName: "Bash", status: "cancelled" },
       { type: "turnFinished", outcome: "cancelled" },

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processAlive } from "@z-engine/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FailingArtifacts, MemoryArtifacts } from "../test-support/memory-artifacts.js";
 import { createShell } from "./local-shell.js";
@@ -14,12 +15,6 @@ afterEach(async () => {
 });
 
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir() };
-
-async function isAlive(pid: number): Promise<boolean> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
-  if (stat === null) return false;
-  return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-}
 
 describe("createShell().run", () => {
   it("runs a command and returns stdout and stderr interleaved with the exit code", async () => {
@@ -65,7 +60,7 @@ describe("createShell().run", () => {
     expect(result.timedOut).toBe(true);
     expect(result.exitCode).toBeNull();
     const pid = Number(await readFile(pidFile, "utf8"));
-    expect(await isAlive(pid)).toBe(false);
+    expect(await processAlive(pid)).toBe(false);
   });
 
   it("kills the whole tree on cancel", async () => {
@@ -81,7 +76,7 @@ describe("createShell().run", () => {
       },
     });
     expect(result.cancelled).toBe(true);
-    expect(await isAlive(Number(await readFile(pidFile, "utf8")))).toBe(false);
+    expect(await processAlive(Number(await readFile(pidFile, "utf8")))).toBe(false);
   });
 
   it("does not start when the signal is already aborted", async () => {
@@ -196,7 +191,7 @@ describe("createShell().spawnBackground", () => {
     expect(job.running).toBe(false);
     const result = await job.done;
     expect(result.cancelled).toBe(true);
-    expect(await isAlive(Number(await readFile(join(dir, "pid"), "utf8")))).toBe(false);
+    expect(await processAlive(Number(await readFile(join(dir, "pid"), "utf8")))).toBe(false);
   });
 
   it("resolves done with the exit code when the job ends by itself", async () => {

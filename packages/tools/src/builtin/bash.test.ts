@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type JobId, type JobInfo, newJobId } from "@z-engine/protocol";
 import type { BackgroundProcess } from "@z-engine/host";
+import { processAlive } from "@z-engine/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JobPort } from "../ports.js";
 import { runTool } from "../run-tool.js";
@@ -17,11 +18,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-async function alive(pid: number): Promise<boolean> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
-  return stat !== null && !/^\d+ \(.*\) Z/.test(stat);
-}
 
 describe("Bash", () => {
   it("runs in the persistent shell folder, streams progress and keeps a cd", async () => {
@@ -80,7 +76,7 @@ describe("Bash", () => {
     const out = await bashTool.call({ command: "sleep 300 & echo started $!; wait" }, cancelling);
     expect(textOf(out)).toMatch(/Cancelled; the process tree was killed/);
     expect(pid).toBeGreaterThan(0);
-    expect(await alive(pid)).toBe(false);
+    expect(await processAlive(pid)).toBe(false);
   });
 
   it("spills long output to the artifact sink", async () => {
