@@ -64,12 +64,9 @@ function startingDocument(projectRoot: string, which: ProjectSettingsFile): Toml
 async function editOnce(
   projectRoot: string,
   which: ProjectSettingsFile,
+  file: string,
   mutate: (doc: TomlTable) => void,
 ): Promise<EditResult> {
-  const file = join(
-    projectRoot,
-    which === "settings" ? PROJECT_FILES.settings : PROJECT_FILES.local,
-  );
   const source = await readOrUndefined(file);
   let output: string;
   if (source !== undefined) {
@@ -115,7 +112,7 @@ export function editProjectSettings(
     projectRoot,
     which === "settings" ? PROJECT_FILES.settings : PROJECT_FILES.local,
   );
-  return serialised(file, () => editOnce(projectRoot, which, mutate));
+  return serialised(file, () => editOnce(projectRoot, which, file, mutate));
 }
 
 function table(parent: TomlTable, key: string): TomlTable {
