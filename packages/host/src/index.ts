@@ -39,7 +39,7 @@ export { CHECKPOINT_REF } from "./checkpoint/shadow-repo.js";
 // Sandbox
 export type { SandboxBackend, SandboxCommand, WrappedCommand } from "./sandbox/backend.js";
 export type { SandboxProfile, SandboxProfileOptions } from "./sandbox/profile.js";
-export { buildSandboxProfile, PROTECTED_PATHS, TOOL_CACHES } from "./sandbox/profile.js";
+export { buildSandboxProfile, TOOL_CACHES } from "./sandbox/profile.js";
 export type { BubblewrapOptions } from "./sandbox/bubblewrap.js";
 export { BubblewrapSandbox } from "./sandbox/bubblewrap.js";
 export { SeatbeltSandbox, seatbeltProfileText } from "./sandbox/seatbelt.js";

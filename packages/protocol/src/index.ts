@@ -68,6 +68,9 @@ export {
 export { MessageAssembler } from "./assemble.js";
 export { addUsage, emptyUsage, TokenUsage, Usage } from "./usage.js";
 
+// Protected paths: the one list the policy and the sandbox both read
+export { isProtectedPath, PROTECTED_PATHS } from "./protected-paths.js";
+
 // Artifacts
 export type { ArtifactPutOptions, ArtifactSink } from "./artifact.js";
 export { ArtifactRef } from "./artifact.js";

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PROTECTED_PATHS, buildSandboxProfile } from "./profile.js";
+import { PROTECTED_PATHS } from "@z-engine/protocol";
+import { buildSandboxProfile } from "./profile.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -41,7 +42,7 @@ describe("buildSandboxProfile", () => {
       join(dir, "home/.npm"),
     ]);
     expect(profile.readOnlyInside).toHaveLength(PROTECTED_PATHS.length * 2);
-    expect(profile.readOnlyInside).toContain(join(dir, "project/.git/hooks"));
+    expect(profile.readOnlyInside).toContain(join(dir, "project/.git"));
     expect(profile.readOnlyInside).toContain(join(dir, "extra/.mcp.json"));
     expect(profile.network).toBe(false);
   });

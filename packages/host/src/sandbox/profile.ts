@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { PROTECTED_PATHS } from "@z-engine/protocol";
 
 /**
  * What a sandboxed command may do. Everything is readable; only `writable` folders (and what
@@ -41,16 +42,6 @@ export const TOOL_CACHES: readonly string[] = [
   "go/pkg/mod",
 ];
 
-/** Paths, relative to the root and each additional directory, that stay read-only. */
-export const PROTECTED_PATHS: readonly string[] = [
-  ".git/hooks",
-  ".git/config",
-  ".z-engine/settings.toml",
-  ".z-engine/settings.local.toml",
-  ".claude/settings.json",
-  ".claude/settings.local.json",
-  ".mcp.json",
-];
 
 function real(path: string): string {
   try {
