@@ -42,7 +42,6 @@ export const TOOL_CACHES: readonly string[] = [
   "go/pkg/mod",
 ];
 
-
 function real(path: string): string {
   try {
     return realpathSync(path);
