@@ -65,6 +65,7 @@ export async function runAgent(
   turn: TurnState,
   tools: readonly ToolSpec[],
 ): Promise<RunEnd> {
+  if (turn.rounds === 0) turn.recordCheckpoint = core.beginCheckpoint?.(turn);
   for (;;) {
     if (turn.signal.aborted) return cancelled(turn);
     const budget = budgetEnd(core, turn);
@@ -111,7 +112,7 @@ export async function runAgent(
       turn.turnId,
       turn.signal,
       {
-        beforeFirstRun: () => takeCheckpoint(core, turn),
+        beforeFirstRun: () => takeCheckpoint(turn),
         onWritten: (paths) => {
           for (const p of paths) turn.writtenPaths.add(p);
           turn.lastChangeAt = core.clock();
@@ -123,9 +124,12 @@ export async function runAgent(
   }
 }
 
-/** The turn's checkpoint, right before its first tool call runs (design.md §3). Never rejects for git trouble. */
-async function takeCheckpoint(core: SessionCore, turn: TurnState): Promise<void> {
-  if (turn.checkpointTaken || !core.takeCheckpoint) return;
-  turn.checkpointTaken = true;
-  await core.takeCheckpoint(turn);
+/**
+ * Records the turn's checkpoint right before its first tool call runs (design.md §3); its
+ * snapshot started with the turn. Never rejects for git trouble.
+ */
+async function takeCheckpoint(turn: TurnState): Promise<void> {
+  const record = turn.recordCheckpoint;
+  turn.recordCheckpoint = undefined;
+  await record?.();
 }

@@ -22,7 +22,8 @@ export interface TurnState {
   readonly writtenPaths: Set<string>;
   /** When a write tool last reported a change (ms), for badge freshness. */
   lastChangeAt: number | undefined;
-  checkpointTaken: boolean;
+  /** Records the checkpoint whose snapshot started with the turn; cleared once called. */
+  recordCheckpoint: (() => Promise<void>) | undefined;
   overflowRetried: boolean;
   stopHookContinuations: number;
   verifyContinuations: number;
@@ -54,7 +55,7 @@ export function newTurnState(
     rounds: 0,
     writtenPaths: new Set(),
     lastChangeAt: undefined,
-    checkpointTaken: false,
+    recordCheckpoint: undefined,
     overflowRetried: false,
     stopHookContinuations: 0,
     verifyContinuations: 0,

@@ -101,8 +101,13 @@ export interface SessionCore {
   /** The client for a model of a role; a client that cannot be built fails each request with the reason. */
   client(role: "main" | "fast", model: string): ModelClient;
   fingerprint(): Promise<string>;
-  /** Snapshots the project before the turn's first tool call (absent when checkpoints are off). */
-  readonly takeCheckpoint?: (turn: import("../run/turn-state.js").TurnState) => Promise<void>;
+  /**
+   * Starts the turn's snapshot (at turn start, beside the first request) and returns the
+   * function that records it before the first tool call; undefined when none is taken.
+   */
+  readonly beginCheckpoint?: (
+    turn: import("../run/turn-state.js").TurnState,
+  ) => (() => Promise<void>) | undefined;
   /** The working set for the next request: the store's fold of the log, so live and replay agree. */
   workingSet(): Message[];
 }

@@ -1,8 +1,8 @@
-import { type CheckpointInfo, newCheckpointId } from "@z-engine/protocol";
 import { HookRunner } from "../hooks/runner.js";
 import type { SessionInteraction } from "../ports/interaction.js";
 import type { SessionJobs } from "../ports/jobs.js";
 import { type SessionOverrides, sessionConfig } from "../settings/session-config.js";
+import { TurnCheckpoints } from "./checkpoint.js";
 import type { OpenContext } from "./open.js";
 import { loadProjectSettings, projectChecks } from "./services.js";
 import { rewindSession } from "./rewind.js";
@@ -13,7 +13,7 @@ export function sessionExtensions(
   ctx: OpenContext,
   parts: { interaction: SessionInteraction; jobs: SessionJobs; overrides: SessionOverrides },
 ): SessionExtensions {
-  let checkpointsOff = false;
+  const checkpoints = new TurnCheckpoints();
   return {
     rewind: (session, command) => rewindSession(session, command.messageId, command.restore),
     trust: (session, trusted) => trust(ctx, session, trusted, parts.overrides),
@@ -27,52 +27,14 @@ export function sessionExtensions(
       }),
     killJob: async (id) =>
       (await parts.jobs.kill(id as Parameters<SessionJobs["kill"]>[0])) !== null,
-    takeCheckpoint: async (session, turn) => {
-      if (!session.checkpoints || checkpointsOff || !turn.userMessageId) return;
-      let snap: Awaited<ReturnType<NonNullable<EngineSession["checkpoints"]>["snapshot"]>>;
-      try {
-        snap = await session.checkpoints.snapshot(`before turn ${turn.turnId}`);
-      } catch (error) {
-        await session.journal.notice(
-          "warning",
-          "checkpoint.failed",
-          `no checkpoint for this turn: ${(error as Error).message}`,
-          { turnId: turn.turnId },
-        );
-        return;
-      }
-      if ("disabled" in snap) {
-        checkpointsOff = true;
-        await session.journal.notice(
-          "warning",
-          "checkpoint.disabled",
-          `checkpoints are off for this project: ${snap.disabled}`,
-          { turnId: turn.turnId },
-        );
-        return;
-      }
-      const checkpoint: CheckpointInfo = {
-        id: newCheckpointId(),
-        turnId: turn.turnId,
-        messageId: turn.userMessageId,
-        createdAt: session.clock(),
-        commit: snap.commit,
-        files: snap.files,
-        unstorable: [...snap.unstorable],
-      };
-      await session.journal.record(
-        "checkpoint",
-        { checkpoint },
-        { type: "checkpointCreated", checkpoint },
-        { turnId: turn.turnId },
-      );
-    },
+    beginCheckpoint: (session, turn) => checkpoints.begin(session, turn),
     close: async (session) => {
       if (session.hooks.has("SessionEnd")) {
         const hook = await session.hooks.run("SessionEnd", { reason: "exit" });
         for (const w of hook.warnings) await session.journal.notice("warning", "hook.warning", w);
       }
       await parts.jobs.killAll();
+      await checkpoints.settled();
       await session.log.close();
     },
   };

@@ -20,7 +20,7 @@ type SessionBehaviour =
   | "fingerprint"
   | "checks"
   | "workingSet"
-  | "takeCheckpoint"
+  | "beginCheckpoint"
   | "sessionRules"
   | "steering";
 
@@ -44,7 +44,7 @@ export interface SessionExtensions {
   resolveQuestion(command: Extract<EngineCommand, { type: "answerQuestion" }>): boolean;
   resolvePlan(command: Extract<EngineCommand, { type: "resolvePlan" }>): boolean;
   killJob(jobId: string): Promise<boolean>;
-  takeCheckpoint(session: EngineSession, turn: TurnState): Promise<void>;
+  beginCheckpoint(session: EngineSession, turn: TurnState): (() => Promise<void>) | undefined;
   close(session: EngineSession): Promise<void>;
 }
 
@@ -66,7 +66,7 @@ export interface EngineSession extends SessionParts {}
 export class EngineSession implements SessionCore {
   sessionRules: PermissionRules = { allow: [], ask: [], deny: [] };
   readonly steering: string[] = [];
-  readonly takeCheckpoint: (turn: TurnState) => Promise<void>;
+  readonly beginCheckpoint: (turn: TurnState) => (() => Promise<void>) | undefined;
 
   private readonly lifetime: LinkedController;
   private readonly queue: Submission[] = [];
@@ -83,7 +83,7 @@ export class EngineSession implements SessionCore {
   ) {
     Object.assign(this, parts);
     this.lifetime = linkedController(parts.parent);
-    this.takeCheckpoint = (turn) => this.ext.takeCheckpoint(this, turn);
+    this.beginCheckpoint = (turn) => this.ext.beginCheckpoint(this, turn);
   }
 
   /** The log's path (hooks get it as `transcript_path`). */

@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir, rm, stat } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { CHECKPOINT_REF } from "@z-engine/host";
-import type { MessageId, RewindRestore } from "@z-engine/protocol";
+import type { MessageId, ModelClient, RewindRestore } from "@z-engine/protocol";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, harness, loginFix, loginProject } from "../harness.js";
@@ -96,6 +97,62 @@ describe("checkpoints", () => {
       { type: "toolStarted", toolName: "Bash" },
       "turnFinished",
     ]);
+  });
+
+  it("start their snapshot with the turn, while the first model request is still streaming", async () => {
+    // A git on PATH that notes when the shadow repository is used: the first response is held
+    // back until then, so the test deadlocks (and times out) if the snapshot waits for it.
+    const bin = await mkdtemp(join(tmpdir(), "zeng-git-"));
+    const mark = join(bin, "snapshot-started");
+    const realGit = (await run("sh", ["-c", "command -v git"])).stdout.trim();
+    await writeFile(
+      join(bin, "git"),
+      `#!/bin/sh\ncase "$GIT_DIR $*" in *checkpoints*) : > '${mark}';; esac\nexec '${realGit}' "$@"\n`,
+    );
+    await chmod(join(bin, "git"), 0o755);
+    let model: ModelClient | undefined;
+    const held: ModelClient = {
+      stream(request, options) {
+        const inner = model as ModelClient;
+        return (async function* () {
+          const deadline = Date.now() + 10_000;
+          while (!existsSync(mark)) {
+            if (Date.now() > deadline) throw new Error("the snapshot did not start");
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+          yield* inner.stream(request, options);
+        })();
+      },
+    };
+    try {
+      h = await harness({
+        files,
+        script: [],
+        overrides: { mode: "bypass" },
+        engine: {
+          env: {
+            PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+            HOME: tmpdir(),
+            ZENGINE_CONFIG_HOME: join(bin, "config"),
+            ZENGINE_HOME: join(bin, "data"),
+          },
+          clientFactory: ({ role }) => (role === "fast" ? current().fast : held),
+        },
+      });
+      model = h.model;
+      h.model.push(
+        reply.toolCall("Bash", { command: "echo later > notes.txt" }),
+        reply.text("Done."),
+      );
+      expect((await h.session.run("change notes")).outcome).toBe("completed");
+      const [checkpoint] = h.recorder.ofType("checkpointCreated");
+      expect(checkpoint?.checkpoint.messageId).toBe(userMessage(0));
+      // The snapshot holds the files as they were before the tool ran.
+      await rewind(userMessage(0), "code");
+      expect(await h.repo.read("notes.txt")).toBe("original notes\n");
+    } finally {
+      await rm(bin, { recursive: true, force: true });
+    }
   });
 });
 
