@@ -11,6 +11,7 @@ import {
   writePathWords,
   writesFile,
 } from "./read-only.js";
+import { displayCommand } from "./shell-chars.js";
 import { isDynamicWord } from "./shell-words.js";
 import { suggestCommandRule, suggestPathRule } from "./suggest.js";
 import type { ListIndex } from "./rule-index.js";
@@ -197,7 +198,10 @@ function shownCommand(c: SimpleCommand): string {
   return oneLine(c.argv.join(" "));
 }
 
+/** A command on one line for a reason, with hidden characters shown (`<U+000D>`). */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = displayCommand(text)
+    .replace(/[ \t\n]+/g, " ")
+    .trim();
   return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
 }

@@ -30,6 +30,7 @@ export {
   ShellParserError,
 } from "./shell-parser.js";
 export { isReadOnlyCommand, isReadOnlySimpleCommand } from "./read-only.js";
+export { displayCommand } from "./shell-chars.js";
 
 // Suggestions for "Always allow".
 export { suggestCommandRule, suggestPathRule } from "./suggest.js";
