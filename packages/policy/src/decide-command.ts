@@ -4,6 +4,7 @@ import { type Decision, type Env, ruleLabel } from "./context.js";
 import { type MaybePath, describe, toolRule } from "./decide-paths.js";
 import { hasCommandRules, hasPathRules, matchCommand, matchPath } from "./match.js";
 import { isWithinAny, resolveWord } from "./paths.js";
+import { protectedWrite } from "./protected.js";
 import {
   isReadOnlyCommand,
   isReadOnlySimpleCommand,
@@ -40,7 +41,7 @@ export function decideCommand(env: Env, parsed: ParsedCommand, cwd: string): Dec
   if (env.mode === "plan" && !isReadOnlyCommand(parsed))
     return planDenial(`run \`${oneLine(parsed.source)}\``);
   if (env.mode !== "bypass") {
-    const asked = askOf(env, line);
+    const asked = protectedWrite(env, line.namedWrites) ?? askOf(env, line);
     if (asked) return asked;
   }
   const unchecked = uncheckable(env, line);
