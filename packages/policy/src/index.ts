@@ -31,6 +31,8 @@ export {
 } from "./shell-parser.js";
 export { isReadOnlyCommand, isReadOnlySimpleCommand } from "./read-only.js";
 export { displayCommand } from "./shell-chars.js";
+export type { RealPaths } from "./command-paths.js";
+export { commandPaths } from "./command-paths.js";
 
 // Suggestions for "Always allow".
 export { suggestCommandRule, suggestPathRule } from "./suggest.js";
