@@ -22,8 +22,8 @@ export interface Line {
   readonly redirectWrites: readonly MaybePath[];
   /** Files named by known writers (`rm`, `cp`, `tee`, ...) plus redirections. */
   readonly namedWrites: readonly MaybePath[];
-  /** Files and folders named by the line's read-only commands. */
-  readonly reads: readonly MaybePath[];
+  /** Files and folders named by the line's read-only commands (computed on first call). */
+  readonly reads: () => readonly MaybePath[];
   /** The paths one word of a command stands for (see {@link wordPaths}). */
   readonly pathsOf: (word: string) => MaybePath[];
 }
@@ -46,7 +46,11 @@ export function analyseLine(
   const redirectWrites = parsed.redirections.filter(writesFile).flatMap((r) => pathsOf(r.target));
   const writerWords = commands.flatMap((c) => writePathWords(c.argv));
   const namedWrites = [...redirectWrites, ...writerWords.flatMap(pathsOf)];
-  const reads = commands.flatMap((c) => readPathWords(c.argv)).flatMap(pathsOf);
+  let readList: MaybePath[] | undefined;
+  const reads = () => {
+    readList ??= commands.flatMap((c) => readPathWords(c.argv)).flatMap(pathsOf);
+    return readList;
+  };
   const bases = withReal(lexicalBases, real);
   return { parsed, commands, bases, redirectWrites, namedWrites, reads, pathsOf };
 }
@@ -59,7 +63,7 @@ export function analyseLine(
  */
 export function commandPaths(parsed: ParsedCommand, cwd: string, homeDir: string): string[] {
   const line = analyseLine(resolve(homeDir), parsed, cwd);
-  const all = [...line.bases, ...line.namedWrites, ...line.reads];
+  const all = [...line.bases, ...line.namedWrites, ...line.reads()];
   return [...new Set(all.filter((p): p is string => p !== undefined))];
 }
 
@@ -97,6 +101,7 @@ function workingFolders(
  * against every possible working folder. Undefined entries are places known only at run time.
  */
 function wordPaths(word: string, bases: readonly MaybePath[], home: string): MaybePath[] {
+  if (!word.includes("{")) return resolveAll(word, bases, home);
   const words = expandBraces(word);
   if (words === undefined) return [undefined];
   if (words.length === 1) return resolveAll(word, bases, home);

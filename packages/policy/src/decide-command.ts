@@ -76,9 +76,11 @@ function denyOf(env: Env, line: Line): Decision | undefined {
     const rule = p === undefined ? undefined : matchPath(list, "write", p, env);
     if (rule) return deny(`writing ${p} is denied by ${ruleLabel(rule)}`);
   }
-  for (const p of line.reads) {
-    const rule = p === undefined ? undefined : matchPath(list, "read", p, env);
-    if (rule) return deny(`reading ${p} is denied by ${ruleLabel(rule)}`);
+  if (hasReadRules(list)) {
+    for (const p of line.reads()) {
+      const rule = p === undefined ? undefined : matchPath(list, "read", p, env);
+      if (rule) return deny(`reading ${p} is denied by ${ruleLabel(rule)}`);
+    }
   }
   return undefined;
 }
@@ -96,9 +98,11 @@ function askOf(env: Env, line: Line): Decision | undefined {
     const rule = p === undefined ? undefined : matchPath(list, "write", p, env);
     if (rule) return ask(`writing ${p} needs approval (${ruleLabel(rule)})`);
   }
-  for (const p of line.reads) {
-    const rule = p === undefined ? undefined : matchPath(list, "read", p, env);
-    if (rule) return ask(`reading ${p} needs approval (${ruleLabel(rule)})`);
+  if (hasReadRules(list)) {
+    for (const p of line.reads()) {
+      const rule = p === undefined ? undefined : matchPath(list, "read", p, env);
+      if (rule) return ask(`reading ${p} needs approval (${ruleLabel(rule)})`);
+    }
   }
   return undefined;
 }
@@ -172,21 +176,32 @@ function mayReadGuarded(
   words: readonly string[],
   reads: readonly MaybePath[],
 ): boolean {
-  const roots = guardedRoots(env);
-  if (roots.length === 0) return false;
+  if (!hasReadRules(env.index.deny) && !hasReadRules(env.index.ask)) return false;
   if (words.some((w) => /[*?[]/.test(w))) return true;
   if (!readsRecursively(argv)) return false;
+  const roots = guardedRoots(env);
   return reads.some(
     (p) => p === undefined || roots.some((r) => isWithinAny(p, [r]) || isWithinAny(r, [p])),
   );
 }
 
-/** The folders below which Read deny or ask rules may match (each rule's fixed start). */
+/** True when `list` holds Read rules (a bare `Read` or path rules). */
+function hasReadRules(list: ListIndex): boolean {
+  return list.byFamily.has("read") || hasPathRules(list, "read");
+}
+
+const rootsCache = new WeakMap<ListIndex, { ask: ListIndex; key: string; roots: string[] }>();
+
+/** The folders below which Read deny or ask rules may match (each rule's fixed start); cached. */
 function guardedRoots(env: Env): string[] {
-  const rules = [...env.index.deny.readPaths, ...env.index.ask.readPaths];
-  const bare = env.index.deny.byFamily.get("read") ?? env.index.ask.byFamily.get("read");
-  if (bare) return ["/"];
-  return rules.map((r) => ruleRoot(r, env));
+  const { deny, ask } = env.index;
+  const key = `${env.projectRoot}\0${env.homeDir}`;
+  const hit = rootsCache.get(deny);
+  if (hit && hit.ask === ask && hit.key === key) return hit.roots;
+  const bare = deny.byFamily.has("read") || ask.byFamily.has("read");
+  const roots = bare ? ["/"] : [...deny.readPaths, ...ask.readPaths].map((r) => ruleRoot(r, env));
+  rootsCache.set(deny, { ask, key, roots });
+  return roots;
 }
 
 function writeAllowed(env: Env, p: MaybePath): boolean {

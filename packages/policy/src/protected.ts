@@ -14,11 +14,21 @@ const GIT_SEGMENT = /\/\.git(\/|$)/i;
  * a `.git` folder anywhere, or the engine's own folders.
  */
 export function protectedReason(env: Env, path: string): string | undefined {
+  // Every protected path starts with a dot segment: skip the rest for the common path.
+  if (path.includes("/.")) return dotReason(env, path) ?? engineReason(env, path);
+  return engineReason(env, path);
+}
+
+function dotReason(env: Env, path: string): string | undefined {
   if (GIT_SEGMENT.test(path)) return "a git folder";
   for (const root of env.insideRoots) {
     const rel = relativeTo(path, root);
     if (rel !== undefined && rel !== "" && isProtectedPath(rel)) return "a protected path";
   }
+  return undefined;
+}
+
+function engineReason(env: Env, path: string): string | undefined {
   if (env.engineDirs.length > 0 && isWithinAny(path, env.engineDirs))
     return "the engine's own files";
   return undefined;
