@@ -38,7 +38,17 @@ export interface ParsedCommand {
 export type Action =
   | { readonly kind: "read"; readonly paths: readonly string[] }
   | { readonly kind: "write"; readonly paths: readonly string[] }
-  | { readonly kind: "command"; readonly command: ParsedCommand; readonly cwd: string }
+  | {
+      readonly kind: "command";
+      readonly command: ParsedCommand;
+      readonly cwd: string;
+      /**
+       * Where the paths the line names really lead, found by the tool (see `commandPaths`):
+       * keys as `commandPaths` lists them, values with symlinks (dangling ones too) followed.
+       * Both the written and the real path must pass every check.
+       */
+      readonly realPaths?: ReadonlyMap<string, string>;
+    }
   | { readonly kind: "network"; readonly url: string; readonly domain: string }
   | { readonly kind: "mcp"; readonly server: string; readonly tool: string }
   | { readonly kind: "agent"; readonly agentType: string }

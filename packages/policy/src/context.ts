@@ -15,6 +15,11 @@ export interface DecideContext {
   readonly sandbox?: { readonly autoAllow: boolean; readonly writableRoots: readonly string[] };
   /** `auto_allow_read_only_bash`: run read-only commands inside the project without asking. */
   readonly autoAllowReadOnlyBash: boolean;
+  /**
+   * The engine's own folders (its data and config folders). A write inside one always asks
+   * (in every mode but bypass), like a write to a protected path of the project.
+   */
+  readonly engineDirs?: readonly string[];
 }
 
 /** A tool call as the gate sees it: its tool's name and what it would do. */
@@ -40,6 +45,8 @@ export interface Env {
   readonly homeDir: string;
   readonly writableRoots: readonly string[] | undefined;
   readonly autoAllowReadOnlyBash: boolean;
+  /** The engine's own folders ({@link DecideContext.engineDirs}). */
+  readonly engineDirs: readonly string[];
 }
 
 const envCache = new WeakMap<DecideContext, Omit<Env, "toolName" | "mode" | "index">>();
@@ -62,6 +69,7 @@ export function makeEnv(
         ? ctx.sandbox.writableRoots.map(normalizeRoot)
         : undefined,
       autoAllowReadOnlyBash: ctx.autoAllowReadOnlyBash,
+      engineDirs: (ctx.engineDirs ?? []).map(normalizeRoot),
     };
     envCache.set(ctx, base);
   }
@@ -74,6 +82,7 @@ export function makeEnv(
     homeDir: base.homeDir,
     writableRoots: base.writableRoots,
     autoAllowReadOnlyBash: base.autoAllowReadOnlyBash,
+    engineDirs: base.engineDirs,
   };
 }
 

@@ -1,82 +1,46 @@
-import { basename, resolve } from "node:path";
+import { basename } from "node:path";
 import type { ParsedCommand, SimpleCommand } from "./action.js";
+import { analyseLine, type Line, type RealPaths } from "./command-paths.js";
 import { type Decision, type Env, ruleLabel } from "./context.js";
 import { type MaybePath, describe, toolRule } from "./decide-paths.js";
-import { hasCommandRules, hasPathRules, matchCommand, matchPath } from "./match.js";
-import { isWithinAny, resolveWord } from "./paths.js";
+import { hasCommandRules, hasPathRules, matchCommand, matchPath, ruleRoot } from "./match.js";
+import { isWithinAny } from "./paths.js";
+import { protectedWrite } from "./protected.js";
 import {
   isReadOnlyCommand,
   isReadOnlySimpleCommand,
   readPathWords,
-  writePathWords,
-  writesFile,
+  readsRecursively,
 } from "./read-only.js";
+import { displayCommand } from "./shell-chars.js";
 import { isDynamicWord } from "./shell-words.js";
 import { suggestCommandRule, suggestPathRule } from "./suggest.js";
 import type { ListIndex } from "./rule-index.js";
 import { allow, ask, deny, planDenial } from "./verdict.js";
 
-/** A command line with its working folders and the files it names for writing, resolved. */
-interface Line {
-  readonly parsed: ParsedCommand;
-  readonly commands: readonly SimpleCommand[];
-  /** The cwd, plus every folder a `cd` in the line may move to (undefined: unknown). */
-  readonly bases: readonly MaybePath[];
-  /** Files written by redirections. */
-  readonly redirectWrites: readonly MaybePath[];
-  /** Files named by known writers (`rm`, `cp`, `tee`, ...) plus redirections. */
-  readonly namedWrites: readonly MaybePath[];
-}
-
 /**
  * Decides running a command line: every simple command must be allowed and any denied one
  * denies the line; redirections that write are writes. See the README for the full order.
  */
-export function decideCommand(env: Env, parsed: ParsedCommand, cwd: string): Decision {
-  const line = analyse(env, parsed, cwd);
+export function decideCommand(
+  env: Env,
+  parsed: ParsedCommand,
+  cwd: string,
+  realPaths?: RealPaths,
+): Decision {
+  const line = analyseLine(env.homeDir, parsed, cwd, realPaths);
   const denied = denyOf(env, line);
   if (denied) return denied;
   if (env.mode === "plan" && !isReadOnlyCommand(parsed))
     return planDenial(`run \`${oneLine(parsed.source)}\``);
   if (env.mode !== "bypass") {
-    const asked = askOf(env, line);
+    const asked = protectedWrite(env, line.namedWrites) ?? askOf(env, line);
     if (asked) return asked;
   }
   const unchecked = uncheckable(env, line);
   if (unchecked) return ask(unchecked);
   if (env.mode === "bypass") return allow("bypass mode");
   return allowOrAsk(env, line);
-}
-
-function analyse(env: Env, parsed: ParsedCommand, cwd: string): Line {
-  const commands = parsed.commands;
-  const bases = workingFolders(env, commands, resolve(cwd));
-  const redirectWrites = parsed.redirections
-    .filter(writesFile)
-    .flatMap((r) => resolveAll(r.target, bases, env));
-  const writerWords = commands.flatMap((c) => writePathWords(c.argv));
-  const namedWrites = [...redirectWrites, ...writerWords.flatMap((w) => resolveAll(w, bases, env))];
-  return { parsed, commands, bases, redirectWrites, namedWrites };
-}
-
-/** The cwd and every folder a `cd`/`pushd` may move later commands to (conservatively all). */
-function workingFolders(env: Env, commands: readonly SimpleCommand[], cwd: string): MaybePath[] {
-  const bases: MaybePath[] = [cwd];
-  for (const c of commands) {
-    const [name, ...args] = c.argv;
-    if (name !== "cd" && name !== "pushd" && name !== "popd") continue;
-    const target = args.find((a) => !a.startsWith("-") || a === "-");
-    if (name === "popd" || target === "-") bases.push(undefined);
-    else if (target === undefined) bases.push(env.homeDir);
-    else bases.push(...resolveAll(target, [...bases], env));
-  }
-  return [...new Set(bases)];
-}
-
-/** A word resolved against every possible working folder. */
-function resolveAll(word: string, bases: readonly MaybePath[], env: Env): MaybePath[] {
-  if (word.startsWith("/") || word.startsWith("~")) return [resolveWord(word, "/", env.homeDir)];
-  return bases.map((b) => (b === undefined ? undefined : resolveWord(word, b, env.homeDir)));
 }
 
 /** Words without leading `VAR=value` assignments, so `X=1 rm -rf /` still meets `Bash(rm:*)`. */
@@ -112,6 +76,12 @@ function denyOf(env: Env, line: Line): Decision | undefined {
     const rule = p === undefined ? undefined : matchPath(list, "write", p, env);
     if (rule) return deny(`writing ${p} is denied by ${ruleLabel(rule)}`);
   }
+  if (hasReadRules(list)) {
+    for (const p of line.reads()) {
+      const rule = p === undefined ? undefined : matchPath(list, "read", p, env);
+      if (rule) return deny(`reading ${p} is denied by ${ruleLabel(rule)}`);
+    }
+  }
   return undefined;
 }
 
@@ -127,6 +97,12 @@ function askOf(env: Env, line: Line): Decision | undefined {
   for (const p of line.redirectWrites) {
     const rule = p === undefined ? undefined : matchPath(list, "write", p, env);
     if (rule) return ask(`writing ${p} needs approval (${ruleLabel(rule)})`);
+  }
+  if (hasReadRules(list)) {
+    for (const p of line.reads()) {
+      const rule = p === undefined ? undefined : matchPath(list, "read", p, env);
+      if (rule) return ask(`reading ${p} needs approval (${ruleLabel(rule)})`);
+    }
   }
   return undefined;
 }
@@ -183,8 +159,49 @@ function commandAllowed(env: Env, line: Line, c: SimpleCommand): boolean {
   if (matchCommand(env.index.allow, c.argv)) return true;
   if (!env.autoAllowReadOnlyBash || !isReadOnlySimpleCommand(c.argv)) return false;
   if (!line.bases.every((b) => b !== undefined && isWithinAny(b, env.insideRoots))) return false;
-  const reads = readPathWords(c.argv).flatMap((w) => resolveAll(w, line.bases, env));
-  return reads.every((p) => p !== undefined && isWithinAny(p, env.insideRoots));
+  const words = readPathWords(c.argv);
+  const reads = words.flatMap(line.pathsOf);
+  if (!reads.every((p) => p !== undefined && isWithinAny(p, env.insideRoots))) return false;
+  return !mayReadGuarded(env, c.argv, words, reads.length > 0 ? reads : line.bases);
+}
+
+/**
+ * True when a read-only command may read a file a Read deny or ask rule guards without naming
+ * it: a wildcard (`cat .en?`) or a recursive search of a folder holding guarded files
+ * (`grep -r key .` with `Read(./.env)`). Such a command is not auto-allowed.
+ */
+function mayReadGuarded(
+  env: Env,
+  argv: readonly string[],
+  words: readonly string[],
+  reads: readonly MaybePath[],
+): boolean {
+  if (!hasReadRules(env.index.deny) && !hasReadRules(env.index.ask)) return false;
+  if (words.some((w) => /[*?[]/.test(w))) return true;
+  if (!readsRecursively(argv)) return false;
+  const roots = guardedRoots(env);
+  return reads.some(
+    (p) => p === undefined || roots.some((r) => isWithinAny(p, [r]) || isWithinAny(r, [p])),
+  );
+}
+
+/** True when `list` holds Read rules (a bare `Read` or path rules). */
+function hasReadRules(list: ListIndex): boolean {
+  return list.byFamily.has("read") || hasPathRules(list, "read");
+}
+
+const rootsCache = new WeakMap<ListIndex, { ask: ListIndex; key: string; roots: string[] }>();
+
+/** The folders below which Read deny or ask rules may match (each rule's fixed start); cached. */
+function guardedRoots(env: Env): string[] {
+  const { deny, ask } = env.index;
+  const key = `${env.projectRoot}\0${env.homeDir}`;
+  const hit = rootsCache.get(deny);
+  if (hit && hit.ask === ask && hit.key === key) return hit.roots;
+  const bare = deny.byFamily.has("read") || ask.byFamily.has("read");
+  const roots = bare ? ["/"] : [...deny.readPaths, ...ask.readPaths].map((r) => ruleRoot(r, env));
+  rootsCache.set(deny, { ask, key, roots });
+  return roots;
 }
 
 function writeAllowed(env: Env, p: MaybePath): boolean {
@@ -197,7 +214,10 @@ function shownCommand(c: SimpleCommand): string {
   return oneLine(c.argv.join(" "));
 }
 
+/** A command on one line for a reason, with hidden characters shown (`<U+000D>`). */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = displayCommand(text)
+    .replace(/[ \t\n]+/g, " ")
+    .trim();
   return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
 }

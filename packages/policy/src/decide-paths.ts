@@ -3,6 +3,7 @@ import type { CompiledRule } from "./compile.js";
 import { type Decision, type Env, ruleLabel } from "./context.js";
 import { hasPathRules, matchPath } from "./match.js";
 import { isWithinAny } from "./paths.js";
+import { protectedWrite } from "./protected.js";
 import type { ListIndex } from "./rule-index.js";
 import { suggestPathRule } from "./suggest.js";
 import { allow, ask, deny, planDenial } from "./verdict.js";
@@ -56,6 +57,10 @@ export function decidePaths(
     return ask(`a ${verb} target is known only at run time, so deny rules cannot be checked`);
   }
   if (env.mode === "plan" && family === "write") return planDenial(`write ${describe(paths)}`);
+  if (family === "write") {
+    const guarded = protectedWrite(env, paths);
+    if (guarded) return guarded;
+  }
   if (env.mode !== "bypass") {
     const asked = firstMatch(env, env.index.ask, family, paths);
     if (asked) return ask(`${verb} of ${asked.what} needs approval (${ruleLabel(asked.rule)})`);

@@ -30,6 +30,9 @@ export {
   ShellParserError,
 } from "./shell-parser.js";
 export { isReadOnlyCommand, isReadOnlySimpleCommand } from "./read-only.js";
+export { displayCommand } from "./shell-chars.js";
+export type { RealPaths } from "./command-paths.js";
+export { commandPaths } from "./command-paths.js";
 
 // Suggestions for "Always allow".
 export { suggestCommandRule, suggestPathRule } from "./suggest.js";

@@ -56,6 +56,18 @@ export function hasPathRules(list: ListIndex, family: "read" | "write"): boolean
   return (family === "read" ? list.readPaths : list.writePaths).length > 0;
 }
 
+/**
+ * The folder below which a path rule can match: its base folder plus the glob's fixed folders
+ * (`Read(./secrets/**)` is the project's `secrets`; `Read(*.env)` is the project).
+ */
+export function ruleRoot(r: CompiledRule, env: Env): string {
+  const base = baseOf(r, env);
+  const literal = r.glob?.literal ?? "";
+  const cut = literal.lastIndexOf("/");
+  if (cut <= 0) return base;
+  return base === "/" ? `/${literal.slice(0, cut)}` : `${base}/${literal.slice(0, cut)}`;
+}
+
 function baseOf(r: CompiledRule, env: Env): string {
   if (r.rule.kind !== "path") return env.projectRoot;
   switch (r.rule.anchor) {

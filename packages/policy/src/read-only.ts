@@ -1,4 +1,5 @@
 import type { ParsedCommand, Redirection } from "./action.js";
+import { mayEvaluate } from "./read-only-eval.js";
 
 /**
  * Which simple commands only read. Each entry says whether the command's arguments name
@@ -169,7 +170,7 @@ function readOnlySpec(argv: readonly string[]): ReadOnlySpec | undefined {
   const name = argv[0];
   if (name === undefined || !Object.hasOwn(COMMANDS, name)) return undefined;
   const spec = COMMANDS[name];
-  if (!spec) return undefined;
+  if (!spec || mayEvaluate(argv)) return undefined;
   return spec.unsafe?.(argv.slice(1)) ? undefined : spec;
 }
 
@@ -247,4 +248,21 @@ export function writePathWords(argv: readonly string[]): string[] {
     WRITERS.has(name) || (name === "sed" && args.some((a) => /^(-i|--in-place)/.test(a)));
   if (!writer) return [];
   return args.filter((a) => !a.startsWith("-"));
+}
+
+/**
+ * True when a read-only command reads whole folders' contents (`rg`, `grep -r`, `git grep`),
+ * searching the cwd when it names no path.
+ */
+export function readsRecursively(argv: readonly string[]): boolean {
+  const [name, ...args] = argv;
+  if (name === "rg" || (name === "git" && args[0] === "grep")) return true;
+  if (name !== "grep" && name !== "egrep" && name !== "fgrep") return false;
+  return args.some(
+    (a) =>
+      /^-[A-Za-z]*[rR]/.test(a) ||
+      a === "--recursive" ||
+      a === "--dereference-recursive" ||
+      a === "--directories=recurse",
+  );
 }

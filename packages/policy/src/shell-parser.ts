@@ -1,7 +1,13 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { Node, Parser } from "web-tree-sitter";
+import type { Node, Parser, Tree } from "web-tree-sitter";
 import type { ParsedCommand, Redirection, SimpleCommand } from "./action.js";
+import {
+  codePointName,
+  hasSuspectChars,
+  normaliseSuspects,
+  suspectOffsets,
+} from "./shell-chars.js";
 import { unwrapCommand } from "./shell-wrappers.js";
 import { wordValue } from "./shell-words.js";
 
@@ -90,11 +96,7 @@ function collectLine(p: Parser, source: string, out: Collected, depth: number): 
     out.errors.push(`the command is longer than ${MAX_COMMAND_LENGTH} characters`);
     return;
   }
-  if (source.includes("\0")) {
-    out.errors.push("the command holds a NUL character");
-    return;
-  }
-  const tree = p.parse(source);
+  const tree = hasSuspectChars(source) ? parseSuspect(p, source, out) : p.parse(source);
   if (!tree) {
     out.errors.push("the shell parser gave no tree");
     return;
@@ -106,6 +108,38 @@ function collectLine(p: Parser, source: string, out: Collected, depth: number): 
     tree.delete();
   }
 }
+
+/**
+ * Parses a line holding characters bash and the parser may read differently (see
+ * shell-chars.ts). The line is parsed as bash reads it (such characters made plain word
+ * characters), so every command bash would run is listed and deny rules meet it. When one
+ * stands outside quotes (or the line holds NUL), the line gets `error` and so never passes
+ * unasked; when all are quoted, both read them as text and the line is parsed as written.
+ */
+function parseSuspect(p: Parser, source: string, out: Collected): Tree | null {
+  const normal = normaliseSuspects(source);
+  const tree = p.parse(normal);
+  if (!tree) return tree;
+  const unquoted = source.includes("\0")
+    ? ["\0"]
+    : suspectOffsets(source)
+        .filter((i) => !QUOTED.has(tree.rootNode.descendantForIndex(i)?.type ?? ""))
+        .map((i) => source.charAt(i));
+  if (unquoted.length > 0) {
+    const names = [...new Set(unquoted.map((c) => (c === "\0" ? "NUL" : codePointName(c))))]
+      .slice(0, 3)
+      .join(", ");
+    out.errors.push(
+      `the command holds ${names} outside quotes, which the shell and the gate's parser may read differently`,
+    );
+    return tree;
+  }
+  tree.delete();
+  return p.parse(source);
+}
+
+/** Node types whose text both bash and the parser read literally. */
+const QUOTED = new Set(["raw_string", "string_content", "ansi_c_string"]);
 
 function describeError(root: Node): string {
   const bad = firstErrorNode(root);

@@ -2,6 +2,7 @@
  * The one place this package reaches into policy, host and prompts.
  */
 export type { Action, ParsedCommand } from "@z-engine/policy";
+export { commandPaths, displayCommand } from "@z-engine/policy";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName, toolDescription } from "@z-engine/prompts";
 import {
   isReadOnlyCommand,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
-import { isReadOnlyCommandText, parseCommand } from "../external.js";
+import { displayCommand, isReadOnlyCommandText, parseCommand } from "../external.js";
+import { resolveCommandPaths } from "./bash-paths.js";
 import { defineTool } from "../tool.js";
 import { errorOutput, type ToolOutput, textOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
@@ -86,13 +87,17 @@ export const bashTool = defineTool({
   ),
   inputSchema: BashInput,
   isReadOnly: readOnly,
-  action: async (input, ctx) => [
-    { kind: "command", command: await parseCommand(input.command), cwd: ctx.shellSession.cwd },
-  ],
-  title: (input) => `Bash ${input.description ?? input.command}`,
+  action: async (input, ctx) => {
+    const cwd = ctx.shellSession.cwd;
+    const command = await parseCommand(input.command);
+    const realPaths = await resolveCommandPaths(command, cwd);
+    return [{ kind: "command", command, cwd, ...(realPaths.size > 0 ? { realPaths } : {}) }];
+  },
+  // The approval card shows characters the shell and the gate may read differently escaped.
+  title: (input) => `Bash ${displayCommand(input.description ?? input.command)}`,
   preview: async (input, ctx) => ({
     kind: "command",
-    command: input.command,
+    command: displayCommand(input.command),
     cwd: ctx.shellSession.cwd,
   }),
   call: run,
