@@ -58,7 +58,10 @@ function isInside(path: string, dir: string): boolean {
  * created there. bwrap must create that mount point on the host, so `release()` removes it
  * again when it is still empty (counted across this instance's concurrent commands).
  * With the network off the command gets its own network namespace (no loopback to the
- * host); `--unshare-pid` and `--die-with-parent` make killing bwrap kill everything inside.
+ * host) and a seccomp filter that refuses Unix sockets (`seccomp.ts`). Every command runs
+ * in a user namespace of its own (the caller's ids mapped) with no capabilities, also
+ * under root. A protected path that is a symbolic link is refused (`sandbox_unavailable`).
+ * `--unshare-pid` and `--die-with-parent` make killing bwrap kill everything inside.
  */
 export class BubblewrapSandbox implements SandboxBackend {
   readonly name = "bubblewrap";
@@ -76,9 +79,13 @@ export class BubblewrapSandbox implements SandboxBackend {
     this.ids = ["--uid", String(uid), "--gid", String(gid)];
   }
 
-  /** Throws a `HostError` (`sandbox_unavailable`) when the placeholders cannot be made. */
+  /**
+   * Throws a `HostError` (`sandbox_unavailable`) when the placeholders cannot be made, a
+   * protected path is a symbolic link, or (network off) Unix sockets cannot be blocked here.
+   */
   wrap(command: SandboxCommand, profile: SandboxProfile): WrappedCommand {
     const placeholders = this.placeholders();
+    const filter = profile.network ? null : this.filterFile();
     const writable = [...profile.writable].sort((a, b) => a.length - b.length);
     // A user namespace of its own and no capabilities, also when the caller is root (who
     // could otherwise remount the read-only file system writable).
@@ -101,12 +108,10 @@ export class BubblewrapSandbox implements SandboxBackend {
     args.push("--chdir", command.cwd, "--", command.program, ...command.args);
     let released = false;
     // bwrap reads the seccomp filter from descriptor 3, which `sh` opens before it becomes bwrap.
-    const launch = profile.network
-      ? { program: this.bwrap, args }
-      : {
-          program: "/bin/sh",
-          args: ["-c", OPEN_FILTER, "sh", this.filterFile(), this.bwrap, ...args],
-        };
+    const launch =
+      filter === null
+        ? { program: this.bwrap, args }
+        : { program: "/bin/sh", args: ["-c", OPEN_FILTER, "sh", filter, this.bwrap, ...args] };
     return {
       ...launch,
       release: () => {
