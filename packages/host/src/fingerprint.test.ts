@@ -81,7 +81,8 @@ describe("fingerprint", () => {
     const changed = await fingerprint(repo.root, { env });
     expect(changed).not.toBe(touched);
     expect(changed).toBe(await walked());
-  });
+    // Some twenty git and fingerprint runs: seconds on a machine busy with other work.
+  }, 30_000);
 
   it("sees a same-second touch that git's index cannot tell apart, also after the index is rewritten", async () => {
     await using repo = await createFixtureRepo({ files: { "a.txt": "a", "b.txt": "b" } });
@@ -103,7 +104,7 @@ describe("fingerprint", () => {
       expect(now).not.toBe(before);
       expect(now).toBe(await walked());
     }
-  });
+  }, 30_000);
 
   it("leaves out ignored files, .git and .z-engine/", async () => {
     await using repo = await createFixtureRepo({
