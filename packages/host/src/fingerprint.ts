@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { Dirent } from "node:fs";
-import { lstat, readdir, stat } from "node:fs/promises";
+import { lstatSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
 import { HostError } from "./errors.js";
 import { gitFiles } from "./fingerprint-git.js";
-import { cleanGitEnv } from "./git.js";
 
 /** Options for {@link fingerprint}. */
 export interface FingerprintOptions {
@@ -15,7 +15,7 @@ export interface FingerprintOptions {
 
 /** Folder names a walk of a folder that is not a git repository never enters. */
 const WALK_SKIP = new Set([".git"]);
-const STAT_WORKERS = 64;
+const STAT_SLICE = 2_000;
 const BILLION = 1_000_000_000n;
 
 /** Byte string (one character per byte) → the bytes it stands for. */
@@ -57,26 +57,46 @@ function statLine(path: string, stat: { sec: number; nsec: number; size: number 
   return `${path}\0${raw.toString("latin1")}`;
 }
 
-/** Lines (see {@link statLine}) for each path, stat'ed in parallel, in no particular order. */
-async function statLines(root: Buffer, paths: readonly string[]): Promise<string[]> {
+/** The root folder as a string and as its bytes. */
+interface Root {
+  readonly text: string;
+  readonly bytes: Buffer;
+}
+
+const ASCII = /^[\x20-\x7e]*$/;
+
+/** The line of one file, stat'ed now (see {@link statLine}). */
+function statPath(root: Root, path: string): string {
+  // Most paths are ASCII, which a string path passes as is; others go as their bytes.
+  const full = ASCII.test(path)
+    ? `${root.text}/${path}`
+    : Buffer.concat([root.bytes, bytes(`/${path}`)]);
+  const info = lstatSync(full, { bigint: true, throwIfNoEntry: false });
+  if (info === undefined) return statLine(path, null);
+  // Whole seconds rounded down (before 1970 too) and the nanoseconds past them.
+  const nsec = ((info.mtimeNs % BILLION) + BILLION) % BILLION;
+  const sec = Number(((info.mtimeNs - nsec) / BILLION) & 0xffffffffn);
+  return statLine(path, { sec, nsec: Number(nsec), size: Number(info.size & 0xffffffffn) });
+}
+
+/**
+ * Lines (see {@link statLine}) for each path, in the order given. `lstat` runs
+ * synchronously (several times faster than through the thread pool), a slice at a time
+ * with the event loop let through between slices.
+ */
+async function statLines(root: Root, paths: readonly string[]): Promise<string[]> {
   const lines: string[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < paths.length) {
-      const path = paths[next++]!;
+  for (let start = 0; start < paths.length; start += STAT_SLICE) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    const end = Math.min(paths.length, start + STAT_SLICE);
+    for (let i = start; i < end; i++) {
       try {
-        const info = await lstat(Buffer.concat([root, bytes(`/${path}`)]), { bigint: true });
-        // Whole seconds rounded down (before 1970 too) and the nanoseconds past them.
-        const nsec = ((info.mtimeNs % BILLION) + BILLION) % BILLION;
-        const sec = Number(((info.mtimeNs - nsec) / BILLION) & 0xffffffffn);
-        const size = Number(info.size & 0xffffffffn);
-        lines.push(statLine(path, { sec, nsec: Number(nsec), size }));
+        lines.push(statPath(root, paths[i]!));
       } catch {
-        lines.push(statLine(path, null));
+        lines.push(statLine(paths[i]!, null));
       }
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(STAT_WORKERS, paths.length) }, worker));
+  }
   return lines;
 }
 
@@ -109,14 +129,14 @@ function mergeLines(sorted: readonly string[], extra: string[]): string[] {
 /**
  * A short digest (16 hex characters) of every file's path, size and modification time
  * under `root`, honouring the repository's ignores: in a git repository the files are the
- * tracked ones and the untracked ones not ignored (git's own stat check says which differ
- * from its index, and only those are stat'ed here; a deleted tracked file counts as
- * "missing"); in a plain folder every file but those in `.git` folders. The digest depends
- * on the files on disk only, not on the state of git's index (refreshed, staged, split):
- * it equals the digest of stat'ing every one of those files (sizes and seconds taken to 32
- * bits, as git keeps them). The `exclude` folders (by default `.z-engine/`) are left out.
- * Never writes anything. Rejects with a `HostError` (`fingerprint_failed`) when `root` is
- * not a readable folder.
+ * tracked ones (a deleted tracked file counts as "missing") and the untracked ones not
+ * ignored, as `git ls-files` lists them; in a plain folder every file but those in `.git`
+ * folders. Every file is stat'ed here, so the digest depends on the files on disk only,
+ * never on the state of git's index (refreshed, staged, split, racily clean): it equals the
+ * digest of a walk over the same files (sizes and seconds taken to 32 bits). Git runs
+ * neutralised (see `safeGitCommand`) and reads no file's content. The `exclude` folders (by
+ * default `.z-engine/`) are left out. Never writes anything. Rejects with a `HostError`
+ * (`fingerprint_failed`) when `root` is not a readable folder.
  */
 export async function fingerprint(root: string, options: FingerprintOptions = {}): Promise<string> {
   try {
@@ -124,19 +144,22 @@ export async function fingerprint(root: string, options: FingerprintOptions = {}
   } catch (cause) {
     throw new HostError("fingerprint_failed", `cannot fingerprint ${root}`, { cause });
   }
-  const env = cleanGitEnv(options.env ?? process.env);
   // Paths are byte strings throughout (any file name survives, and sorting is by bytes).
   const prefixes = (options.exclude ?? [".z-engine"]).map((dir) =>
     Buffer.from(`${dir.replace(/\/+$/, "")}/`).toString("latin1"),
   );
   const keep = (path: string) => !prefixes.some((prefix) => path.startsWith(prefix));
-  const rootBytes = Buffer.from(root);
-  let files = await gitFiles(root, env, keep);
+  const base: Root = { text: root, bytes: Buffer.from(root) };
+  const files = await gitFiles(root, options.env ?? process.env);
+  let sorted: string[] = [];
+  let extra: string[];
   if (files === null) {
-    const paths: string[] = [];
-    await walk(rootBytes, "", paths);
-    files = { lines: [], stale: paths };
+    extra = [];
+    await walk(base.bytes, "", extra);
+  } else {
+    sorted = await statLines(base, files.tracked.filter(keep));
+    extra = files.untracked;
   }
-  const lines = mergeLines(files.lines, await statLines(rootBytes, files.stale.filter(keep)));
+  const lines = mergeLines(sorted, await statLines(base, extra.filter(keep)));
   return createHash("sha256").update(lines.join("\n"), "latin1").digest("hex").slice(0, 16);
 }

@@ -1,10 +1,12 @@
 import { spawn } from "node:child_process";
 import { HostError } from "./errors.js";
+import { type SafeGitOptions, safeGitCommand } from "./git-command.js";
 
 /** Options for one git invocation. */
 export interface GitRunOptions {
   readonly cwd?: string;
-  readonly env: Readonly<Record<string, string>>;
+  /** How the command line and environment are built (see {@link safeGitCommand}). */
+  readonly git: SafeGitOptions;
   /** Written to git's stdin, then stdin is closed. */
   readonly input?: string | Uint8Array;
   /** Exit codes that count as success (default `[0]`). */
@@ -18,57 +20,41 @@ export interface GitOutput {
 }
 
 /**
- * The environment git runs with for the host's own calls: the base environment without any
- * inherited `GIT_*` variable (so a caller's GIT_DIR or GIT_INDEX_FILE can never redirect us),
- * no system or global config, no prompts, and the given overrides on top.
+ * Runs git as {@link safeGitCommand} builds it; rejects with a `HostError` (`git_failed`)
+ * carrying stderr when it fails.
  */
-export function cleanGitEnv(
-  base: Readonly<Record<string, string | undefined>>,
-  overrides: Readonly<Record<string, string>> = {},
-): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(base)) {
-    if (value !== undefined && !key.startsWith("GIT_")) env[key] = value;
-  }
-  return {
-    ...env,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_OPTIONAL_LOCKS: "0",
-    ...overrides,
-  };
-}
-
-/** Runs git; rejects with a `HostError` (`git_failed`) carrying stderr when it fails. */
 export function runGit(args: readonly string[], options: GitRunOptions): Promise<GitOutput> {
-  return run("git", args, `git ${args.join(" ")}`, options);
+  const command = safeGitCommand(args, options.git);
+  return run(command.program, command.args, `git ${args.join(" ")}`, command.env, options);
 }
 
 /**
  * Runs a POSIX `sh` script that calls git (several git steps in one spawn, which costs
- * less from a large Node process than a spawn per step); `args` are its `"$@"`. Rejects
- * with a `HostError` (`git_failed`) naming `label` and carrying stderr when it fails.
+ * less from a large Node process than a spawn per step). Its git calls must be written
+ * `git "$@" <command>`: `"$@"` holds the global options {@link safeGitCommand} builds, and
+ * the script runs in its environment. Rejects with a `HostError` (`git_failed`) naming
+ * `label` and carrying stderr when it fails.
  */
 export function runGitScript(
   label: string,
   script: string,
-  args: readonly string[],
   options: GitRunOptions,
 ): Promise<GitOutput> {
-  return run("sh", ["-c", script, "sh", ...args], label, options);
+  const command = safeGitCommand([], options.git);
+  return run("sh", ["-c", script, "sh", ...command.args], label, command.env, options);
 }
 
 function run(
   program: string,
   args: readonly string[],
   label: string,
+  env: Record<string, string>,
   options: GitRunOptions,
 ): Promise<GitOutput> {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, {
       cwd: options.cwd,
-      env: options.env,
+      env,
       stdio: ["pipe", "pipe", "pipe"],
     });
     const out: Buffer[] = [];

@@ -20,6 +20,10 @@ export type { EnvPolicy } from "./process/env-policy.js";
 export { buildEnvironment, DEFAULT_ENV_DENY, NON_INTERACTIVE_ENV } from "./process/env-policy.js";
 export { DEFAULT_MAX_OUTPUT_CHARS } from "./process/output-collector.js";
 
+// Git: every git process the engine starts is built here
+export type { SafeGitCommand, SafeGitOptions } from "./git-command.js";
+export { GIT_NEUTRAL_CONFIG, safeGitCommand } from "./git-command.js";
+
 // Fingerprint
 export type { FingerprintOptions } from "./fingerprint.js";
 export { fingerprint } from "./fingerprint.js";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { cleanGitEnv, runGit, splitNul } from "../git.js";
+import { runGit, splitNul } from "../git.js";
 
 /** Always left out of snapshots (`.git` folders git leaves out by itself). */
 export const BASE_EXCLUDES: readonly string[] = ["/.z-engine/worktrees/"];
@@ -23,25 +23,24 @@ export function literalPattern(path: string): string {
 
 /**
  * Reads, never writes, the user's repository: where it is and its personal excludes file.
- * The environment keeps the user's global config (to see `core.excludesFile`) but drops
- * inherited `GIT_*` variables. Resolves to all-null for a folder that is not in a repository.
+ * Git runs neutralised (`safeGitCommand`) but reads the user's own config (to see
+ * `core.excludesFile`). Resolves to all-null for a folder that is not in a repository (or
+ * one git refuses, such as a bare repository found by discovery).
  */
 export async function readUserRepo(
   projectRoot: string,
   base: Readonly<Record<string, string | undefined>>,
 ): Promise<UserRepoInfo> {
-  const env = cleanGitEnv(base);
-  delete env.GIT_CONFIG_GLOBAL;
-  delete env.GIT_CONFIG_NOSYSTEM;
+  const git = { env: base, userConfig: true };
   try {
     const out = await runGit(
       ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir"],
-      { cwd: projectRoot, env },
+      { cwd: projectRoot, git },
     );
     const [top, common] = out.stdout.toString("utf8").trim().split("\n");
     const excludes = await runGit(["config", "--path", "--get", "core.excludesFile"], {
       cwd: projectRoot,
-      env,
+      git,
       okCodes: [0, 1],
     });
     const excludesFile = excludes.stdout.toString("utf8").trim();
@@ -75,7 +74,7 @@ export async function buildExcludeText(
   } else if (repo.commonDir) {
     const out = await runGit(["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], {
       cwd: projectRoot,
-      env: cleanGitEnv(base),
+      git: { env: base },
     });
     for (const path of splitNul(out.stdout)) lines.push(literalPattern(path.replace(/\/$/, "")));
   }

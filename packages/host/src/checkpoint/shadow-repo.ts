@@ -3,7 +3,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type HashLength, countIndexEntries } from "../git-index.js";
-import { type GitOutput, cleanGitEnv, runGit, runGitScript } from "../git.js";
+import { type GitOutput, runGit, runGitScript } from "../git.js";
 
 /** The ref every snapshot is chained on. */
 export const CHECKPOINT_REF = "refs/z-engine/checkpoints";
@@ -16,21 +16,17 @@ const IDENTITY = {
 };
 
 /**
- * Per-call config: no hooks, no fsmonitor, no signing, whatever any config file says; and a
- * split index, so each index write is the few entries that changed, not the whole tree.
+ * Per-call config on top of the neutral settings every engine git call gets: a split
+ * index, so each index write is the few entries that changed, not the whole tree.
  */
-const SAFE_CONFIG = [
-  "-c",
-  "core.hooksPath=/dev/null",
-  "-c",
-  "core.fsmonitor=false",
-  "-c",
-  "commit.gpgSign=false",
-  "-c",
-  "safe.directory=*",
-  "-c",
-  "core.splitIndex=true",
-];
+const SHADOW_CONFIG = ["safe.directory=*", "core.splitIndex=true"];
+
+/**
+ * The shadow's `info/attributes`: the highest-precedence attributes file, so whatever a
+ * project's `.gitattributes` says, files are stored and restored byte for byte (no filter
+ * driver, end-of-line conversion, `ident` or re-encoding).
+ */
+export const SHADOW_ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
 
 /** Options of one git call against the shadow repository. */
 export interface ShadowGitOptions {
@@ -53,7 +49,8 @@ export class ShadowRepo {
   excludesFile: string | null = null;
   /** The length of the repository's object names (sha1 unless git made it sha256). */
   hashLength: HashLength = 20;
-  private readonly baseEnv: Record<string, string>;
+  private readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  private readonly shadowEnv: Record<string, string>;
   private ready: Promise<void> | undefined;
 
   constructor(
@@ -65,11 +62,8 @@ export class ShadowRepo {
     const id = createHash("sha256").update(this.projectRoot).digest("hex").slice(0, 16);
     this.gitDir = join(checkpointsDir, id);
     this.indexFile = join(this.gitDir, "index");
-    this.baseEnv = cleanGitEnv(env, {
-      ...IDENTITY,
-      GIT_DIR: this.gitDir,
-      GIT_WORK_TREE: this.projectRoot,
-    });
+    this.baseEnv = env;
+    this.shadowEnv = { ...IDENTITY, GIT_DIR: this.gitDir, GIT_WORK_TREE: this.projectRoot };
   }
 
   /** Creates the repository on first use. Rejects with a `HostError` when git fails. */
@@ -80,7 +74,7 @@ export class ShadowRepo {
 
   /** Runs git against the shadow repository, with `indexFile` as its index (default its own). */
   git(args: readonly string[], options: ShadowGitOptions = {}): Promise<GitOutput> {
-    return runGit([...this.gitPrefix(), ...args], this.runOptions(options));
+    return runGit(args, this.runOptions(options));
   }
 
   /**
@@ -93,31 +87,32 @@ export class ShadowRepo {
     script: string,
     options: ShadowGitOptions & { env?: Record<string, string> } = {},
   ): Promise<GitOutput> {
-    return runGitScript(label, script, this.gitPrefix(), this.runOptions(options));
-  }
-
-  private gitPrefix(): string[] {
-    const excludes = this.excludesFile ? ["-c", `core.excludesFile=${this.excludesFile}`] : [];
-    return [...SAFE_CONFIG, ...excludes];
+    return runGitScript(label, script, this.runOptions(options));
   }
 
   private runOptions(options: ShadowGitOptions & { env?: Record<string, string> }) {
-    const env = {
-      ...this.baseEnv,
+    const excludes = this.excludesFile ? [`core.excludesFile=${this.excludesFile}`] : [];
+    const set = {
       ...options.env,
+      ...this.shadowEnv,
       GIT_INDEX_FILE: options.indexFile ?? this.indexFile,
     };
     return {
       cwd: this.projectRoot,
-      env,
+      git: { env: this.baseEnv, set, config: [...SHADOW_CONFIG, ...excludes] },
       ...(options.input === undefined ? {} : { input: options.input }),
       ...(options.okCodes === undefined ? {} : { okCodes: options.okCodes }),
     };
   }
 
   /** Replaces `info/exclude` when its text changed; resolves to whether it did. */
-  async writeExclude(text: string): Promise<boolean> {
-    const file = join(this.gitDir, "info", "exclude");
+  writeExclude(text: string): Promise<boolean> {
+    return this.writeInfo("exclude", text);
+  }
+
+  /** Replaces `info/<name>` when its text differs; resolves to whether it did. */
+  private async writeInfo(name: string, text: string): Promise<boolean> {
+    const file = join(this.gitDir, "info", name);
     const current = await readFile(file, "utf8").catch(() => null);
     if (current === text) return false;
     await mkdir(join(this.gitDir, "info"), { recursive: true });
@@ -140,6 +135,7 @@ export class ShadowRepo {
 
   private async create(): Promise<void> {
     if (existsSync(join(this.gitDir, "HEAD"))) {
+      await this.writeInfo("attributes", SHADOW_ATTRIBUTES);
       await this.readObjectFormat();
       return;
     }
@@ -156,6 +152,7 @@ export class ShadowRepo {
     ];
     for (const [key, value] of settings) await this.git(["config", key, value]);
     await writeFile(join(this.gitDir, "project"), `${this.projectRoot}\n`);
+    await this.writeInfo("attributes", SHADOW_ATTRIBUTES);
     await this.readObjectFormat();
   }
 

@@ -51,6 +51,15 @@ function isDirectory(path: string): boolean {
 }
 
 /**
+ * A note for a sandboxed command that failed writing into `.git` (a commit, a checkout, a
+ * fetch), which the sandbox keeps read-only; empty otherwise.
+ */
+function sandboxNote(output: string): string {
+  if (!/\.git\b[^\n]*(Read-only file system|Permission denied)/.test(output)) return "";
+  return "\n[sandbox: .git is read-only inside the sandbox, so git commands that write to it (commit, checkout, fetch, ...) fail here; run them outside the sandbox]";
+}
+
+/**
  * The local {@link Shell}: each command is `<program> -c <command>` in its own process group
  * (inside the sandbox when one is configured), so a timeout, a cancel or `kill()` ends the
  * whole tree (SIGTERM, then SIGKILL after the grace period). Never throws; a command that
@@ -101,7 +110,8 @@ export function createShell(options: ShellOptions = {}): Shell {
         kept = { ...(await collector.finish(undefined, "command-output.txt")), artifact: null };
         kept = { ...kept, output: kept.output + note };
       }
-      return { ...exit, ...kept };
+      const note = options.sandbox && exit.exitCode !== 0 ? sandboxNote(kept.output) : "";
+      return { ...exit, ...kept, output: kept.output + note };
     });
     return { group, result };
   };

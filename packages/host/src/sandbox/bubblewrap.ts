@@ -1,19 +1,23 @@
 import {
+  chmodSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  realpathSync,
   rmSync,
   rmdirSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { endianness, tmpdir } from "node:os";
 import { dirname, join, sep } from "node:path";
 import { HostError } from "../errors.js";
 import type { SandboxBackend, SandboxCommand, WrappedCommand } from "./backend.js";
 import type { SandboxProfile } from "./profile.js";
+import { unixSocketFilter } from "./seccomp.js";
+
+/** Opens `$1` as descriptor 3, then runs the rest of the arguments as the program. */
+const OPEN_FILTER = 'exec 3<"$1" || exit 126; shift; exec "$@"';
 
 /** Options for {@link BubblewrapSandbox}. */
 export interface BubblewrapOptions {
@@ -21,6 +25,9 @@ export interface BubblewrapOptions {
   readonly bwrap?: string;
   /** Where the empty placeholder file and folder live (default a new folder in the OS temporary folder). */
   readonly placeholderParent?: string;
+  /** The user and group ids the command has inside (default the caller's). */
+  readonly uid?: number;
+  readonly gid?: number;
 }
 
 interface Mount {
@@ -38,14 +45,6 @@ function lstatOrNull(path: string) {
   }
 }
 
-function realpathOrNull(path: string): string | null {
-  try {
-    return realpathSync(path);
-  } catch {
-    return null;
-  }
-}
-
 function isInside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
@@ -59,7 +58,10 @@ function isInside(path: string, dir: string): boolean {
  * created there. bwrap must create that mount point on the host, so `release()` removes it
  * again when it is still empty (counted across this instance's concurrent commands).
  * With the network off the command gets its own network namespace (no loopback to the
- * host); `--unshare-pid` and `--die-with-parent` make killing bwrap kill everything inside.
+ * host) and a seccomp filter that refuses Unix sockets (`seccomp.ts`). Every command runs
+ * in a user namespace of its own (the caller's ids mapped) with no capabilities, also
+ * under root. A protected path that is a symbolic link is refused (`sandbox_unavailable`).
+ * `--unshare-pid` and `--die-with-parent` make killing bwrap kill everything inside.
  */
 export class BubblewrapSandbox implements SandboxBackend {
   readonly name = "bubblewrap";
@@ -67,18 +69,29 @@ export class BubblewrapSandbox implements SandboxBackend {
   private readonly placeholderParent: string;
   private placeholderDir: string | undefined;
   private readonly mountPoints = new Map<string, number>();
+  private readonly ids: readonly string[];
 
   constructor(options: BubblewrapOptions = {}) {
     this.bwrap = options.bwrap ?? "bwrap";
     this.placeholderParent = options.placeholderParent ?? tmpdir();
+    const uid = options.uid ?? process.getuid?.() ?? 0;
+    const gid = options.gid ?? process.getgid?.() ?? 0;
+    this.ids = ["--uid", String(uid), "--gid", String(gid)];
   }
 
-  /** Throws a `HostError` (`sandbox_unavailable`) when the placeholders cannot be made. */
+  /**
+   * Throws a `HostError` (`sandbox_unavailable`) when the placeholders cannot be made, a
+   * protected path is a symbolic link, or (network off) Unix sockets cannot be blocked here.
+   */
   wrap(command: SandboxCommand, profile: SandboxProfile): WrappedCommand {
     const placeholders = this.placeholders();
+    const filter = profile.network ? null : this.filterFile();
     const writable = [...profile.writable].sort((a, b) => a.length - b.length);
-    const args = ["--die-with-parent", "--new-session", "--unshare-pid"];
-    if (!profile.network) args.push("--unshare-net");
+    // A user namespace of its own and no capabilities, also when the caller is root (who
+    // could otherwise remount the read-only file system writable).
+    const args = ["--die-with-parent", "--new-session", "--unshare-pid", "--unshare-user"];
+    args.push(...this.ids, "--cap-drop", "ALL");
+    if (!profile.network) args.push("--unshare-net", "--seccomp", "3");
     args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
     for (const dir of writable) {
       if (lstatOrNull(dir)) args.push("--bind", dir, dir);
@@ -94,9 +107,13 @@ export class BubblewrapSandbox implements SandboxBackend {
     for (const path of created) this.mountPoints.set(path, (this.mountPoints.get(path) ?? 0) + 1);
     args.push("--chdir", command.cwd, "--", command.program, ...command.args);
     let released = false;
+    // bwrap reads the seccomp filter from descriptor 3, which `sh` opens before it becomes bwrap.
+    const launch =
+      filter === null
+        ? { program: this.bwrap, args }
+        : { program: "/bin/sh", args: ["-c", OPEN_FILTER, "sh", filter, this.bwrap, ...args] };
     return {
-      program: this.bwrap,
-      args,
+      ...launch,
       release: () => {
         if (released) return;
         released = true;
@@ -111,12 +128,29 @@ export class BubblewrapSandbox implements SandboxBackend {
     this.placeholderDir = undefined;
   }
 
+  /** The Unix-socket seccomp filter's file, written once beside the placeholders. */
+  private filterFile(): string {
+    const file = join(this.placeholders(), "unix-sockets.bpf");
+    if (lstatOrNull(file)) return file;
+    const filter = endianness() === "LE" ? unixSocketFilter() : null;
+    if (!filter) {
+      throw new HostError(
+        "sandbox_unavailable",
+        `cannot block Unix sockets on ${process.arch} (${endianness()}), so the network cannot be cut`,
+      );
+    }
+    writeFileSync(file, filter, { mode: 0o444 });
+    return file;
+  }
+
   private placeholders(): string {
     if (this.placeholderDir) return this.placeholderDir;
     try {
       const dir = mkdtempSync(join(this.placeholderParent, "zeng-bwrap-"));
       writeFileSync(join(dir, "file"), "", { mode: 0o444 });
       mkdirSync(join(dir, "dir"), { mode: 0o555 });
+      // bwrap may run as another user than this process (it binds these as their sources).
+      chmodSync(dir, 0o755);
       this.placeholderDir = dir;
       return dir;
     } catch (cause) {
@@ -157,10 +191,12 @@ function protectMount(
     return { args: ["--ro-bind", file, file] };
   }
   if (stat?.isSymbolicLink()) {
-    // Keep the link's target read-only; a dangling link's target is left alone (documented).
-    const target = realpathOrNull(path);
-    if (!target || !writable.some((dir) => isInside(target, dir))) return null;
-    return { args: ["--ro-bind", target, target] };
+    // A mount holds a folder entry in place, but a mount on a link lands on its target: the
+    // link itself could be removed and replaced by a real file or folder. Refuse.
+    throw new HostError(
+      "sandbox_unavailable",
+      `the protected path ${path} is a symbolic link, which a sandboxed command could replace; replace it with the file or folder itself`,
+    );
   }
   if (stat) return { args: ["--ro-bind", path, path] };
   let missing = path;

@@ -14,7 +14,9 @@ describe("detectSandbox", () => {
     const broken = new BubblewrapSandbox({ bwrap: "/nonexistent/bwrap" });
     const detection = await detectSandbox({ backend: broken });
     expect(detection.backend).toBeNull();
-    expect(detection.reason).toMatch(/the bubblewrap sandbox does not work here: .*ENOENT/);
+    expect(detection.reason).toMatch(
+      /the bubblewrap sandbox does not work here: .*(ENOENT|not found)/,
+    );
     broken.dispose();
   });
 

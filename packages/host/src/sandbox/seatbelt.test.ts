@@ -11,8 +11,7 @@ const offline: SandboxProfile = {
   root: "/Users/dev/project",
   writable: ["/Users/dev/project", "/private/tmp", "/Users/dev/.npm", "/Users/dev/Library/Caches"],
   readOnlyInside: [
-    "/Users/dev/project/.git/hooks",
-    "/Users/dev/project/.git/config",
+    "/Users/dev/project/.git",
     "/Users/dev/project/.z-engine/settings.toml",
     "/Users/dev/project/.mcp.json",
   ],

@@ -10,7 +10,8 @@ function sbString(value: string): string {
  * tested). Everything is allowed but file writes, which are allowed under the writable
  * folders and a few devices; the protected paths are denied after that (in SBPL the last
  * matching rule wins), and being path rules they hold for paths that do not exist yet. With
- * the network off, only localhost and Unix sockets can be reached.
+ * the network off, only localhost and Unix sockets inside the writable folders can be
+ * reached.
  */
 export function seatbeltProfileText(profile: SandboxProfile): string {
   const lines = [
@@ -35,7 +36,11 @@ export function seatbeltProfileText(profile: SandboxProfile): string {
       "(deny network*)",
       '(allow network* (remote ip "localhost:*"))',
       '(allow network* (local ip "localhost:*"))',
-      "(allow network* (remote unix-socket))",
+      // Unix sockets only inside the writable folders: a socket file elsewhere (a docker,
+      // ssh-agent or database socket) is the host's, and reaching it is reaching the host.
+      ...profile.writable.map(
+        (dir) => `(allow network* (remote unix-socket (subpath ${sbString(dir)})))`,
+      ),
     );
   }
   return `${lines.join("\n")}\n`;
