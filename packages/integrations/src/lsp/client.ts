@@ -222,7 +222,7 @@ export class LspClient {
     method: string,
     params: unknown,
     signal: AbortSignal,
-    timeoutMs = 30_000,
+    timeoutMs = 60_000,
   ): Promise<R> {
     const connection = this.live();
     const rpc = await loadRpc();

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { waitForProcessExit } from "@z-engine/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorsAfterWrite } from "./after-write.js";
@@ -96,6 +96,44 @@ describe("typescript-language-server", () => {
       signal,
     );
     expect(found.ok && found.text).toContain("function greet: src/greet.ts:1:1");
+  }, 60_000);
+
+  it("finds implementations and outgoing calls", async () => {
+    const shapes = p.path("src/shapes.ts");
+    const impl = await queryLsp(
+      manager,
+      { operation: "implementation", path: shapes, symbol: "Shape" },
+      signal,
+    );
+    expect(impl).toEqual({
+      ok: true,
+      text: "1 implementation:\nsrc/shapes.ts:9:14: export class Square implements Shape {",
+    });
+    const calls = await queryLsp(
+      manager,
+      { operation: "outgoingCalls", path: shapes, symbol: "area", line: 10 },
+      signal,
+    );
+    expect(calls).toEqual({
+      ok: true,
+      text: "1 callee:\nfunction square: src/shapes.ts:5:10: function square(n: number): number {",
+    });
+  }, 60_000);
+
+  it("closes a document whose file was deleted", async () => {
+    const doomed = p.path("src/doomed.ts");
+    await writeFile(doomed, "export const doomed = 1;\n");
+    await queryLsp(manager, { operation: "documentSymbols", path: doomed }, signal);
+    const live = await manager.serverFor(doomed);
+    expect(live.docs.isOpen(doomed)).toBe(true);
+    await rm(doomed);
+    const after = await queryLsp(
+      manager,
+      { operation: "documentSymbols", path: p.path("src/greet.ts") },
+      signal,
+    );
+    expect(after.ok).toBe(true);
+    expect(live.docs.isOpen(doomed)).toBe(false);
   }, 60_000);
 
   it("appends fresh errors after a write, and sees files a command changed at the next query", async () => {

@@ -40,6 +40,8 @@ export const TS_FILES: Record<string, string> = {
     include: ["src"],
   }),
   "src/greet.ts": 'export function greet(name: string): string {\n  return "hello " + name;\n}\n',
+  "src/shapes.ts":
+    "export interface Shape {\n  area(): number;\n}\n\nfunction square(n: number): number {\n  return n * n;\n}\n\nexport class Square implements Shape {\n  area(): number {\n    return square(2);\n  }\n}\n",
   "src/main.ts":
     'import { greet } from "./greet.js";\n\nexport const message: string = greet("world");\nconsole.log(greet("again"));\n',
 };
