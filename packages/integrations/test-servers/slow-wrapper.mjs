@@ -2,6 +2,7 @@
 // A language server made slow, for tests: runs the real server given as arguments and holds
 // back, by SLOW_DIAGNOSTICS_MS, every diagnostics message it sends (pushed diagnostics and
 // the answers to pull or tsserver diagnostic requests). Everything else passes straight.
+// With OPEN_PROGRESS_TOKEN set, it also opens a progress token that never ends (indexing).
 import { spawn } from "node:child_process";
 
 const delay = Number(process.env.SLOW_DIAGNOSTICS_MS ?? "10000");
@@ -27,6 +28,21 @@ function frames(onMessage) {
   };
 }
 
+function send(message) {
+  const body = Buffer.from(JSON.stringify(message), "utf8");
+  process.stdout.write(`Content-Length: ${body.length}\r\n\r\n`);
+  process.stdout.write(body);
+}
+
+function progressBegin() {
+  const token = process.env.OPEN_PROGRESS_TOKEN;
+  return {
+    jsonrpc: "2.0",
+    method: "$/progress",
+    params: { token, value: { kind: "begin", title: "Indexing" } },
+  };
+}
+
 const DIAGNOSTIC_REQUESTS = new Set(["textDocument/diagnostic", "workspace/executeCommand"]);
 process.stdin.on(
   "data",
@@ -43,5 +59,7 @@ server.stdout.on(
       (message.method === undefined && slowIds.has(message.id));
     if (slow) setTimeout(() => process.stdout.write(frame), delay);
     else process.stdout.write(frame);
+    // With OPEN_PROGRESS_TOKEN set, the server reports indexing that never ends.
+    if (process.env.OPEN_PROGRESS_TOKEN && message.result?.capabilities) send(progressBegin());
   }),
 );

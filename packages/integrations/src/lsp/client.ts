@@ -27,8 +27,17 @@ const STDERR_KEEP = 2000;
 
 interface PublishWaiter {
   readonly uri: string;
-  readonly after: number;
   readonly wake: () => void;
+  readonly fresh: () => boolean;
+}
+
+/** What a server last pushed for a document. */
+export interface Pushed {
+  /** Pushes so far. */
+  readonly count: number;
+  readonly items: Diagnostic[];
+  /** The document version the push is for, when the server says. */
+  readonly version?: number;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -52,7 +61,7 @@ export class LspClient {
   private readonly child: ChildProcess;
   private connection: ProtocolConnection | undefined;
   private readonly openTokens = new Set<string | number>();
-  private readonly published = new Map<string, { count: number; items: Diagnostic[] }>();
+  private readonly published = new Map<string, Pushed>();
   private waiters: PublishWaiter[] = [];
   private idleWaiters: (() => void)[] = [];
   private stderr = "";
@@ -187,30 +196,37 @@ export class LspClient {
   }
 
   /** The diagnostics last pushed for a document, and how many pushes it has had. */
-  pushed(uri: string): { count: number; items: Diagnostic[] } {
+  pushed(uri: string): Pushed {
     return this.published.get(uri) ?? { count: 0, items: [] };
   }
 
   /**
-   * Resolves true when the document gets a push after the `after`-th one, false when
-   * `timeoutMs` passes, the signal aborts or the server ends. Never rejects.
+   * Resolves true when the document gets a push after the `after`-th one (and, when the
+   * server gives versions, one for `version` or later), false when `timeoutMs` passes, the
+   * signal aborts or the server ends. Never rejects.
    */
   waitForPush(
     uri: string,
     after: number,
     timeoutMs: number,
     signal: AbortSignal,
+    version?: number,
   ): Promise<boolean> {
-    if (this.pushed(uri).count > after) return Promise.resolve(true);
+    const fresh = () => {
+      const p = this.pushed(uri);
+      const current = version === undefined || p.version === undefined || p.version >= version;
+      return p.count > after && current;
+    };
+    if (fresh()) return Promise.resolve(true);
     if (this.exited || signal.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         signal.removeEventListener("abort", done);
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        resolve(this.pushed(uri).count > after);
+        resolve(fresh());
       };
-      const waiter: PublishWaiter = { uri, after, wake: done };
+      const waiter: PublishWaiter = { uri, wake: done, fresh };
       const timer = setTimeout(done, timeoutMs);
       signal.addEventListener("abort", done, { once: true });
       this.waiters.push(waiter);
@@ -352,10 +368,14 @@ export class LspClient {
     );
     connection.onNotification(
       "textDocument/publishDiagnostics",
-      (p: { uri: string; diagnostics: Diagnostic[] }) => {
+      (p: { uri: string; diagnostics: Diagnostic[]; version?: number }) => {
         const count = this.pushed(p.uri).count + 1;
-        this.published.set(p.uri, { count, items: p.diagnostics });
-        for (const w of this.waiters.filter((w) => w.uri === p.uri && count > w.after)) w.wake();
+        this.published.set(p.uri, {
+          count,
+          items: p.diagnostics,
+          ...(typeof p.version === "number" ? { version: p.version } : {}),
+        });
+        for (const w of this.waiters.filter((w) => w.uri === p.uri && w.fresh())) w.wake();
       },
     );
   }

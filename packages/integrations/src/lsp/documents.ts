@@ -30,6 +30,11 @@ export class DocumentSync {
 
   constructor(private readonly client: LspClient) {}
 
+  /** The version the server last got of an open file. */
+  versionOf(path: string): number | undefined {
+    return this.open.get(path)?.version;
+  }
+
   /** Whether the server has the file open (it has analysed it). */
   isOpen(path: string): boolean {
     return this.open.has(path);

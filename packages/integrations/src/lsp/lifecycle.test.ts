@@ -137,6 +137,27 @@ describe("errors after a write", () => {
     );
   }, 60_000);
 
+  it("adds nothing, at once, while the server is indexing", async () => {
+    const { manager, py } = await setUp({
+      servers: {
+        indexing: {
+          command: process.execPath,
+          args: [SLOW_WRAPPER, join(SERVER_BIN, "pyright-langserver"), "--stdio"],
+          extensions: ["py"],
+          env: { SLOW_DIAGNOSTICS_MS: "0", OPEN_PROGRESS_TOKEN: "indexing" },
+        },
+      },
+    });
+    const live = await manager.serverFor(py);
+    await queryLsp(manager, { operation: "documentSymbols", path: py }, signal);
+    expect(live.client.busy).toBe(true);
+    expect(live.docs.isOpen(py)).toBe(true);
+    await writeFile(py, 'total: int = "two"\n');
+    const started = performance.now();
+    expect(await errorsAfterWrite(manager, py, signal, 2000)).toBeNull();
+    expect(performance.now() - started).toBeLessThan(500);
+  }, 60_000);
+
   it("waits at most the bound on a slow server", async () => {
     const { manager, py } = await setUp({
       servers: {

@@ -58,7 +58,7 @@ export type LspAnswer =
   | { readonly ok: false; readonly error: string };
 
 /** Longest wait for a first push of diagnostics after opening or changing a file. */
-const FIRST_DIAGNOSTICS_MS = 15_000;
+const FIRST_DIAGNOSTICS_MS = 30_000;
 
 function flatten(symbols: DocumentSymbol[]): DocumentSymbol[] {
   return symbols.flatMap((s) => [s, ...flatten(s.children ?? [])]);
@@ -141,7 +141,8 @@ export async function fileDiagnostics(
       .catch(() => null);
     return report && report.kind === "full" ? report.items : null;
   }
-  const fresh = await server.client.waitForPush(uri, pushesBefore, waitMs, signal);
+  const version = server.docs.versionOf(path);
+  const fresh = await server.client.waitForPush(uri, pushesBefore, waitMs, signal, version);
   return fresh ? server.client.pushed(uri).items : null;
 }
 
