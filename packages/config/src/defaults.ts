@@ -26,7 +26,7 @@ export function defaultSettings(): EffectiveSettings {
     },
     hooks: hooks as EffectiveSettings["hooks"],
     mcp: { servers: {} },
-    lsp: { servers: {} },
+    lsp: { enabled: true, servers: {} },
     verification: { mode: "report", checks: [], max_continuations: 3 },
     context: { compact_at_percent: 80 },
     agents: { max_turns: 200 },

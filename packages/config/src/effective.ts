@@ -65,7 +65,7 @@ export interface EffectiveSettings {
   };
   hooks: Record<HookEvent, HookSetting[]>;
   mcp: { servers: Record<string, McpServer> };
-  lsp: { servers: Record<string, LspServer> };
+  lsp: { enabled: boolean; servers: Record<string, LspServer> };
   verification: {
     mode: VerificationMode;
     /** Configured checks (source `configured`), merged by id. */

@@ -154,9 +154,13 @@ fallbacks = ["a", "b"]
 review = "r"
 [provider]
 headers = { "x-team" = "1" }
+[lsp]
+enabled = false
 [lsp.servers.zls]
 command = "zls"
 extensions = ["zig"]
+env = { ZLS_LOG = "1" }
+initialization_options = { enable_snippets = false }
 [verification]
 mode = "strict"
 auto_checks = ["npm:test"]
@@ -191,7 +195,17 @@ source = "off"
     expect(problems).toEqual([]);
     expect(settings.model).toMatchObject({ effort: "high", fallbacks: ["a", "b"], review: "r" });
     expect(settings.provider.headers).toEqual({ "x-team": "1" });
-    expect(settings.lsp.servers.zls).toEqual({ command: "zls", extensions: ["zig"] });
+    expect(settings.lsp).toEqual({
+      enabled: false,
+      servers: {
+        zls: {
+          command: "zls",
+          extensions: ["zig"],
+          env: { ZLS_LOG: "1" },
+          initialization_options: { enable_snippets: false },
+        },
+      },
+    });
     expect(settings.verification).toMatchObject({
       mode: "strict",
       auto_checks: ["npm:test"],

@@ -117,6 +117,7 @@ function applySimple(eff: EffectiveSettings, values: SettingsFile) {
   // Maps keyed by a name: an entry replaces the one of the same name.
   Object.assign(eff.mcp.servers, values.mcp?.servers);
   Object.assign(eff.lsp.servers, values.lsp?.servers);
+  if (values.lsp?.enabled !== undefined) eff.lsp.enabled = values.lsp.enabled;
   Object.assign(eff.pricing, values.pricing);
   Object.assign(eff.experimental, values.experimental);
 }

@@ -69,6 +69,10 @@ export const LspServer = z.strictObject({
   args: z.array(z.string()).optional(),
   /** File extensions it serves, without or with the dot: `["ts", ".tsx"]`. */
   extensions: stringList.min(1),
+  /** Extra environment variables for the server. */
+  env: stringMap.optional(),
+  /** Sent to the server as `initializationOptions`. */
+  initialization_options: z.record(z.string(), z.unknown()).optional(),
 });
 export type LspServer = z.infer<typeof LspServer>;
 
@@ -124,7 +128,11 @@ export const Sections = {
     >,
   ),
   mcp: z.strictObject({ servers: z.record(text, McpServer).optional() }),
-  lsp: z.strictObject({ servers: z.record(text, LspServer).optional() }),
+  lsp: z.strictObject({
+    /** Language servers on or off (default on; they run only in trusted projects). */
+    enabled: z.boolean().optional(),
+    servers: z.record(text, LspServer).optional(),
+  }),
   verification: z.strictObject({
     mode: VerificationMode.optional(),
     checks: z.array(CheckEntry).optional(),

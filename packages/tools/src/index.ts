@@ -55,6 +55,7 @@ export { globTool } from "./builtin/glob.js";
 export { grepTool } from "./builtin/grep.js";
 export { askUserQuestionTool, exitPlanModeTool, todoWriteTool } from "./builtin/interaction.js";
 export { jobKillTool, jobOutputTool } from "./builtin/jobs.js";
+export { lspTool } from "./builtin/lsp.js";
 export { multiEditTool } from "./builtin/multi-edit.js";
 export { readTool } from "./builtin/read.js";
 export { verifyTool } from "./builtin/verify.js";

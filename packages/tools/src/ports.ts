@@ -92,18 +92,30 @@ export interface CheckPort {
 
 /** Language servers. */
 export interface LspPort {
-  /** Answers one LSP query (definition, references, hover, symbols, diagnostics, rename preview). */
+  /**
+   * Answers one LSP query (definition, references, hover, implementation, callers and
+   * callees, symbols, diagnostics, rename preview) as short text; a missing or failed server
+   * is an error output. Never rejects.
+   */
   query(request: LspQuery, signal: AbortSignal): Promise<ToolOutput>;
-  /** Fresh error diagnostics for a file just written, as text, or `null` when none or no server. */
+  /**
+   * Fresh error diagnostics for a file just written, as lines, or `null` when none, no
+   * server, or the server is not ready (it waits about 2 s at most). Never rejects.
+   */
   diagnosticsAfterWrite(path: string, signal: AbortSignal): Promise<string | null>;
 }
 
 /** One LSP query. */
 export interface LspQuery {
   readonly operation: string;
+  /** Real absolute path. */
   readonly filePath: string;
+  /** 1-based. */
   readonly line?: number;
+  /** 1-based column. */
   readonly character?: number;
+  /** A name in the file, instead of (or, with `line`, on that line of) a position. */
+  readonly symbol?: string;
   readonly query?: string;
   readonly newName?: string;
 }

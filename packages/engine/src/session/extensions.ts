@@ -1,4 +1,5 @@
 import { HookRunner } from "../hooks/runner.js";
+import type { SessionLsp } from "../lsp/hub.js";
 import type { SessionInteraction } from "../ports/interaction.js";
 import type { SessionJobs } from "../ports/jobs.js";
 import { type SessionOverrides, sessionConfig } from "../settings/session-config.js";
@@ -11,7 +12,12 @@ import type { EngineSession, SessionExtensions } from "./session.js";
 /** The session operations that need the engine's context: rewind, trust, checkpoints, close. */
 export function sessionExtensions(
   ctx: OpenContext,
-  parts: { interaction: SessionInteraction; jobs: SessionJobs; overrides: SessionOverrides },
+  parts: {
+    interaction: SessionInteraction;
+    jobs: SessionJobs;
+    lsp: SessionLsp;
+    overrides: SessionOverrides;
+  },
 ): SessionExtensions {
   const checkpoints = new TurnCheckpoints();
   return {
@@ -33,8 +39,7 @@ export function sessionExtensions(
         const hook = await session.hooks.run("SessionEnd", { reason: "exit" });
         for (const w of hook.warnings) await session.journal.notice("warning", "hook.warning", w);
       }
-      await parts.jobs.killAll();
-      await checkpoints.settled();
+      await Promise.all([parts.jobs.killAll(), parts.lsp.close(), checkpoints.settled()]);
       await session.log.close();
     },
   };

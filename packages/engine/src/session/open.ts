@@ -20,6 +20,7 @@ import type { Session as StoreSession, SessionStore, OpenedSession } from "@z-en
 import { createFileTracker, createPathLocks, type Tool, type ToolPorts } from "@z-engine/tools";
 import { Approvals } from "../batch/approvals.js";
 import { HookRunner } from "../hooks/runner.js";
+import { SessionLsp } from "../lsp/hub.js";
 import type { ClientFactory } from "../options.js";
 import { SessionChecks } from "../ports/checks.js";
 import { SessionInteraction } from "../ports/interaction.js";
@@ -155,7 +156,13 @@ async function buildSession(
     records,
     ref,
   );
-  const ports: ToolPorts = { interaction, jobs, checks, sideModel };
+  const lsp = new SessionLsp({
+    root: projectRoot,
+    env: ctx.env,
+    trusted: () => ref.current?.trusted ?? prep.loaded.trusted,
+    settings: () => (ref.current?.config ?? config).settings.lsp,
+  });
+  const ports: ToolPorts = { interaction, jobs, checks, sideModel, lsp };
   const parts: SessionParts = {
     id: log.id as SessionId,
     projectRoot,
@@ -228,7 +235,7 @@ async function buildSession(
   };
   const session = new EngineSession(
     parts,
-    sessionExtensions(ctx, { interaction, jobs, overrides: prep.overrides }),
+    sessionExtensions(ctx, { interaction, jobs, lsp, overrides: prep.overrides }),
   );
   ref.current = session;
   return session;

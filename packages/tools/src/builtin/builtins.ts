@@ -5,6 +5,7 @@ import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { askUserQuestionTool, exitPlanModeTool, todoWriteTool } from "./interaction.js";
 import { jobKillTool, jobOutputTool } from "./jobs.js";
+import { lspTool } from "./lsp.js";
 import { multiEditTool } from "./multi-edit.js";
 import { readTool } from "./read.js";
 import { verifyTool } from "./verify.js";
@@ -14,7 +15,7 @@ import { writeTool } from "./write.js";
 
 /**
  * The built-in tools of this package, in the order they are offered. Agent,
- * ApplyAgentChanges, LSP, Skill and the MCP tools come with their own issues. A fresh array
+ * ApplyAgentChanges, Skill and the MCP tools come with their own issues. A fresh array
  * each call; the tools themselves are shared, stateless values.
  */
 export function builtinTools(): Tool[] {
@@ -25,6 +26,7 @@ export function builtinTools(): Tool[] {
     multiEditTool,
     globTool,
     grepTool,
+    lspTool,
     bashTool,
     jobOutputTool,
     jobKillTool,

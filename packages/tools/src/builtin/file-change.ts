@@ -6,6 +6,7 @@ import { changeDiff } from "../diff.js";
 import { stampOf } from "../file-tracker.js";
 import { displayPath, realPath, titlePath } from "../paths.js";
 import { defineTool } from "../tool.js";
+import { withDiagnostics } from "./after-write.js";
 import { describe } from "./describe.js";
 import type { z } from "zod";
 import { changedText, narrowChange, type TextChange } from "../text-change.js";
@@ -170,7 +171,13 @@ export function defineFileChangeTool<S extends z.ZodType<{ file_path: string }>>
       spec.title(input, titlePath(input.file_path, ctx.shellSession.cwd, ctx.root)),
     preview: async (input, ctx) =>
       previewChange(await target(input, ctx), spec.transform(input), ctx),
-    call: async (input, ctx) =>
-      applyChange(await target(input, ctx), spec.transform(input), spec.verb, ctx),
+    call: async (input, ctx) => {
+      const path = await target(input, ctx);
+      return withDiagnostics(
+        await applyChange(path, spec.transform(input), spec.verb, ctx),
+        path,
+        ctx,
+      );
+    },
   });
 }

@@ -1,0 +1,111 @@
+import { mkdir, readdir, readlink, realpath, symlink } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ToolResultBlock } from "@z-engine/protocol";
+import { reply, waitForProcessExit } from "@z-engine/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { type Harness, harness } from "../harness.js";
+
+// The engine's own devDependencies hold typescript-language-server 5.3.0 and typescript 5.9.3.
+const MODULES = resolve(dirname(fileURLToPath(import.meta.url)), "../../node_modules");
+
+const files = {
+  ".gitignore": "node_modules\n",
+  "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true }, include: ["src"] }),
+  "src/greet.ts": 'export function greet(name: string): string {\n  return "hello " + name;\n}\n',
+  "src/main.ts":
+    'import { greet } from "./greet.js";\n\nexport const message: string = greet("world");\n',
+};
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.dispose();
+  h = undefined;
+});
+
+function resultOf(h: Harness, request: number): ToolResultBlock | undefined {
+  const last = h.model.requests[request]?.messages.at(-1);
+  return (last?.content ?? []).find((b): b is ToolResultBlock => b.type === "toolResult");
+}
+
+function textOf(block: ToolResultBlock | undefined): string {
+  return (block?.content ?? []).map((c) => (c.type === "text" ? c.text : "")).join("");
+}
+
+/** Processes whose working folder is `root`: the servers the session started there. */
+async function processesIn(root: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cwd = await readlink(`/proc/${entry}/cwd`).catch(() => "");
+    if (cwd === root) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+/** A trusted TypeScript project with the server in its node_modules/.bin. */
+async function tsProject(): Promise<Harness> {
+  const made = await harness({ files, script: [], trusted: true, overrides: { mode: "bypass" } });
+  // Laid out as npm installs them: the packages, and the program in node_modules/.bin.
+  await mkdir(made.repo.path("node_modules/.bin"), { recursive: true });
+  for (const name of ["typescript", "typescript-language-server"])
+    await symlink(await realpath(join(MODULES, name)), made.repo.path(`node_modules/${name}`));
+  await symlink(
+    "../typescript-language-server/lib/cli.mjs",
+    made.repo.path("node_modules/.bin/typescript-language-server"),
+  );
+  return made;
+}
+
+describe("language servers in a session", () => {
+  it("answers the LSP tool and appends a type error to the Edit that made it", async () => {
+    h = await tsProject();
+    const p = (x: string) => (h as Harness).repo.path(x);
+    h.model.push(
+      reply.toolCall("Read", { file_path: p("src/main.ts") }),
+      reply.toolCall("LSP", {
+        operation: "definition",
+        file_path: p("src/main.ts"),
+        symbol: "greet",
+        line: 3,
+      }),
+      reply.toolCall("Edit", {
+        file_path: p("src/main.ts"),
+        old_string: "message: string",
+        new_string: "message: number",
+      }),
+      reply.text("done"),
+    );
+    await h.session.run("break the types");
+    expect(textOf(resultOf(h, 2))).toBe(
+      "1 definition:\nsrc/greet.ts:1:17: export function greet(name: string): string {",
+    );
+    expect(textOf(resultOf(h, 3))).toBe(
+      [
+        `Edited ${p("src/main.ts")} (+1 -1)`,
+        "",
+        "The language server reports errors in this file now:",
+        "src/main.ts:3:14: error: Type 'string' is not assignable to type 'number'. [typescript 2322]",
+      ].join("\n"),
+    );
+    const servers = await processesIn(h.repo.root);
+    expect(servers.length).toBeGreaterThanOrEqual(2); // typescript-language-server and tsserver
+    await h.session.close();
+    for (const pid of servers) expect(await waitForProcessExit(pid, 5000)).toBe(true);
+  }, 90_000);
+
+  it("runs no server in an untrusted project", async () => {
+    h = await harness({ files, script: [], overrides: { mode: "bypass" } });
+    const p = (x: string) => (h as Harness).repo.path(x);
+    h.model.push(
+      reply.toolCall("LSP", { operation: "hover", file_path: p("src/main.ts"), line: 3 }),
+      reply.text("done"),
+    );
+    await h.session.run("hover");
+    const result = resultOf(h, 1);
+    expect(result?.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "Language servers run only in trusted projects (they run programs). Trust the project to use LSP.",
+    );
+  }, 30_000);
+});

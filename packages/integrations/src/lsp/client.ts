@@ -1,0 +1,407 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { pathToFileURL } from "node:url";
+import type {
+  Diagnostic,
+  ProtocolConnection,
+  ServerCapabilities,
+} from "vscode-languageserver-protocol/node";
+import { LspError } from "./errors.js";
+import { connectTo, loadRpc } from "./rpc.js";
+import type { LspServerSpec } from "./specs.js";
+
+/** What a client needs to start its server. */
+export interface LspClientOptions {
+  readonly spec: LspServerSpec;
+  /** The program's absolute path. */
+  readonly binary: string;
+  /** The project root: the server's working folder and its one workspace folder. */
+  readonly root: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Called once when the process ends, unless `stop()` ended it. */
+  readonly onCrash: (reason: string) => void;
+  /** Longest wait for `initialize` (default 30 s). */
+  readonly initializeTimeoutMs?: number;
+}
+
+const STDERR_KEEP = 2000;
+
+interface PublishWaiter {
+  readonly uri: string;
+  readonly wake: () => void;
+  readonly fresh: () => boolean;
+}
+
+/** What a server last pushed for a document. */
+export interface Pushed {
+  /** Pushes so far. */
+  readonly count: number;
+  readonly items: Diagnostic[];
+  /** The document version the push is for, when the server says. */
+  readonly version?: number;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new LspError("timeout", `${what} timed out after ${ms} ms`)),
+      ms,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * One running language server: its process, its JSON-RPC connection, the diagnostics it
+ * pushed and the progress tokens it holds open. Built by {@link LspClient.start}.
+ */
+export class LspClient {
+  readonly spec: LspServerSpec;
+  capabilities: ServerCapabilities = {};
+  private readonly child: ChildProcess;
+  private connection: ProtocolConnection | undefined;
+  private readonly openTokens = new Set<string | number>();
+  private readonly published = new Map<string, Pushed>();
+  private waiters: PublishWaiter[] = [];
+  private idleWaiters: (() => void)[] = [];
+  private stderr = "";
+  private stopping = false;
+  private exited = false;
+  private readonly exit: Promise<void>;
+  private readonly stderrDone: Promise<void>;
+
+  private constructor(options: LspClientOptions, child: ChildProcess) {
+    this.spec = options.spec;
+    this.child = child;
+    child.stderr?.on("data", (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString("utf8")).slice(-STDERR_KEEP);
+    });
+    this.stderrDone = new Promise((resolve) => {
+      if (!child.stderr) resolve();
+      child.stderr?.once("close", () => resolve());
+    });
+    this.exit = new Promise((resolve) => {
+      child.once("exit", (code, signal) => {
+        this.exited = true;
+        this.killGroup();
+        for (const w of this.waiters.splice(0)) w.wake();
+        for (const w of this.idleWaiters.splice(0)) w();
+        if (!this.stopping)
+          options.onCrash(
+            `${this.spec.name} exited (${signal ?? `code ${code}`})${this.stderrTail()}`,
+          );
+        resolve();
+      });
+    });
+  }
+
+  /**
+   * Spawns the server and runs `initialize`/`initialized`. Rejects with an {@link LspError}
+   * (`startFailed`, `timeout`) carrying the reason; the process is then stopped.
+   */
+  static async start(options: LspClientOptions): Promise<LspClient> {
+    const child = spawn(options.binary, [...options.spec.args], {
+      cwd: options.root,
+      env: { ...options.env, ...options.spec.env },
+      stdio: ["pipe", "pipe", "pipe"],
+      // Its own process group, so stopping it also ends the helpers it starts (tsserver).
+      detached: true,
+    });
+    const client = new LspClient(options, child);
+    const spawned = new Promise<void>((resolve, reject) => {
+      child.once("spawn", resolve);
+      child.once("error", (e) =>
+        reject(new LspError("startFailed", `${options.spec.name}: ${e.message}`, { cause: e })),
+      );
+    });
+    try {
+      await spawned;
+      child.stdin?.on("error", () => {});
+      client.connection = await connectTo(child);
+      client.listen();
+      const init = client.initialize(options.root);
+      const ended = client.exit.then(() => {
+        throw new LspError(
+          "startFailed",
+          `${options.spec.name} exited while starting${client.stderrTail()}`,
+        );
+      });
+      await withTimeout(
+        Promise.race([init, ended]),
+        options.initializeTimeoutMs ?? 30_000,
+        `${options.spec.name} initialize`,
+      );
+      return client;
+    } catch (error) {
+      // A write to a server that just died fails before its exit is seen: give it a moment.
+      await withTimeout(client.exit, 500, "exit").catch(() => {});
+      if (client.exited) {
+        // Its last words explain why; stderr may still be draining.
+        await withTimeout(client.stderrDone, 500, "stderr").catch(() => {});
+        await client.stop();
+        throw new LspError(
+          "startFailed",
+          `${options.spec.name} exited while starting${client.stderrTail()}`,
+        );
+      }
+      await client.stop();
+      if (error instanceof LspError) throw error;
+      throw new LspError("startFailed", `${options.spec.name}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** The server's process id (the leader of its process group). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** True while the server holds a work-done progress token open (starting or indexing). */
+  get busy(): boolean {
+    return this.openTokens.size > 0;
+  }
+
+  /** Resolves when the process has ended (crash or stop). */
+  get ended(): Promise<void> {
+    return this.exit;
+  }
+
+  /**
+   * Resolves true once no progress token is open (the server is not starting or indexing),
+   * false after `timeoutMs` or when the server ends. Never rejects.
+   */
+  whenIdle(timeoutMs: number): Promise<boolean> {
+    if (!this.busy) return Promise.resolve(true);
+    if (this.exited) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.idleWaiters = this.idleWaiters.filter((w) => w !== done);
+        resolve(!this.busy);
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.idleWaiters.push(done);
+    });
+  }
+
+  /** True once the process has ended. */
+  get dead(): boolean {
+    return this.exited;
+  }
+
+  /** Whether the server answers `textDocument/diagnostic` (pull diagnostics). */
+  get pullsDiagnostics(): boolean {
+    return this.capabilities.diagnosticProvider !== undefined;
+  }
+
+  /** The diagnostics last pushed for a document, and how many pushes it has had. */
+  pushed(uri: string): Pushed {
+    return this.published.get(uri) ?? { count: 0, items: [] };
+  }
+
+  /**
+   * Resolves true when the document gets a push after the `after`-th one (and, when the
+   * server gives versions, one for `version` or later), false when `timeoutMs` passes, the
+   * signal aborts or the server ends. Never rejects.
+   */
+  waitForPush(
+    uri: string,
+    after: number,
+    timeoutMs: number,
+    signal: AbortSignal,
+    version?: number,
+  ): Promise<boolean> {
+    const fresh = () => {
+      const p = this.pushed(uri);
+      const current = version === undefined || p.version === undefined || p.version >= version;
+      return p.count > after && current;
+    };
+    if (fresh()) return Promise.resolve(true);
+    if (this.exited || signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(fresh());
+      };
+      const waiter: PublishWaiter = { uri, wake: done, fresh };
+      const timer = setTimeout(done, timeoutMs);
+      signal.addEventListener("abort", done, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Sends a request; rejects with an {@link LspError} on a server error, a timeout or an abort. */
+  async request<R>(
+    method: string,
+    params: unknown,
+    signal: AbortSignal,
+    timeoutMs = 60_000,
+  ): Promise<R> {
+    const connection = this.live();
+    const rpc = await loadRpc();
+    const source = new rpc.CancellationTokenSource();
+    const abort = () => source.cancel();
+    signal.addEventListener("abort", abort, { once: true });
+    try {
+      const reply = connection.sendRequest(method, params, source.token) as Promise<R>;
+      const ended = this.exit.then(() => {
+        throw new LspError(
+          "crashed",
+          `${this.spec.name} exited during ${method}${this.stderrTail()}`,
+        );
+      });
+      return await withTimeout(
+        Promise.race([reply, ended]),
+        timeoutMs,
+        `${this.spec.name} ${method}`,
+      );
+    } catch (error) {
+      if (error instanceof LspError) throw error;
+      throw new LspError(
+        "requestFailed",
+        `${this.spec.name} ${method}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    } finally {
+      signal.removeEventListener("abort", abort);
+      source.dispose();
+    }
+  }
+
+  /** Sends a notification; ignored once the server has ended. */
+  notify(method: string, params: unknown): void {
+    if (this.exited || !this.connection) return;
+    void this.connection.sendNotification(method, params).catch(() => {});
+  }
+
+  /**
+   * Stops the server: `shutdown` and `exit` (1 s each at most), then SIGKILL to its whole
+   * process group. Resolves once the process has ended. Safe to call twice; never rejects.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (!this.exited && this.connection) {
+      try {
+        await withTimeout(this.connection.sendRequest("shutdown"), 1000, "shutdown");
+        this.notify("exit", undefined);
+        await withTimeout(this.exit, 1000, "exit");
+      } catch {
+        // Killed below.
+      }
+    }
+    this.killGroup();
+    if (!this.exited && this.child.pid === undefined) this.exited = true;
+    if (!this.exited) await this.exit;
+    this.connection?.dispose();
+  }
+
+  private killGroup(): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+
+  private live(): ProtocolConnection {
+    if (this.exited || !this.connection)
+      throw new LspError("crashed", `${this.spec.name} is not running${this.stderrTail()}`);
+    return this.connection;
+  }
+
+  private stderrTail(): string {
+    const tail = this.stderr.trim().split("\n").slice(-3).join(" | ");
+    return tail ? `: ${tail}` : "";
+  }
+
+  private async initialize(root: string): Promise<void> {
+    const connection = this.live();
+    const rootUri = pathToFileURL(root).href;
+    const result = (await connection.sendRequest("initialize", {
+      processId: process.pid,
+      clientInfo: { name: "z-engine" },
+      rootUri,
+      rootPath: root,
+      workspaceFolders: [{ uri: rootUri, name: "project" }],
+      capabilities: CLIENT_CAPABILITIES,
+      ...(this.spec.initializationOptions !== undefined
+        ? { initializationOptions: this.spec.initializationOptions }
+        : {}),
+    })) as { capabilities?: ServerCapabilities };
+    this.capabilities = result.capabilities ?? {};
+    await connection.sendNotification("initialized", {});
+  }
+
+  /** Answers what servers ask of a client, and tracks diagnostics and progress. */
+  private listen(): void {
+    const connection = this.live();
+    connection.onRequest("workspace/configuration", (params: { items?: unknown[] }) =>
+      (params.items ?? []).map(() => null),
+    );
+    connection.onRequest("client/registerCapability", () => null);
+    connection.onRequest("client/unregisterCapability", () => null);
+    connection.onRequest("window/workDoneProgress/create", () => null);
+    connection.onRequest("window/showMessageRequest", () => null);
+    connection.onRequest("window/showDocument", () => ({ success: false }));
+    connection.onRequest("workspace/applyEdit", () => ({ applied: false }));
+    connection.onRequest("workspace/workspaceFolders", () => null);
+    connection.onRequest("workspace/diagnostic/refresh", () => null);
+    connection.onRequest("workspace/semanticTokens/refresh", () => null);
+    connection.onRequest("workspace/inlayHint/refresh", () => null);
+    connection.onRequest("workspace/codeLens/refresh", () => null);
+    connection.onNotification(
+      "$/progress",
+      (p: { token: string | number; value?: { kind?: string } }) => {
+        if (p.value?.kind === "begin") this.openTokens.add(p.token);
+        else if (p.value?.kind === "end") {
+          this.openTokens.delete(p.token);
+          if (!this.busy) for (const w of this.idleWaiters.splice(0)) w();
+        }
+      },
+    );
+    connection.onNotification(
+      "textDocument/publishDiagnostics",
+      (p: { uri: string; diagnostics: Diagnostic[]; version?: number }) => {
+        const count = this.pushed(p.uri).count + 1;
+        this.published.set(p.uri, {
+          count,
+          items: p.diagnostics,
+          ...(typeof p.version === "number" ? { version: p.version } : {}),
+        });
+        for (const w of this.waiters.filter((w) => w.uri === p.uri && w.fresh())) w.wake();
+      },
+    );
+  }
+}
+
+/** What the client tells servers it can do: the queries the LSP tool sends, pull and push diagnostics, progress. */
+const CLIENT_CAPABILITIES = {
+  workspace: {
+    configuration: true,
+    workspaceFolders: true,
+    didChangeWatchedFiles: { dynamicRegistration: false },
+    symbol: { dynamicRegistration: false },
+    diagnostics: { refreshSupport: false },
+  },
+  window: { workDoneProgress: true },
+  textDocument: {
+    synchronization: { dynamicRegistration: false, didSave: true },
+    publishDiagnostics: { relatedInformation: false, versionSupport: true },
+    diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
+    definition: { linkSupport: true },
+    implementation: { linkSupport: true },
+    references: {},
+    hover: { contentFormat: ["markdown", "plaintext"] },
+    documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+    callHierarchy: {},
+    rename: { prepareSupport: false },
+  },
+  general: { positionEncodings: ["utf-16"] },
+};

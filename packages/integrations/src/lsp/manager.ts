@@ -1,0 +1,205 @@
+import { extname } from "node:path";
+import { findServerBinary } from "./binary.js";
+import { LspClient } from "./client.js";
+import { DocumentSync } from "./documents.js";
+import { LspError } from "./errors.js";
+import {
+  type ConfiguredLspServer,
+  type LspServerSpec,
+  lspServerSpecs,
+  specsForFile,
+} from "./specs.js";
+
+/** The options of {@link LspManager}. */
+export interface LspManagerOptions {
+  /** The project root (real absolute path): servers run there. */
+  readonly root: string;
+  /** The environment servers get, and whose PATH finds them. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** `[lsp.servers]`: configured servers, tried before the built-ins. */
+  readonly servers?: Readonly<Record<string, ConfiguredLspServer>>;
+  /** Restarts allowed after crashes (default 3). */
+  readonly maxRestarts?: number;
+  /** Longest wait for a server's `initialize` (default 30 s). */
+  readonly initializeTimeoutMs?: number;
+}
+
+/** A running server and the documents it has open. */
+export interface LiveServer {
+  readonly client: LspClient;
+  readonly docs: DocumentSync;
+}
+
+type ServerState =
+  | { readonly kind: "starting"; readonly ready: Promise<LiveServer> }
+  | ({ readonly kind: "running" } & LiveServer)
+  | { readonly kind: "failed"; readonly reason: string };
+
+/** How one server stands, for status lines and tests. */
+export interface LspServerStatus {
+  readonly name: string;
+  readonly state: "starting" | "running" | "failed";
+  /** Why it failed (not installed, start failure, too many crashes). */
+  readonly reason?: string;
+  readonly restarts: number;
+  readonly pid?: number;
+  readonly busy?: boolean;
+}
+
+/** The server chosen for a file and its program. */
+export interface Route {
+  readonly spec: LspServerSpec;
+  readonly binary: string;
+}
+
+/**
+ * The language servers of one project: picks the server for a file (configured first, then
+ * the built-ins, the first whose program is installed), starts it lazily, remembers a failed
+ * start with its reason, restarts a crashed server on next use at most `maxRestarts` times,
+ * and stops them all on {@link LspManager.stopAll}.
+ */
+export class LspManager {
+  private readonly specs: LspServerSpec[];
+  private readonly states = new Map<string, ServerState>();
+  private readonly restarts = new Map<string, number>();
+  private readonly routes = new Map<string, Promise<Route | LspError>>();
+  private stopped = false;
+
+  constructor(private readonly options: LspManagerOptions) {
+    this.specs = lspServerSpecs(options.servers ?? {});
+  }
+
+  /** The project root the servers run in. */
+  get root(): string {
+    return this.options.root;
+  }
+
+  /**
+   * The server for a file, by extension (cached per extension, so a missing program is
+   * remembered). An {@link LspError} `notInstalled` when none serves or none is installed.
+   */
+  route(path: string): Promise<Route | LspError> {
+    const ext = extname(path).toLowerCase();
+    let found = this.routes.get(ext);
+    if (!found) {
+      found = this.findRoute(path, ext);
+      this.routes.set(ext, found);
+    }
+    return found;
+  }
+
+  /** The state of a server without starting it: undefined when never started. */
+  stateOf(name: string): ServerState | undefined {
+    return this.states.get(name);
+  }
+
+  /**
+   * The running server for a file, started (and awaited) when needed. Rejects with an
+   * {@link LspError}: not installed, start failed (remembered), or crashed too often.
+   */
+  async serverFor(path: string): Promise<LiveServer> {
+    const route = await this.route(path);
+    if (route instanceof LspError) throw route;
+    return this.ensure(route);
+  }
+
+  /** Starts (or restarts) a server unless it runs, starts or failed; resolves when it runs. */
+  ensure(route: Route): Promise<LiveServer> {
+    if (this.stopped) return Promise.reject(new LspError("startFailed", "the session is closing"));
+    const state = this.states.get(route.spec.name);
+    if (state?.kind === "running") return Promise.resolve(state);
+    if (state?.kind === "starting") return state.ready;
+    if (state?.kind === "failed") return Promise.reject(new LspError("startFailed", state.reason));
+    const ready = this.start(route);
+    this.states.set(route.spec.name, { kind: "starting", ready });
+    return ready;
+  }
+
+  /** Every server started so far. */
+  status(): LspServerStatus[] {
+    return [...this.states.entries()].map(([name, s]) => ({
+      name,
+      state: s.kind,
+      restarts: this.restarts.get(name) ?? 0,
+      ...(s.kind === "failed" ? { reason: s.reason } : {}),
+      ...(s.kind === "running"
+        ? { busy: s.client.busy, ...(s.client.pid !== undefined ? { pid: s.client.pid } : {}) }
+        : {}),
+    }));
+  }
+
+  /** Stops every server (and the processes they started); later starts are refused. Never rejects. */
+  async stopAll(): Promise<void> {
+    this.stopped = true;
+    const states = [...this.states.values()];
+    await Promise.all(
+      states.map(async (s) => {
+        const live =
+          s.kind === "running" ? s : s.kind === "starting" ? await s.ready.catch(() => null) : null;
+        await live?.client.stop();
+      }),
+    );
+  }
+
+  private async findRoute(path: string, ext: string): Promise<Route | LspError> {
+    const candidates = specsForFile(this.specs, path);
+    if (candidates.length === 0)
+      return new LspError(
+        "notInstalled",
+        `No language server is configured for ${ext || "extensionless"} files.`,
+      );
+    for (const spec of candidates) {
+      const binary = await findServerBinary(spec.command, this.options.root, this.options.env);
+      if (binary) return { spec, binary };
+    }
+    const tried = candidates.map((s) => s.command).join(", ");
+    return new LspError(
+      "notInstalled",
+      `No language server is installed for ${ext} files (looked for ${tried} in the project's node_modules/.bin and on PATH).`,
+    );
+  }
+
+  private async start(route: Route): Promise<LiveServer> {
+    const name = route.spec.name;
+    try {
+      const client = await LspClient.start({
+        spec: route.spec,
+        binary: route.binary,
+        root: this.options.root,
+        env: this.options.env,
+        onCrash: (reason) => this.crashed(name, reason),
+        ...(this.options.initializeTimeoutMs !== undefined
+          ? { initializeTimeoutMs: this.options.initializeTimeoutMs }
+          : {}),
+      });
+      const live: LiveServer = { client, docs: new DocumentSync(client) };
+      if (this.stopped) {
+        await client.stop();
+        throw new LspError("startFailed", "the session is closing");
+      }
+      this.states.set(name, { kind: "running", ...live });
+      return live;
+    } catch (error) {
+      const reason = `${name} failed to start: ${error instanceof Error ? error.message : String(error)}`;
+      this.states.set(name, { kind: "failed", reason });
+      throw new LspError("startFailed", reason, { cause: error });
+    }
+  }
+
+  /** A crash frees the slot for a restart on next use, until the restarts are spent. */
+  private crashed(name: string, reason: string): void {
+    // A server that dies while starting is reported by `start` as a failed start.
+    if (this.states.get(name)?.kind !== "running") return;
+    const used = this.restarts.get(name) ?? 0;
+    const max = this.options.maxRestarts ?? 3;
+    if (used >= max) {
+      this.states.set(name, {
+        kind: "failed",
+        reason: `${reason}; not restarted again (crashed ${used + 1} times, ${max} restarts allowed)`,
+      });
+      return;
+    }
+    this.restarts.set(name, used + 1);
+    this.states.delete(name);
+  }
+}
