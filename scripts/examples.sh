@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 root="$(pwd)"
 started=$(date +%s)
 work="$(mktemp -d "${TMPDIR:-/tmp}/zeng-examples-XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+[ -n "${ZENG_EXAMPLES_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 
 # 1. Pack every package that is not private (prepack builds what is stale).
 published=$(node -e '

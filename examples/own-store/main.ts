@@ -6,7 +6,8 @@ import { createFixtureRepo, reply, ScriptedModel } from "@z-engine/testkit";
 import { jsonLinesStore } from "./json-lines-store.js";
 
 const folder = await mkdtemp(join(tmpdir(), "my-sessions-")); // the host's own folder
-const model = new ScriptedModel([reply.text("Hello."), reply.text("Hello again.")]);
+// The same model answers the session-title request that follows the first turn.
+const model = new ScriptedModel([reply.text("Hello."), reply.text("Greeting"), reply.text("Hi!")]);
 const repo = await createFixtureRepo({ files: { "README.md": "# demo\n" } });
 const store = jsonLinesStore(folder);
 const engine = await createEngine({ ephemeral: true, clientFactory: () => model, store });
