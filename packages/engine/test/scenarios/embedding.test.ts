@@ -3,7 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEngine, type Engine, formatEvent, type SessionHandle } from "@z-engine/engine";
 import { type EventEnvelope, newMessageId, newTurnId } from "@z-engine/protocol";
-import { createFixtureRepo, type FixtureRepo, reply, ScriptedModel } from "@z-engine/testkit";
+import {
+  createFixtureRepo,
+  createTestEngine,
+  type FixtureRepo,
+  reply,
+  ScriptedModel,
+} from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { loginProject } from "../harness.js";
 
@@ -38,29 +44,31 @@ async function engineWith(model: ScriptedModel, extra: Parameters<typeof createE
 
 describe("embedding: the engine as a host sees it", { timeout: 30_000 }, () => {
   it("gives two concurrent run() callers the summary of their own turn", async () => {
-    const model = new ScriptedModel([reply.text("first answer"), reply.text("second answer")]);
-    const { engine } = await engineWith(model);
-    const session = await engine.createSession((await fixture()).root);
-    const [a, b] = await Promise.all([session.run("one"), session.run("two")]);
+    const t = await createTestEngine({
+      createEngine,
+      files: loginProject,
+      script: [reply.text("first answer"), reply.text("second answer")],
+    });
+    cleanup.push(() => t.dispose());
+    const [a, b] = await Promise.all([t.session.run("one"), t.session.run("two")]);
     expect(a.turnId).not.toBe(b.turnId);
     for (const e of [a, b]) expect(e.outcome).toBe("completed");
     // Each summary is the turn whose prompt its caller sent.
-    const log = await import("node:fs/promises").then((fs) => fs.readFile(session.logPath, "utf8"));
-    const prompts = log
-      .split("\n")
-      .filter((l) => l.includes('"kind":"turnStarted"'))
-      .map((l) => JSON.parse(l) as { turnId: string; prompt: string });
-    expect(prompts.find((p) => p.turnId === a.turnId)?.prompt).toBe("one");
-    expect(prompts.find((p) => p.turnId === b.turnId)?.prompt).toBe("two");
+    const started = t.recorder.ofType("turnStarted");
+    expect(started.find((e) => e.turnId === a.turnId)?.prompt).toBe("one");
+    expect(started.find((e) => e.turnId === b.turnId)?.prompt).toBe("two");
   });
 
   it("returns the turn id from send and resolves turnEnd for that turn", async () => {
-    const model = new ScriptedModel([reply.text("hello")]);
-    const { engine } = await engineWith(model);
-    const session = await engine.createSession((await fixture()).root);
-    const id = session.send({ type: "submit", text: "hi" });
+    const t = await createTestEngine({
+      createEngine,
+      files: loginProject,
+      script: [reply.text("hello")],
+    });
+    cleanup.push(() => t.dispose());
+    const id = t.session.send({ type: "submit", text: "hi" });
     expect(id).toMatch(/^turn_/);
-    const summary = await session.turnEnd(id as NonNullable<typeof id>);
+    const summary = await t.session.turnEnd(id as NonNullable<typeof id>);
     expect(summary.turnId).toBe(id);
   });
 
