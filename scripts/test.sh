@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every check of the repository on a fresh machine: set-up, lint, typecheck, then all
-# tests of every package in one vitest run.
+# Runs every check of the repository on a fresh machine: set-up, lint, typecheck, all tests
+# of every package in one vitest run, then the packed-install check (scripts/examples.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -17,4 +17,8 @@ node -e '
   console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
 ' "$report" || true
 rm -f "$report"
-exit "$status"
+[ "$status" -eq 0 ] || exit "$status"
+
+# The packages as someone else gets them: packed, installed with npm outside the workspace,
+# and the examples type-checked and run there.
+./scripts/examples.sh

@@ -1,5 +1,5 @@
 import type { ApprovalDecision, EngineEvent } from "@z-engine/protocol";
-import { badgeLabel, checkLine, dollars, seconds, tokens } from "./output/describe.js";
+import { badgeLabel, formatCheck, formatCost, formatSeconds, formatTokens } from "@z-engine/engine";
 
 /** How the demo's user answered an approval card, in the walkthrough's words. */
 export function answerLabel(decision: ApprovalDecision): string {
@@ -52,7 +52,7 @@ export class DemoPrinter {
       case "toolFinished":
         return this.finished(event);
       case "checkRecorded":
-        return [`    ${checkLine(event.record)}`];
+        return [`    ${formatCheck(event.record)}`];
       default:
         return [];
     }
@@ -82,13 +82,13 @@ export class DemoPrinter {
 export function demoFooter(summary: {
   outcome: string | null;
   badge: Parameters<typeof badgeLabel>[0];
-  usage: Parameters<typeof tokens>[0];
+  usage: Parameters<typeof formatTokens>[0];
   durationMs: number;
 }): string {
   return [
     "",
     `Badge: ${badgeLabel(summary.badge)}: ${summary.badge.reason}`,
-    `Turn ${summary.outcome ?? "blocked"} in ${seconds(summary.durationMs)} · ${tokens(summary.usage)} · ${dollars(summary.usage.costUsd)} (scripted usage)`,
+    `Turn ${summary.outcome ?? "blocked"} in ${formatSeconds(summary.durationMs)} · ${formatTokens(summary.usage)} · ${formatCost(summary.usage.costUsd)} (scripted usage)`,
     "",
   ].join("\n");
 }

@@ -1,7 +1,7 @@
 import { realpath, stat } from "node:fs/promises";
 import { setFlagsFromString } from "node:v8";
 import { resolve } from "node:path";
-import { type Env, loadSettings, resolvePaths, TrustStore } from "@z-engine/config";
+import { type Env, resolvePaths } from "@z-engine/config";
 import {
   createEngine,
   type Engine,
@@ -47,18 +47,6 @@ async function projectFolder(dir: string): Promise<string> {
   const info = await stat(full).catch(() => undefined);
   if (!info?.isDirectory()) throw new SetupError(EXIT.usage, `--cwd ${dir}: no such folder`);
   return realpath(full);
-}
-
-/** The catalog source of the effective settings (`[catalog] source`, a URL or "off"). */
-function catalogSource(env: Env, projectRoot: string): string {
-  const paths = resolvePaths(env);
-  const loaded = loadSettings({
-    env,
-    paths,
-    projectRoot,
-    trusted: new TrustStore(paths.trustFile),
-  });
-  return loaded.settings.catalog.source;
 }
 
 function overridesOf(args: HeadlessArgs): SessionOverrides {
@@ -147,7 +135,9 @@ export async function runHeadless(args: HeadlessArgs, io: Io, env: Env): Promise
         memory(envelope);
         output.onEvent(envelope);
       },
-      catalogSource: catalogSource(env, projectRoot),
+      // The catalog refreshes from the `[catalog] source` of the session's own settings, so
+      // the settings are loaded once (by the engine).
+      catalogSource: "settings",
       headless: true,
     });
     return await runTurn(engine, args, projectRoot, output);

@@ -37,7 +37,7 @@ export { DEFAULT_CATALOG_URL, DEFAULT_MODEL, defaultSettings } from "./defaults.
 
 // Loading, layers and merging
 export type { LoadedSettings, LoadSettingsOptions } from "./load.js";
-export { loadSettings } from "./load.js";
+export { HOST_SETTINGS_FILE, loadSettings } from "./load.js";
 export type { SettingsLayer } from "./layer-file.js";
 export {
   ENV_OVERRIDES,

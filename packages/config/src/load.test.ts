@@ -265,3 +265,33 @@ source = "off"
     expect(load().settings.permissions.additional_directories).toEqual([]);
   });
 });
+
+describe("loadSettings: a host's settings object", () => {
+  it("layers above the user file and below the project, and reports bad keys as problems", async () => {
+    await world.write("config/settings.toml", `[model]\nmain = "user-model"\nfast = "user-fast"\n`);
+    await world.write("project/.z-engine/settings.toml", `[model]\nfast = "project-fast"\n`);
+    const loaded = loadSettings({
+      env: world.env,
+      paths: world.paths,
+      projectRoot: world.project,
+      trusted: true,
+      hostSettings: { model: { main: "host-model" }, nonsense: { a: 1 } },
+    });
+    expect(loaded.settings.model.main).toBe("host-model");
+    expect(loaded.settings.model.fast).toBe("project-fast");
+    expect(loaded.problems).toEqual([
+      expect.objectContaining({ file: "host settings", key: "nonsense" }),
+    ]);
+  });
+
+  it("keeps a host's settings in an untrusted project (they are user-level)", () => {
+    const loaded = loadSettings({
+      env: world.env,
+      paths: world.paths,
+      projectRoot: world.project,
+      trusted: false,
+      hostSettings: { verification: { mode: "auto" } },
+    });
+    expect(loaded.settings.verification.mode).toBe("auto");
+  });
+});

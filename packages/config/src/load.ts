@@ -1,5 +1,5 @@
 import type { EffectiveSettings } from "./effective.js";
-import type { SettingsLayer } from "./layer-file.js";
+import { type SettingsLayer, validateSettings } from "./layer-file.js";
 import { envLayer, loadProjectLayers, loadUserLayer } from "./layers.js";
 import { mergeLayers } from "./merge.js";
 import type { Env, Paths } from "./paths.js";
@@ -17,6 +17,12 @@ export interface LoadSettingsOptions {
   readonly projectRoot: string;
   /** Whether the project is trusted, or a store to ask (e.g. a TrustStore). */
   readonly trusted: boolean | TrustChecker;
+  /**
+   * A host's settings in code: an object shaped like a settings file (snake_case keys),
+   * validated like one (bad keys become problems under the file name `host settings`) and
+   * layered at the user level, just above the user's settings.toml.
+   */
+  readonly hostSettings?: unknown;
 }
 
 /** Everything loadSettings found. */
@@ -32,6 +38,16 @@ export interface LoadedSettings {
   readonly withheld: readonly TrustCategory[];
 }
 
+/** The host's settings object as a user-level layer. */
+function hostLayer(values: unknown, paths: Paths, problems: SettingsProblem[]): SettingsLayer {
+  const file = HOST_SETTINGS_FILE;
+  const validated = validateSettings(file, "", values ?? {}, problems);
+  return { level: "user", file, root: paths.configDir, values: validated };
+}
+
+/** The name problems in a host's settings object carry as their file. */
+export const HOST_SETTINGS_FILE = "host settings";
+
 /**
  * Reads every layer (user settings.toml, the project's `.mcp.json`, settings.toml and
  * settings.local.toml, then the environment) and merges them over the defaults. Bad files
@@ -46,6 +62,8 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const layers: SettingsLayer[] = [];
   const user = loadUserLayer(paths, problems);
   if (user) layers.push(user);
+  if (options.hostSettings !== undefined)
+    layers.push(hostLayer(options.hostSettings, paths, problems));
   layers.push(...loadProjectLayers(projectRoot, problems));
   const fromEnv = envLayer(env, projectRoot, problems);
   if (fromEnv) layers.push(fromEnv);

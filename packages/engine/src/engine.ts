@@ -1,13 +1,22 @@
-import { homedir } from "node:os";
+import { mkdtemp, rm } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_CATALOG_URL, TrustStore } from "@z-engine/config";
+import {
+  type EffectiveSettings,
+  type Env,
+  type Paths,
+  resolvePaths,
+  TrustStore,
+} from "@z-engine/config";
 import { ModelCatalog as LlmCatalog } from "@z-engine/llm";
-import type { EngineCommand, SessionId } from "@z-engine/protocol";
+import type { EngineCommand, EventEnvelope, SessionId, TurnId } from "@z-engine/protocol";
 import { FileSessionStore, type SessionSummary } from "@z-engine/store";
 import type { EngineOptions } from "./options.js";
 import type { TurnSummary } from "./run/turn.js";
+import { hostSettingsOf } from "./settings/host-settings.js";
 import { catalogView, llmClientFactory, pricingOverrides } from "./settings/models.js";
 import type { SessionOverrides } from "./settings/session-config.js";
+import { EventFeed } from "./session/event-feed.js";
 import { createEngineSession, type OpenContext, resumeEngineSession } from "./session/open.js";
 import type { EngineSession } from "./session/session.js";
 import { EngineShutdown } from "./util/abort.js";
@@ -19,79 +28,125 @@ export interface SessionHandle {
   readonly projectRoot: string;
   /** The session's log.jsonl (hooks get it as `transcript_path`). */
   readonly logPath: string;
-  /** Sends a command; it is handled in order. An invalid command is answered with a notice. Never throws. */
-  send(command: EngineCommand): void;
-  /** Resolves with the summary of the next turn that ends. */
+  /**
+   * Sends a command; it is handled in order. An invalid command is answered with a notice.
+   * Never throws. For a submit, returns the id of the turn it starts (its `turnId`, else a new one).
+   */
+  send(command: EngineCommand): TurnId | undefined;
+  /** Resolves with the summary of the next turn that ends (whichever it is). */
   nextTurnEnd(): Promise<TurnSummary>;
-  /** Submits a prompt and resolves when its turn ends. */
+  /** Resolves with the summary of the turn of this id once it ends (register before it can end). */
+  turnEnd(turnId: TurnId): Promise<TurnSummary>;
+  /** Submits a prompt and resolves with the summary of the turn it started, even with concurrent callers. */
   run(prompt: string): Promise<TurnSummary>;
+  /**
+   * The session's events from now on, in order, until it closes (the loop then ends).
+   * Each call is its own subscription; leaving the loop unsubscribes.
+   */
+  events(): AsyncIterable<EventEnvelope>;
   /** Resolves once no command is pending and no turn runs. */
   idle(): Promise<void>;
   /** Stops the running turn, kills the session's jobs, runs SessionEnd hooks and closes the log. */
   close(): Promise<void>;
 }
 
+/** What a host may choose per session: the overrides, and a listener for its events. */
+export interface SessionOptions extends SessionOverrides {
+  /** Gets every event of this session, from the first one its opening emits. Should not throw (a throw is ignored). */
+  readonly onEvent?: (envelope: EventEnvelope) => void;
+}
+
 /** The engine: one per process, the owner of every session it opens. */
 export interface Engine {
   /** Creates a session for a project folder (`--cwd`, else the working directory). Rejects when the folder does not exist. */
-  createSession(projectRoot: string, overrides?: SessionOverrides): Promise<SessionHandle>;
+  createSession(projectRoot: string, options?: SessionOptions): Promise<SessionHandle>;
   /** Opens (resumes) a stored session, repairing a crash. Rejects for an unknown id or a session locked by a live process. */
-  openSession(id: string, overrides?: SessionOverrides): Promise<SessionHandle>;
+  openSession(id: string, options?: SessionOptions): Promise<SessionHandle>;
   /** Every stored session, newest first. */
   listSessions(): Promise<SessionSummary[]>;
   /** The newest session of a project folder (for `--continue`), if any. */
   latestSession(projectRoot: string): Promise<SessionSummary | undefined>;
   /** Records a folder as trusted (`zeng trust`). */
   trustFolder(folder: string): Promise<void>;
-  /** Closes every session and stops what the engine started. Safe to call twice. */
+  /** Closes every session and stops what the engine started (an ephemeral engine's folders are removed). Safe to call twice. */
   shutdown(): Promise<void>;
 }
 
-function handleOf(session: EngineSession, forget: () => void): SessionHandle {
+function handleOf(session: EngineSession, feed: EventFeed, forget: () => void): SessionHandle {
   return {
     id: session.id,
     projectRoot: session.projectRoot,
     logPath: session.logPath,
     send: (command) => session.send(command),
     nextTurnEnd: () => session.nextTurnEnd(),
+    turnEnd: (turnId) => session.turnEnd(turnId),
     run: (prompt) => {
-      const end = session.nextTurnEnd();
-      session.send({ type: "submit", text: prompt });
-      return end;
+      const turnId = session.send({ type: "submit", text: prompt }) as TurnId;
+      return session.turnEnd(turnId);
     },
+    events: () => feed.events(),
     idle: () => session.idle(),
     close: async () => {
       await session.close();
+      feed.close();
       forget();
     },
   };
 }
 
+async function foldersOf(options: EngineOptions, env: Env) {
+  if (options.paths) return { paths: options.paths, temporary: undefined };
+  if (!options.ephemeral) return { paths: resolvePaths(env), temporary: undefined };
+  const temporary = await mkdtemp(join(tmpdir(), "zeng-ephemeral-"));
+  const paths: Paths = resolvePaths({
+    ...env,
+    ZENGINE_CONFIG_HOME: join(temporary, "config"),
+    ZENGINE_HOME: join(temporary, "data"),
+  });
+  return { paths, temporary };
+}
+
 /**
- * Creates the engine. Folders come in through `paths` (config's `resolvePaths(env)`);
- * nothing is looked up. The catalog refreshes in the background without keeping the
- * process alive; `shutdown()` stops it.
+ * Creates the engine. Every option is optional: folders default to the user's (as the CLI
+ * uses them), or temporary ones with `ephemeral`. The catalog refreshes in the background
+ * only when `catalogSource` asks for it, without keeping the process alive; `shutdown()`
+ * stops it.
  */
-export async function createEngine(options: EngineOptions): Promise<Engine> {
+export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   const env = options.env ?? process.env;
+  const { paths, temporary } = await foldersOf(options, env);
   const lifetime = new AbortController();
   const sessions = new Map<string, EngineSession>();
-  const llmCatalog = options.catalog
-    ? undefined
-    : await LlmCatalog.open({
-        dataDir: options.paths.dataDir,
-        source: options.catalogSource ?? DEFAULT_CATALOG_URL,
-        modelsJsonPath: join(options.paths.configDir, "models.json"),
-      });
-  let overrides = {};
-  const ctx: OpenContext = {
-    paths: options.paths,
+  let llmCatalog: LlmCatalog | undefined;
+  let opening: Promise<void> | undefined;
+  const source = options.catalogSource ?? "off";
+  const openCatalog = (settings: EffectiveSettings): Promise<void> => {
+    if (options.catalog) return Promise.resolve();
+    opening ??= LlmCatalog.open({
+      dataDir: paths.dataDir,
+      source: source === "settings" ? settings.catalog.source : source,
+      modelsJsonPath: join(paths.configDir, "models.json"),
+    }).then((catalog) => {
+      llmCatalog = catalog;
+    });
+    return opening;
+  };
+  const ctx: Omit<OpenContext, "sink"> = {
+    paths,
     env,
-    sink: options.onEvent,
-    store: options.store ?? new FileSessionStore({ dataDir: options.paths.dataDir }),
-    clientFactory: options.clientFactory ?? llmClientFactory(env, options.paths.dataDir),
-    catalog: options.catalog ?? catalogView(llmCatalog, () => overrides),
-    trustStore: new TrustStore(join(options.paths.dataDir, "trust.json")),
+    store: options.store ?? new FileSessionStore({ dataDir: paths.dataDir }),
+    clientFactory:
+      options.clientFactory ?? llmClientFactory(env, paths.dataDir, options.provider?.apiKey),
+    catalogFor: (settings) =>
+      options.catalog ?? {
+        info: (model) => catalogView(llmCatalog, () => ({})).info(model),
+        price: (model, usage) =>
+          catalogView(llmCatalog, () => pricingOverrides(settings())).price(model, usage),
+      },
+    onSettings: openCatalog,
+    hostSettings: hostSettingsOf(options),
+    checkpoints: options.checkpoints !== false,
+    trustStore: new TrustStore(join(paths.dataDir, "trust.json")),
     extraTools: options.tools ?? [],
     shell: options.shell,
     sandbox: options.sandbox,
@@ -100,15 +155,25 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     homeDir: options.homeDir ?? homedir(),
     parent: lifetime.signal,
   };
-  const adopt = (session: EngineSession): SessionHandle => {
+  const open = async (
+    how: (ctx: OpenContext) => Promise<EngineSession>,
+    onEvent: SessionOptions["onEvent"],
+  ): Promise<SessionHandle> => {
+    const feed = new EventFeed();
+    if (onEvent) feed.listen(onEvent);
+    const sink = (envelope: EventEnvelope) => {
+      options.onEvent?.(envelope);
+      feed.publish(envelope);
+    };
+    const session = await how({ ...ctx, sink });
     sessions.set(session.id, session);
-    overrides = pricingOverrides(session.config.settings);
-    return handleOf(session, () => sessions.delete(session.id));
+    return handleOf(session, feed, () => sessions.delete(session.id));
   };
   let stopped: Promise<void> | undefined;
   return {
-    createSession: async (root, o) => adopt(await createEngineSession(ctx, root, o)),
-    openSession: async (id, o) => adopt(await resumeEngineSession(ctx, id, o)),
+    createSession: (root, o = {}) =>
+      open((c) => createEngineSession(c, root, overridesOf(o)), o.onEvent),
+    openSession: (id, o = {}) => open((c) => resumeEngineSession(c, id, overridesOf(o)), o.onEvent),
     listSessions: () => ctx.store.list(),
     latestSession: async (root) => {
       const list = await ctx.store.list();
@@ -120,9 +185,16 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         await Promise.allSettled([...sessions.values()].map((s) => s.close()));
         sessions.clear();
         lifetime.abort(new EngineShutdown());
+        await opening?.catch(() => {});
         llmCatalog?.close();
+        if (temporary) await rm(temporary, { recursive: true, force: true });
       })();
       return stopped;
     },
   };
+}
+
+function overridesOf(options: SessionOptions): SessionOverrides {
+  const { onEvent: _, ...overrides } = options;
+  return overrides;
 }

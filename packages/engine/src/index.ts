@@ -4,9 +4,9 @@
  */
 
 // The engine and its sessions
-export type { Engine, SessionHandle } from "./engine.js";
+export type { Engine, SessionHandle, SessionOptions } from "./engine.js";
 export { createEngine } from "./engine.js";
-export type { ClientFactory, ClientRequest, EngineOptions } from "./options.js";
+export type { ClientFactory, ClientRequest, EngineOptions, ProviderOptions } from "./options.js";
 export type { SessionOverrides } from "./settings/session-config.js";
 export type { Submission, TurnSummary } from "./run/turn.js";
 export type { ModelCatalog, ModelInfo } from "./session/core.js";
@@ -22,3 +22,13 @@ export { catalogView, DEFAULT_MODEL_INFO, llmClientFactory } from "./settings/mo
 export { CANCELLED_RESULT } from "./batch/execute.js";
 export { HEADLESS_DENIAL } from "./batch/approvals.js";
 export { MAX_STOP_HOOK_CONTINUATIONS } from "./run/stop.js";
+
+// Printing events as the CLI's text output does
+export {
+  badgeLabel,
+  formatCheck,
+  formatCost,
+  formatEvent,
+  formatSeconds,
+  formatTokens,
+} from "./format/describe.js";

@@ -20,12 +20,43 @@ export interface ClientRequest {
  */
 export type ClientFactory = (request: ClientRequest) => ModelClient;
 
-/** The options of {@link createEngine}. Only `paths` and `onEvent` are required. */
+/** The model provider in code (instead of `ZENGINE_*` variables or a settings file). */
+export interface ProviderOptions {
+  /** The wire format; default: detected from `baseUrl` (Anthropic's host gets Anthropic, others OpenAI-compatible). */
+  readonly kind?: "anthropic" | "openai";
+  /** The endpoint (default: the kind's public one). */
+  readonly baseUrl?: string;
+  /** The key for `baseUrl`'s host; default: looked up (`ZENGINE_API_KEY`, the provider's variable, auth.json). */
+  readonly apiKey?: string;
+  /** The main model (also the fast one unless the settings name another). */
+  readonly model?: string;
+}
+
+/** The options of {@link createEngine}. Every one is optional. */
 export interface EngineOptions {
-  /** The config and data folders, from config's `resolvePaths(env)`. */
-  readonly paths: Paths;
-  /** The one sink every session's events go to. It should not throw (a throw is ignored). */
-  readonly onEvent: (envelope: EventEnvelope) => void;
+  /**
+   * The config and data folders. Default: the user's folders as the CLI uses them
+   * (config's `resolvePaths(env)`), or temporary ones with `ephemeral`.
+   */
+  readonly paths?: Paths;
+  /**
+   * Temporary config and data folders, removed by `shutdown()`: nothing is written to the
+   * user's folders or their trust.json. Ignored when `paths` is given.
+   */
+  readonly ephemeral?: boolean;
+  /** A sink for every session's events. It should not throw (a throw is ignored). */
+  readonly onEvent?: (envelope: EventEnvelope) => void;
+  /** The model provider; it becomes part of the host settings layer (`[provider]`, `[model] main`). */
+  readonly provider?: ProviderOptions;
+  /**
+   * Settings in code: an object shaped like settings.toml (snake_case keys, e.g.
+   * `{ verification: { mode: "auto" } }`), validated like a file and layered just above the
+   * user's settings.toml (project files and `ZENGINE_*` variables still win). Bad keys
+   * become `settings.problem` notices.
+   */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** Shadow-git checkpoints before each turn (default true); false turns them off (no rewind of files). */
+  readonly checkpoints?: boolean;
   /** The environment for settings overrides, keys and hooks (default `process.env`). */
   readonly env?: Env;
   /** Where sessions live (default: `FileSessionStore` over `paths.dataDir`). */
@@ -34,7 +65,11 @@ export interface EngineOptions {
   readonly clientFactory?: ClientFactory;
   /** Model sizes and prices (default: llm's catalog, cached in the data folder). */
   readonly catalog?: ModelCatalog;
-  /** Where the default catalog downloads from: a URL, or `"off"` (tests, the demo). Default models.dev. */
+  /**
+   * Where the default catalog refreshes from in the background: a URL, `"settings"` (the
+   * `[catalog] source` of the user's settings, as the CLI does), or `"off"`. Default
+   * `"off"`: a host gets no network it did not ask for (the cached or built-in table is used).
+   */
   readonly catalogSource?: string;
   /** The host's own tools, offered beside the built-in ones (a same-named tool replaces a built-in). */
   readonly tools?: readonly Tool[];

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ImageBlock } from "./content.js";
-import { ApprovalId, JobId, MessageId, PlanId, QuestionId } from "./ids.js";
+import { ApprovalId, JobId, MessageId, PlanId, QuestionId, TurnId } from "./ids.js";
 import { Effort } from "./model.js";
 import { parseJsonWith, parseWith, type ParseResult } from "./parse.js";
 import { ApprovalDecision, PermissionMode, QuestionAnswers, RewindRestore } from "./records.js";
@@ -14,8 +14,15 @@ const command = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =
  * `cancelled`; interrupt keeps queued steering for the next turn, cancel drops it.
  */
 export const EngineCommand = z.discriminatedUnion("type", [
-  /** Start a turn with a user message (queued when a turn is running). */
-  command("submit", { text: z.string(), images: z.array(ImageBlock).optional() }),
+  /**
+   * Start a turn with a user message (queued when a turn is running). `turnId` names the
+   * turn it starts (a host's own id, so it can wait for that turn's end); default: a new id.
+   */
+  command("submit", {
+    text: z.string(),
+    images: z.array(ImageBlock).optional(),
+    turnId: TurnId.optional(),
+  }),
   /** A message that joins the running turn at its next round. */
   command("steer", { text: z.string().min(1) }),
   command("cancel", {}),

@@ -71,3 +71,13 @@ export {
   /** Waits until a process is gone; false after the timeout. */
   waitForProcessExit,
 } from "./processes.js";
+
+// An engine for tests (the engine factory is handed in: testkit imports only protocol)
+export type {
+  EngineFactory,
+  TestableEngine,
+  TestEngine,
+  TestEngineFactoryOptions,
+  TestEngineOptions,
+} from "./test-engine.js";
+export { createTestEngine } from "./test-engine.js";

@@ -1,5 +1,5 @@
+import { formatEvent } from "@z-engine/engine";
 import type { OutputFormat } from "../args.js";
-import { statusLine } from "./describe.js";
 import { jsonOutput } from "./json.js";
 import type { Io, OutputFormatter } from "./result.js";
 import { streamJsonOutput } from "./stream-json.js";
@@ -14,7 +14,7 @@ function formatterFor(format: OutputFormat, io: Io): OutputFormatter {
       json.onEvent(envelope);
       const e = envelope.event;
       if (e.type === "notice" || e.type === "trustRequired" || e.type === "approvalResolved") {
-        const line = statusLine(e);
+        const line = formatEvent(e);
         if (line !== undefined) io.stderr(`${line}\n`);
       }
     },

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from "@z-engine/protocol";
-import { badgeLabel, dollars, seconds, statusLine, tokens } from "./describe.js";
+import { badgeLabel, formatCost, formatEvent, formatSeconds, formatTokens } from "@z-engine/engine";
 import type { Io, OutputFormatter, RunEnd } from "./result.js";
 
 /** The footer: "completed · Verified (reason) · tokens · $cost · 1.2 s · session ses_...". */
@@ -8,9 +8,9 @@ export function footer(end: RunEnd): string {
   const parts = [
     end.outcome ?? "blocked",
     `${badge}${end.badge.reason ? ` (${end.badge.reason})` : ""}`,
-    tokens(end.usage),
-    dollars(end.usage.costUsd),
-    seconds(end.durationMs),
+    formatTokens(end.usage),
+    formatCost(end.usage.costUsd),
+    formatSeconds(end.durationMs),
     `session ${end.sessionId}`,
   ];
   const reason = end.reason && end.outcome !== "completed" ? `: ${end.reason}` : "";
@@ -38,11 +38,7 @@ export function textOutput(io: Io): OutputFormatter {
         return;
       }
       if (e.type === "assistantFinished") return endLine();
-      if (e.type === "approvalRequested") {
-        endLine();
-        return io.stderr(`? ${e.title} (${e.reason})\n`);
-      }
-      const line = statusLine(e);
+      const line = formatEvent(e);
       if (line === undefined) return;
       endLine();
       io.stderr(`${line}\n`);

@@ -69,9 +69,9 @@ async function trust(
     return;
   }
   const previous = session.config;
-  const withheld = [...loadProjectSettings(ctx, root).withheld];
+  const withheld = [...loadProjectSettings(ctx, root, overrides).withheld];
   await ctx.trustStore.trust(root);
-  const loaded = loadProjectSettings(ctx, root);
+  const loaded = loadProjectSettings(ctx, root, overrides);
   const config = sessionConfig(loaded, overrides);
   session.config = config;
   session.trusted = loaded.trusted;

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { LoadedSettings, Paths, TrustStore } from "@z-engine/config";
+import type { EffectiveSettings, LoadedSettings, Paths, TrustStore } from "@z-engine/config";
 import {
   buildSystemSections,
   createTokenEstimator,
@@ -53,7 +53,14 @@ export interface OpenContext {
   readonly sink: EventSink;
   readonly store: SessionStore;
   readonly clientFactory: ClientFactory;
-  readonly catalog: ModelCatalog;
+  /** The catalog a session prices with, from its own settings (`[pricing]` is per session). */
+  readonly catalogFor: (settings: () => EffectiveSettings) => ModelCatalog;
+  /** Called with each session's settings before it opens (the engine opens its catalog lazily). */
+  readonly onSettings: (settings: EffectiveSettings) => Promise<void>;
+  /** The host's settings object (a user-level layer). */
+  readonly hostSettings: Readonly<Record<string, unknown>> | undefined;
+  /** Shadow-git checkpoints before each turn. */
+  readonly checkpoints: boolean;
   readonly trustStore: TrustStore;
   readonly extraTools: readonly Tool[];
   readonly shell: Shell | undefined;
@@ -222,13 +229,15 @@ async function buildSession(
       ...(config.settings.web.search_url ? { searchUrl: config.settings.web.search_url } : {}),
     },
     search: {},
-    checkpoints: createCheckpointStore({
-      checkpointsDir: join(ctx.paths.dataDir, "checkpoints"),
-      projectRoot,
-      env: ctx.env,
-    }),
+    checkpoints: ctx.checkpoints
+      ? createCheckpointStore({
+          checkpointsDir: join(ctx.paths.dataDir, "checkpoints"),
+          projectRoot,
+          env: ctx.env,
+        })
+      : null,
     checkRecords: records,
-    catalog: ctx.catalog,
+    catalog: ctx.catalogFor(() => ref.current?.config.settings ?? config.settings),
     clientFor: clientCache(ctx, () => ref.current?.config ?? config),
     fingerprintOf: () => fingerprint(projectRoot, { env: ctx.env }),
     checkList: await projectChecks(projectRoot, config),
@@ -246,7 +255,8 @@ async function prepare(
   projectRoot: string,
   overrides: SessionOverrides,
 ): Promise<Prepared> {
-  const loaded = loadProjectSettings(ctx, projectRoot);
+  const loaded = loadProjectSettings(ctx, projectRoot, overrides);
+  await ctx.onSettings(loaded.settings);
   return { projectRoot, loaded, config: sessionConfig(loaded, overrides), overrides };
 }
 
@@ -270,6 +280,13 @@ async function announce(
       `${e.source}: "${e.text}": ${e.error}`,
     );
   for (const n of notices) await session.journal.notice("warning", "session.setup", n);
+  const mode = session.config.settings.verification.mode;
+  if (!loaded.trusted && (mode === "auto" || mode === "strict"))
+    await session.journal.notice(
+      "warning",
+      "verification.untrusted",
+      `verification is "${mode}" but ${session.projectRoot} is not trusted: checks will not run automatically (trust the folder, or open the session with trusted: true)`,
+    );
   if (!loaded.trusted && loaded.withheld.length > 0) {
     const withheld = [...loaded.withheld];
     await session.journal.record(
@@ -332,6 +349,7 @@ export async function resumeEngineSession(
   const opened = await ctx.store.open(id);
   const notices: string[] = [];
   let session: EngineSession;
+  let prep: Prepared;
   try {
     const root = opened.replay.state.projectRoot;
     if (root === null)
@@ -339,19 +357,14 @@ export async function resumeEngineSession(
     const projectRoot = await realFolder(root).catch(() => {
       throw new Error(`the session's project folder ${root} no longer exists`);
     });
-    session = await buildSession(
-      ctx,
-      opened.session,
-      await prepare(ctx, projectRoot, overrides),
-      opened,
-      notices,
-    );
+    prep = await prepare(ctx, projectRoot, overrides);
+    session = await buildSession(ctx, opened.session, prep, opened, notices);
   } catch (error) {
     await opened.session.close();
     throw error;
   }
   await repairCrash(session, opened);
-  await announce(session, loadProjectSettings(ctx, session.projectRoot), notices);
+  await announce(session, prep.loaded, notices);
   await sessionStartHooks(session, "resume");
   return session;
 }

@@ -4,16 +4,44 @@ import { buildSandboxProfile, createShell, detectSandbox } from "@z-engine/host"
 import type { ModelClient } from "@z-engine/protocol";
 import { builtinTools, type Tool, type ToolPorts } from "@z-engine/tools";
 import { discoverChecks, mergeChecks } from "@z-engine/verify";
-import type { SessionConfig } from "../settings/session-config.js";
+import type { SessionConfig, SessionOverrides } from "../settings/session-config.js";
 import type { SandboxState } from "./core.js";
 import type { OpenContext } from "./open.js";
 
 // The services a session is built from: its settings, shell and sandbox, tools, checks and
 // model clients. `buildSession` in open.ts puts them together.
 
-/** Loads the project's settings as trusted or not (config's layers, env overrides, trust gate). */
-export function loadProjectSettings(ctx: OpenContext, projectRoot: string): LoadedSettings {
-  return loadSettings({ env: ctx.env, paths: ctx.paths, projectRoot, trusted: ctx.trustStore });
+/**
+ * Loads the project's settings as trusted or not (config's layers with the host's settings
+ * object, env overrides, trust gate). A session's `trusted: true` trusts the folder without
+ * writing trust.json; its `verification` joins the host's layer.
+ */
+export function loadProjectSettings(
+  ctx: OpenContext,
+  projectRoot: string,
+  overrides: SessionOverrides = {},
+): LoadedSettings {
+  const host = overrides.verification
+    ? {
+        ...ctx.hostSettings,
+        verification: {
+          ...sectionOf(ctx.hostSettings, "verification"),
+          mode: overrides.verification,
+        },
+      }
+    : ctx.hostSettings;
+  return loadSettings({
+    env: ctx.env,
+    paths: ctx.paths,
+    projectRoot,
+    trusted: overrides.trusted === true ? true : ctx.trustStore,
+    ...(host ? { hostSettings: host } : {}),
+  });
+}
+
+function sectionOf(settings: Readonly<Record<string, unknown>> | undefined, key: string) {
+  const value = settings?.[key];
+  return typeof value === "object" && value !== null ? value : {};
 }
 
 /** The shell commands run in, inside the sandbox when the settings turn it on (a notice when none can run). */

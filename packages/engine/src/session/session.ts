@@ -7,6 +7,7 @@ import {
   newTurnId,
   type PermissionMode,
   parseEngineCommand,
+  type TurnId,
 } from "@z-engine/protocol";
 import { runTurn, type Submission, type TurnSummary } from "../run/turn.js";
 import type { TurnState } from "../run/turn-state.js";
@@ -69,11 +70,13 @@ export class EngineSession implements SessionCore {
   readonly beginCheckpoint: (turn: TurnState) => (() => Promise<void>) | undefined;
 
   private readonly lifetime: LinkedController;
-  private readonly queue: Submission[] = [];
+  private readonly queue: Array<{ readonly turnId: TurnId; readonly submission: Submission }> = [];
   private running: RunningTurn | null = null;
   private commands: Promise<void> = Promise.resolve();
   private background = new Set<Promise<unknown>>();
   private turnWaiters: Array<(summary: TurnSummary) => void> = [];
+  /** Waiters for one turn's end, by the id its submit named. */
+  private readonly endWaiters = new Map<TurnId, Array<(summary: TurnSummary) => void>>();
   private idleWaiters: Array<() => void> = [];
   private closing: Promise<void> | undefined;
 
@@ -119,9 +122,10 @@ export class EngineSession implements SessionCore {
 
   /**
    * Queues a host command. Commands are handled one at a time, in order; an invalid one
-   * (it fails protocol's parse) is answered with a notice. Never throws.
+   * (it fails protocol's parse) is answered with a notice. Never throws. For a submit,
+   * returns the id of the turn it starts (the command's `turnId`, else a new one).
    */
-  send(command: EngineCommand): void {
+  send(command: EngineCommand): TurnId | undefined {
     const parsed = parseEngineCommand(command);
     if (!parsed.ok) {
       void this.journal.notice(
@@ -129,10 +133,14 @@ export class EngineSession implements SessionCore {
         "command.invalid",
         `invalid command at ${parsed.error.path || "(root)"}: ${parsed.error.message}`,
       );
-      return;
+      return undefined;
     }
+    const value =
+      parsed.value.type === "submit" && !parsed.value.turnId
+        ? { ...parsed.value, turnId: newTurnId() }
+        : parsed.value;
     this.commands = this.commands
-      .then(() => this.handle(parsed.value))
+      .then(() => this.handle(value))
       .catch((error) =>
         this.journal.notice(
           "error",
@@ -140,6 +148,16 @@ export class EngineSession implements SessionCore {
           `${parsed.value.type} failed: ${(error as Error).message}`,
         ),
       );
+    return value.type === "submit" ? value.turnId : undefined;
+  }
+
+  /** Resolves with the summary of the turn of this id once it ends (register before sending). */
+  turnEnd(turnId: TurnId): Promise<TurnSummary> {
+    return new Promise((resolve) => {
+      const list = this.endWaiters.get(turnId) ?? [];
+      list.push(resolve);
+      this.endWaiters.set(turnId, list);
+    });
   }
 
   /** Resolves with the summary of the next turn to end. */
@@ -164,15 +182,18 @@ export class EngineSession implements SessionCore {
     switch (command.type) {
       case "submit":
         this.queue.push({
-          text: command.text,
-          ...(command.images ? { images: command.images } : {}),
+          turnId: command.turnId ?? newTurnId(),
+          submission: {
+            text: command.text,
+            ...(command.images ? { images: command.images } : {}),
+          },
         });
         this.pump();
         return;
       case "steer":
         if (this.running) this.steering.push(command.text);
         else {
-          this.queue.push({ text: command.text });
+          this.queue.push({ turnId: newTurnId(), submission: { text: command.text } });
           this.pump();
         }
         return;
@@ -247,12 +268,12 @@ export class EngineSession implements SessionCore {
 
   private pump(): void {
     if (this.running) return;
-    const next = this.closing ? undefined : this.queue.shift();
-    if (!next) {
+    const queued = this.closing ? undefined : this.queue.shift();
+    if (!queued) {
       for (const wake of this.idleWaiters.splice(0)) wake();
       return;
     }
-    const turnId = newTurnId();
+    const { turnId, submission: next } = queued;
     const controller = linkedController(this.lifetime.signal);
     const state: RunningTurn["state"] = {};
     this.running = { turnId, controller, state };
@@ -285,6 +306,8 @@ export class EngineSession implements SessionCore {
         if (summary.outcome !== null) this.turnCount++;
         if (first && !this.headless && summary.outcome !== null) title();
         for (const wake of this.turnWaiters.splice(0)) wake(summary);
+        for (const wake of this.endWaiters.get(turnId) ?? []) wake(summary);
+        this.endWaiters.delete(turnId);
         this.pump();
       });
   }

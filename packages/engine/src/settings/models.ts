@@ -57,16 +57,18 @@ export function catalogView(
 /**
  * The default client factory: `@z-engine/llm` configured from the session's settings
  * (provider kind, base URL, headers, fallbacks for the main model), keys from the
- * environment and auth.json in the data folder. Never throws.
+ * environment and auth.json in the data folder, unless `apiKey` is given. Never throws.
  */
 export function llmClientFactory(
   env: Readonly<Record<string, string | undefined>>,
   dataDir: string,
+  apiKey?: string,
 ): ClientFactory {
   return ({ role, model, settings }) =>
     createModelClient(
       {
         model,
+        ...(apiKey ? { apiKey } : {}),
         ...(settings.provider.kind ? { kind: settings.provider.kind } : {}),
         ...(settings.provider.base_url ? { baseUrl: settings.provider.base_url } : {}),
         ...(Object.keys(settings.provider.headers).length > 0

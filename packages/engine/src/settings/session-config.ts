@@ -5,7 +5,7 @@ import {
   type PermissionRules,
   type RuleError,
 } from "@z-engine/policy";
-import type { Effort, PermissionMode } from "@z-engine/protocol";
+import type { Effort, PermissionMode, VerificationMode } from "@z-engine/protocol";
 import { HOOK_EVENTS, type HookTable } from "../hooks/types.js";
 
 /** Per-session choices that override the settings (the CLI's flags). */
@@ -15,6 +15,13 @@ export interface SessionOverrides {
   readonly model?: string;
   readonly effort?: Effort;
   readonly maxTurns?: number;
+  /**
+   * Trust the project folder for this session only (its project settings apply, its checks
+   * may run automatically); nothing is written to trust.json. Default: trust.json decides.
+   */
+  readonly trusted?: boolean;
+  /** The verification mode (`off`, `report`, `auto`, `strict`), over the settings' `[verification] mode`. */
+  readonly verification?: VerificationMode;
 }
 
 /** What a session runs with, mapped from the effective settings. */

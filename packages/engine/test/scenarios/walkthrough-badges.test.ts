@@ -1,27 +1,37 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { reply } from "@z-engine/testkit";
+import { createEngine } from "@z-engine/engine";
+import { createTestEngine, reply } from "@z-engine/testkit";
 import { type Harness, harness, loginFix, loginProject } from "../harness.js";
 
 let h: Harness | undefined;
+let t: { dispose(): Promise<void> } | undefined;
 afterEach(async () => {
   await h?.dispose();
+  await t?.dispose();
   h = undefined;
+  t = undefined;
 });
 
 const bypass = { overrides: { mode: "bypass" as const } };
 
 describe("the badge is read from the records", () => {
   it("is Unverified when a file changes after the passing check", async () => {
-    h = await harness({ files: loginProject, script: [], ...bypass });
-    const p = (x: string) => (h as Harness).repo.path(x);
-    h.model.push(
+    const e = await createTestEngine({
+      createEngine,
+      files: loginProject,
+      script: [],
+      session: { mode: "bypass" },
+    });
+    t = e;
+    const p = (x: string) => e.repo.path(x);
+    e.model.push(
       reply.toolCall("Read", { file_path: p("src/auth/token.js") }),
       reply.toolCall("Edit", { ...loginFix, file_path: p(loginFix.file_path) }),
       reply.toolCall("Verify", {}),
       reply.toolCall("Write", { file_path: p("NOTES.md"), content: "fixed the expiry check\n" }),
       reply.text("Done."),
     );
-    const summary = await h.session.run("Fix the login test");
+    const summary = await e.session.run("Fix the login test");
     expect(summary.outcome).toBe("completed");
     expect(summary.badge.status).toBe("unverified");
     expect(summary.badge.reason).toMatch(/stale|after/i);

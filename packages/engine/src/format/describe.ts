@@ -15,22 +15,22 @@ export function badgeLabel(badge: Badge): string {
 }
 
 /** Seconds with one decimal: "1.2 s". */
-export function seconds(ms: number): string {
+export function formatSeconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** "$0.0123" */
-export function dollars(usd: number): string {
+export function formatCost(usd: number): string {
   return `$${usd.toFixed(usd >= 1 ? 2 : 4)}`;
 }
 
 /** "1234 in / 56 out tokens" */
-export function tokens(usage: Usage): string {
+export function formatTokens(usage: Usage): string {
   return `${usage.input + usage.cacheRead + usage.cacheWrite} in / ${usage.output} out tokens`;
 }
 
 /** One line for a recorded check: "check npm:test failed (exit 1; 0 passed, 1 failed)". */
-export function checkLine(record: CheckRecord): string {
+export function formatCheck(record: CheckRecord): string {
   const exit = record.exitCode === null ? "killed" : `exit ${record.exitCode}`;
   const counts = record.counts
     ? `; ${record.counts.passed} passed, ${record.counts.failed} failed`
@@ -38,9 +38,16 @@ export function checkLine(record: CheckRecord): string {
   return `check ${record.checkId} ${record.passed ? "passed" : "failed"} (${exit}${counts})`;
 }
 
-/** A line for events that text mode shows on stderr, or undefined for the others. */
-export function statusLine(event: EngineEvent): string | undefined {
+/**
+ * One line for an event, as the CLI's text output prints it on stderr (tool calls, approval
+ * requests and denials, checks, retries, notices, trust, compaction), or undefined for the
+ * events it does not print as a line (text deltas stream as they are; the rest are silent).
+ * No trailing newline. Pure; never throws.
+ */
+export function formatEvent(event: EngineEvent): string | undefined {
   switch (event.type) {
+    case "approvalRequested":
+      return `? ${event.title} (${event.reason})`;
     case "toolStarted":
       return `● ${event.title}`;
     case "toolFinished":
@@ -53,9 +60,9 @@ export function statusLine(event: EngineEvent): string | undefined {
         ? `  └ denied: ${event.reason ?? "by the user"}`
         : undefined;
     case "checkRecorded":
-      return `  └ ${checkLine(event.record)}`;
+      return `  └ ${formatCheck(event.record)}`;
     case "retrying":
-      return `zeng: ${event.reason}: ${event.message}; retrying (attempt ${event.attempt + 1} of ${event.maxAttempts}) in ${seconds(event.delayMs)}`;
+      return `zeng: ${event.reason}: ${event.message}; retrying (attempt ${event.attempt + 1} of ${event.maxAttempts}) in ${formatSeconds(event.delayMs)}`;
     case "notice":
       return `zeng: ${event.level}: ${event.message}`;
     case "trustRequired":
