@@ -30,6 +30,8 @@ import {
   type SessionOverrides,
   sessionConfig,
 } from "../settings/session-config.js";
+import { SessionRepoMap } from "../repo-map/session-map.js";
+import { repoMapCacheFile } from "../repo-map/system.js";
 import { turnBadge } from "../verification/badge.js";
 import type { ModelCatalog } from "./core.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
@@ -58,6 +60,8 @@ export interface OpenContext {
   readonly shell: Shell | undefined;
   readonly sandbox: SandboxBackend | null | undefined;
   readonly headless: boolean;
+  /** Whether sessions build a repo map (EngineOptions.repoMap). */
+  readonly repoMap: boolean;
   readonly clock: () => number;
   readonly homeDir: string;
   readonly parent: AbortSignal;
@@ -199,6 +203,16 @@ async function buildSession(
       }),
       instructions: instructionSet.systemText,
     }),
+    repoMap: ctx.repoMap
+      ? new SessionRepoMap({
+          projectRoot,
+          cacheFile: repoMapCacheFile(ctx.paths.dataDir, projectRoot),
+          env: ctx.env,
+          tokens: () => (ref.current?.config ?? config).settings.context.repo_map_tokens,
+          messages: () => ref.current?.workingSet() ?? [],
+          onProblem: (message) => void journal.notice("warning", "context.repoMap", message),
+        })
+      : undefined,
     hooks: new HookRunner(config.hooks, {
       sessionId: log.id,
       transcriptPath: log.logPath,
@@ -231,6 +245,7 @@ async function buildSession(
     sessionExtensions(ctx, { interaction, jobs, overrides: prep.overrides }),
   );
   ref.current = session;
+  session.repoMap?.start();
   return session;
 }
 
