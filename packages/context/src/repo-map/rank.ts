@@ -20,9 +20,10 @@ const ITERATIONS = 40;
 const TOUCHED_WEIGHT = 100;
 const MENTIONED_WEIGHT = 10;
 
+/** A reference from one file to a name another file defines (indices into the sorted paths). */
 interface Edge {
-  readonly from: string;
-  readonly to: string;
+  readonly from: number;
+  readonly to: number;
   readonly name: string;
   readonly weight: number;
 }
@@ -46,24 +47,29 @@ function nameWeight(name: string, definers: number, mentioned: ReadonlySet<strin
   return weight;
 }
 
-function buildEdges(files: ReadonlyMap<string, FileTags>, mentioned: ReadonlySet<string>): Edge[] {
-  const definers = new Map<string, string[]>();
-  for (const [path, tags] of files) {
-    for (const def of tags.defs) {
-      const list = definers.get(def.name) ?? [];
-      if (list[list.length - 1] !== path) list.push(path);
-      definers.set(def.name, list);
+function buildEdges(
+  paths: readonly string[],
+  files: ReadonlyMap<string, FileTags>,
+  mentioned: ReadonlySet<string>,
+): Edge[] {
+  const definers = new Map<string, number[]>();
+  paths.forEach((path, i) => {
+    for (const def of files.get(path)?.defs ?? []) {
+      const list = definers.get(def.name);
+      if (!list) definers.set(def.name, [i]);
+      else if (list[list.length - 1] !== i) list.push(i);
     }
-  }
+  });
   const edges: Edge[] = [];
-  for (const [from, tags] of files) {
-    for (const [name, count] of Object.entries(tags.refs)) {
+  paths.forEach((path, from) => {
+    const refs = files.get(path)?.refs ?? {};
+    for (const name in refs) {
       const to = definers.get(name);
       if (!to) continue;
-      const weight = nameWeight(name, to.length, mentioned) * Math.sqrt(count);
+      const weight = nameWeight(name, to.length, mentioned) * Math.sqrt(refs[name] as number);
       for (const target of to) if (target !== from) edges.push({ from, to: target, name, weight });
     }
-  }
+  });
   return edges;
 }
 
@@ -72,42 +78,60 @@ function personalisation(
   files: ReadonlyMap<string, FileTags>,
   focus: RepoMapFocus,
   mentioned: ReadonlySet<string>,
-): Map<string, number> {
+): Float64Array {
   const touched = new Set(focus.files ?? []);
   const text = focus.text ?? "";
-  const p = new Map<string, number>();
+  const p = new Float64Array(paths.length);
   let total = 0;
-  for (const path of paths) {
+  paths.forEach((path, i) => {
     let weight = 1;
     if (touched.has(path)) weight += TOUCHED_WEIGHT;
-    const base = path.slice(path.lastIndexOf("/") + 1).replace(/\.[^.]+$/, "");
-    if (text.includes(path) || (base.length >= 4 && mentioned.has(base)))
-      weight += MENTIONED_WEIGHT;
-    if (files.get(path)?.defs.some((d) => mentioned.has(d.name))) weight += MENTIONED_WEIGHT;
-    p.set(path, weight);
+    if (mentioned.size > 0) {
+      const base = path.slice(path.lastIndexOf("/") + 1).replace(/\.[^.]+$/, "");
+      if (text.includes(path) || (base.length >= 4 && mentioned.has(base)))
+        weight += MENTIONED_WEIGHT;
+      if (files.get(path)?.defs.some((d) => mentioned.has(d.name))) weight += MENTIONED_WEIGHT;
+    }
+    p[i] = weight;
     total += weight;
-  }
-  for (const [path, weight] of p) p.set(path, weight / total);
+  });
+  for (let i = 0; i < p.length; i++) p[i] = (p[i] as number) / total;
   return p;
 }
 
+/** Per-file PageRank over the edges (merged per file pair), with `p` as the teleport vector. */
 function pageRank(
-  paths: readonly string[],
+  p: Float64Array,
   edges: readonly Edge[],
-  p: ReadonlyMap<string, number>,
-): { rank: Map<string, number>; out: Map<string, number> } {
-  const out = new Map<string, number>();
-  for (const e of edges) out.set(e.from, (out.get(e.from) ?? 0) + e.weight);
-  let rank = new Map(p);
-  for (let i = 0; i < ITERATIONS; i++) {
-    const next = new Map<string, number>();
+): { rank: Float64Array; out: Float64Array } {
+  const n = p.length;
+  const out = new Float64Array(n);
+  const pairs = new Map<number, number>();
+  for (const e of edges) {
+    out[e.from] = (out[e.from] as number) + e.weight;
+    const key = e.from * n + e.to;
+    pairs.set(key, (pairs.get(key) ?? 0) + e.weight);
+  }
+  const from = new Int32Array(pairs.size);
+  const to = new Int32Array(pairs.size);
+  const share = new Float64Array(pairs.size);
+  let k = 0;
+  for (const [key, weight] of pairs) {
+    from[k] = Math.floor(key / n);
+    to[k] = key % n;
+    share[k] = weight / (out[from[k] as number] as number);
+    k++;
+  }
+  let rank = Float64Array.from(p);
+  for (let iter = 0; iter < ITERATIONS; iter++) {
     let dangling = 0;
-    for (const path of paths) if (!out.has(path)) dangling += rank.get(path) ?? 0;
-    for (const path of paths)
-      next.set(path, (1 - DAMPING + DAMPING * dangling) * (p.get(path) ?? 0));
-    for (const e of edges) {
-      const share = ((rank.get(e.from) ?? 0) * e.weight) / (out.get(e.from) ?? 1);
-      next.set(e.to, (next.get(e.to) ?? 0) + DAMPING * share);
+    for (let i = 0; i < n; i++) if (out[i] === 0) dangling += rank[i] as number;
+    const next = new Float64Array(n);
+    for (let i = 0; i < n; i++) next[i] = (1 - DAMPING + DAMPING * dangling) * (p[i] as number);
+    for (let e = 0; e < k; e++) {
+      const t = to[e] as number;
+      next[t] =
+        (next[t] as number) + DAMPING * (rank[from[e] as number] as number) * (share[e] as number);
     }
     rank = next;
   }
@@ -126,25 +150,26 @@ export function rankDefinitions(
 ): RankedDefinition[] {
   const paths = [...files.keys()].sort(cmp);
   const mentioned = identifiersIn(focus.text ?? "");
-  const edges = buildEdges(files, mentioned);
+  const edges = buildEdges(paths, files, mentioned);
   const p = personalisation(paths, files, focus, mentioned);
-  const { rank, out } = pageRank(paths, edges, p);
+  const { rank, out } = pageRank(p, edges);
+  // What each definition receives: its referencing files' rank, split by edge weight.
   const incoming = new Map<string, number>();
   for (const e of edges) {
     const key = `${e.to}\0${e.name}`;
-    const share = ((rank.get(e.from) ?? 0) * e.weight) / (out.get(e.from) ?? 1);
+    const share = ((rank[e.from] as number) * e.weight) / (out[e.from] as number);
     incoming.set(key, (incoming.get(key) ?? 0) + share);
   }
   const ranked: RankedDefinition[] = [];
-  for (const path of paths) {
-    const fileRank = rank.get(path) ?? 0;
+  paths.forEach((path, i) => {
+    const fileRank = rank[i] as number;
     for (const def of files.get(path)?.defs ?? []) {
-      let score = (incoming.get(`${path}\0${def.name}`) ?? 0) + fileRank * 1e-3;
+      let score = (incoming.get(`${i}\0${def.name}`) ?? 0) + fileRank * 1e-3;
       // A name the user wrote matters as if its own file referenced it.
       if (mentioned.has(def.name)) score = (score + fileRank) * MENTIONED_WEIGHT;
       ranked.push({ path, def, score });
     }
-  }
+  });
   return ranked.sort(
     (a, b) =>
       b.score - a.score ||

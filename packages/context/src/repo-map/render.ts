@@ -48,7 +48,8 @@ export function renderMap(ranked: readonly RankedDefinition[], budgetTokens: num
   const empty = { text: "", tokens: 0, files: 0, definitions: 0 };
   if (budgetTokens <= 0 || ranked.length === 0) return empty;
   let low = 0;
-  let high = ranked.length;
+  // Each definition takes a line of at least a few characters, so no more than this fit.
+  let high = Math.min(ranked.length, budgetTokens * MAP_CHARS_PER_TOKEN);
   let best = "";
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
