@@ -16,7 +16,11 @@ export interface RankedDefinition {
 }
 
 const DAMPING = 0.85;
-const ITERATIONS = 40;
+const ITERATIONS = 30;
+/** Stop iterating once no file's rank moves by more than this. */
+const TOLERANCE = 1e-9;
+/** A name defined in more files than this (`constructor`, `dispose`) ties nothing together. */
+const MAX_DEFINERS = 32;
 const TOUCHED_WEIGHT = 100;
 const MENTIONED_WEIGHT = 10;
 
@@ -65,7 +69,7 @@ function buildEdges(
     const refs = files.get(path)?.refs ?? {};
     for (const name in refs) {
       const to = definers.get(name);
-      if (!to) continue;
+      if (!to || to.length > MAX_DEFINERS) continue;
       const weight = nameWeight(name, to.length, mentioned) * Math.sqrt(refs[name] as number);
       for (const target of to) if (target !== from) edges.push({ from, to: target, name, weight });
     }
@@ -133,7 +137,11 @@ function pageRank(
       next[t] =
         (next[t] as number) + DAMPING * (rank[from[e] as number] as number) * (share[e] as number);
     }
+    let moved = 0;
+    for (let i = 0; i < n; i++)
+      moved = Math.max(moved, Math.abs((next[i] as number) - (rank[i] as number)));
     rank = next;
+    if (moved < TOLERANCE) break;
   }
   return { rank, out };
 }
@@ -154,17 +162,18 @@ export function rankDefinitions(
   const p = personalisation(paths, files, focus, mentioned);
   const { rank, out } = pageRank(p, edges);
   // What each definition receives: its referencing files' rank, split by edge weight.
-  const incoming = new Map<string, number>();
+  const incoming: Array<Map<string, number> | undefined> = new Array(paths.length);
   for (const e of edges) {
-    const key = `${e.to}\0${e.name}`;
     const share = ((rank[e.from] as number) * e.weight) / (out[e.from] as number);
-    incoming.set(key, (incoming.get(key) ?? 0) + share);
+    const into = incoming[e.to] ?? new Map<string, number>();
+    into.set(e.name, (into.get(e.name) ?? 0) + share);
+    incoming[e.to] = into;
   }
   const ranked: RankedDefinition[] = [];
   paths.forEach((path, i) => {
     const fileRank = rank[i] as number;
     for (const def of files.get(path)?.defs ?? []) {
-      let score = (incoming.get(`${i}\0${def.name}`) ?? 0) + fileRank * 1e-3;
+      let score = (incoming[i]?.get(def.name) ?? 0) + fileRank * 1e-3;
       // A name the user wrote matters as if its own file referenced it.
       if (mentioned.has(def.name)) score = (score + fileRank) * MENTIONED_WEIGHT;
       ranked.push({ path, def, score });

@@ -40,6 +40,7 @@ export class RepoIndex {
   private readonly current = new Map<string, FileTags>();
   private loadedCache = false;
   private dirty = false;
+  private readonly kinds = new Map<string, MapLanguage | "language" | "generated">();
 
   constructor(private readonly options: RepoIndexOptions) {
     this.cache = new TagCache(options.cacheFile);
@@ -52,7 +53,8 @@ export class RepoIndex {
 
   /**
    * Brings the index to `paths` (project-relative): drops files no longer listed, tags new
-   * and changed ones, and saves the cache. Unreadable files are left out. Rejects only with
+   * and changed ones (the cache file is written by {@link save}, after the map is ready).
+   * Unreadable files are left out. Rejects only with
    * the signal's reason when aborted.
    */
   async update(paths: readonly string[], signal?: AbortSignal): Promise<IndexUpdate> {
@@ -73,7 +75,7 @@ export class RepoIndex {
         signal?.throwIfAborted();
         sliceStart = performance.now();
       }
-      const language = classifyPath(path);
+      const language = this.classify(path);
       if (language === "language" || language === "generated") {
         skipped[language]++;
         continue;
@@ -91,10 +93,26 @@ export class RepoIndex {
     if (next.size !== this.current.size) this.dirty = true;
     this.current.clear();
     for (const [path, tags] of next) this.current.set(path, tags);
-    const saveProblem = this.dirty ? this.cache.save(next.keys()) : null;
-    this.dirty = false;
-    if (saveProblem) problems.push(saveProblem);
     return { files: next.size, parsed, reused, skipped, problems };
+  }
+
+  /**
+   * Writes the cache file when the last updates changed anything. Returns a problem message
+   * when it cannot be written, else null. Never throws.
+   */
+  save(): string | null {
+    if (!this.dirty) return null;
+    this.dirty = false;
+    return this.cache.save(this.current.keys());
+  }
+
+  private classify(path: string): MapLanguage | "language" | "generated" {
+    let kind = this.kinds.get(path);
+    if (kind === undefined) {
+      kind = classifyPath(path);
+      this.kinds.set(path, kind);
+    }
+    return kind;
   }
 
   private async tagFile(

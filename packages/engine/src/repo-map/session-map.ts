@@ -101,6 +101,10 @@ export class SessionRepoMap {
       this.stats = { indexed: update.files, parsed: update.parsed, buildMs: clock() - started };
       this.failed = false;
       this.pendingAdopt = true;
+      // The map is ready; the cache file is written after, still off the request path.
+      await new Promise((resolve) => setImmediate(resolve));
+      const unsaved = this.index.save();
+      if (unsaved) this.options.onProblem(unsaved);
     } catch (error) {
       if (this.controller.signal.aborted) return;
       this.failed = true;
