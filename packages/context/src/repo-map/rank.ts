@@ -169,21 +169,23 @@ export function rankDefinitions(
     into.set(e.name, (into.get(e.name) ?? 0) + share);
     incoming[e.to] = into;
   }
-  const ranked: RankedDefinition[] = [];
-  paths.forEach((path, i) => {
-    const fileRank = rank[i] as number;
+  // `file` is the index in the sorted paths, so ties break by path without comparing strings.
+  const ranked: Array<RankedDefinition & { readonly file: number }> = [];
+  paths.forEach((path, file) => {
+    const fileRank = rank[file] as number;
     for (const def of files.get(path)?.defs ?? []) {
-      let score = (incoming[i]?.get(def.name) ?? 0) + fileRank * 1e-3;
+      let score = (incoming[file]?.get(def.name) ?? 0) + fileRank * 1e-3;
       // A name the user wrote matters as if its own file referenced it.
       if (mentioned.has(def.name)) score = (score + fileRank) * MENTIONED_WEIGHT;
-      ranked.push({ path, def, score });
+      ranked.push({ path, def, score, file });
     }
   });
-  return ranked.sort(
+  ranked.sort(
     (a, b) =>
       b.score - a.score ||
-      cmp(a.path, b.path) ||
+      a.file - b.file ||
       a.def.line - b.def.line ||
       cmp(a.def.name, b.def.name),
   );
+  return ranked.map(({ path, def, score }) => ({ path, def, score }));
 }

@@ -94,9 +94,9 @@ describe("tag extraction", () => {
     expect(extractTags("\u0000\u0001\u0002", ts).defs).toEqual([]);
   });
 
-  it("strips the doc-comment directives web-tree-sitter does not know", () => {
+  it("strips the doc-comment directives web-tree-sitter does not know, and the doc captures", () => {
     const query = '((comment)* @doc . (x) @y (#strip! @doc "^//") (#select-adjacent! @doc @y))';
-    expect(stripDirectives(query)).toBe("((comment)* @doc . (x) @y  )");
+    expect(stripDirectives(query)).toBe("( (x) @y  )");
   });
 
   it("maps extensions to languages and leaves others out", () => {
