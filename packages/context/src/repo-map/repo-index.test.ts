@@ -98,5 +98,18 @@ describe("RepoIndex", () => {
     const pending = index.update(many, controller.signal);
     controller.abort(new Error("stop"));
     await expect(pending).rejects.toThrow("stop");
+    // What it tagged before stopping is saved, so the next index starts from there.
+    const cacheFile = join(root, "partial.json");
+    const partial = new RepoIndex({ root, cacheFile, sliceMs: 0 });
+    const stop = new AbortController();
+    const run = partial.update(many, stop.signal);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    stop.abort(new Error("stop"));
+    await expect(run).rejects.toThrow("stop");
+    expect(partial.save()).toBeNull();
+    const next = await new RepoIndex({ root, cacheFile }).update(many);
+    expect(next.reused).toBeGreaterThan(0);
+    expect(next.parsed + next.reused).toBe(200);
   });
 });

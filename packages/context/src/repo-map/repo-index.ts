@@ -40,6 +40,8 @@ export class RepoIndex {
   private readonly current = new Map<string, FileTags>();
   private loadedCache = false;
   private dirty = false;
+  /** Paths tagged by the running or last update (an aborted one saves its progress). */
+  private seen = new Set<string>();
   private readonly kinds = new Map<string, MapLanguage | "language" | "generated">();
 
   constructor(private readonly options: RepoIndexOptions) {
@@ -69,6 +71,7 @@ export class RepoIndex {
     let parsed = 0;
     let reused = 0;
     let sliceStart = performance.now();
+    this.seen = new Set();
     for (const path of [...new Set(paths)].sort()) {
       if (performance.now() - sliceStart > (this.options.sliceMs ?? 8)) {
         await yieldNow();
@@ -86,6 +89,7 @@ export class RepoIndex {
         continue;
       }
       if (!outcome) continue;
+      this.seen.add(path);
       next.set(path, outcome.tags);
       if (outcome.parsed) parsed++;
       else reused++;
@@ -97,13 +101,14 @@ export class RepoIndex {
   }
 
   /**
-   * Writes the cache file when the last updates changed anything. Returns a problem message
-   * when it cannot be written, else null. Never throws.
+   * Writes the cache file when the last updates changed anything, also after an aborted
+   * update (what it tagged is kept). Returns a problem message when it cannot be written,
+   * else null. Never throws.
    */
   save(): string | null {
     if (!this.dirty) return null;
     this.dirty = false;
-    return this.cache.save(this.current.keys());
+    return this.cache.save(new Set([...this.current.keys(), ...this.seen]));
   }
 
   private classify(path: string): MapLanguage | "language" | "generated" {

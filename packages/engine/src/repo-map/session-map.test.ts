@@ -103,9 +103,9 @@ describe("SessionRepoMap", () => {
   it("stops a running build when closed, quietly", async () => {
     const { map, problems } = mapFor();
     map.start();
-    map.close();
-    await map.whenIdle();
+    await map.close();
     expect(problems).toEqual([]);
+    expect(map.status().state).not.toBe("active");
   });
 });
 

@@ -106,7 +106,11 @@ export class SessionRepoMap {
       const unsaved = this.index.save();
       if (unsaved) this.options.onProblem(unsaved);
     } catch (error) {
-      if (this.controller.signal.aborted) return;
+      // Closed mid-build: keep what was tagged, so the next session starts from there.
+      if (this.controller.signal.aborted) {
+        this.index.save();
+        return;
+      }
       this.failed = true;
       this.options.onProblem(`the repo map could not be built: ${(error as Error).message}`);
     }
@@ -175,8 +179,9 @@ export class SessionRepoMap {
     };
   }
 
-  /** Stops a running build (the session closes). */
-  close(): void {
+  /** Stops a running build (the session closes); resolves once it stopped and saved its progress. */
+  async close(): Promise<void> {
     this.controller.abort(new Error("the session closed"));
+    await this.whenIdle();
   }
 }

@@ -72,7 +72,7 @@ export function sessionExtensions(
         const hook = await session.hooks.run("SessionEnd", { reason: "exit" });
         for (const w of hook.warnings) await session.journal.notice("warning", "hook.warning", w);
       }
-      session.repoMap?.close();
+      await session.repoMap?.close();
       await parts.jobs.killAll();
       await session.log.close();
     },

@@ -210,7 +210,9 @@ async function buildSession(
           env: ctx.env,
           tokens: () => (ref.current?.config ?? config).settings.context.repo_map_tokens,
           messages: () => ref.current?.workingSet() ?? [],
-          onProblem: (message) => void journal.notice("warning", "context.repoMap", message),
+          // A problem found after the session closed has no log to go to: it is dropped.
+          onProblem: (message) =>
+            void journal.notice("warning", "context.repoMap", message).catch(() => {}),
         })
       : undefined,
     hooks: new HookRunner(config.hooks, {
