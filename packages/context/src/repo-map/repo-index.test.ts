@@ -23,7 +23,7 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe("RepoIndex", () => {
+describe("RepoIndex", { timeout: 30_000 }, () => {
   it("tags new files, then reuses them until one changes", async () => {
     const index = new RepoIndex({ root, cacheFile });
     const first = await index.update(["src/a.ts", "src/b.ts"]);

@@ -16,7 +16,7 @@ function defs(tags: FileTags): string[] {
   return tags.defs.map((d) => `${d.kind} ${d.name} ${d.line}`);
 }
 
-describe("tag extraction", () => {
+describe("tag extraction", { timeout: 30_000 }, () => {
   it("TypeScript: interfaces, types, enums, constants, classes, methods, functions", async () => {
     const tags = await tagsOf("shapes.ts");
     expect(defs(tags)).toEqual([

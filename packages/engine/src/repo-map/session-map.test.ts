@@ -44,7 +44,7 @@ function mapFor(tokens = 1000, messages: Message[] = []) {
   return { map, problems };
 }
 
-describe("listProjectFiles", () => {
+describe("listProjectFiles", { timeout: 30_000 }, () => {
   it("lists what git keeps, without ignored files or the engine's folder", async () => {
     const files = await listProjectFiles(repo.root, env);
     expect(files).toContain("src/core.ts");
@@ -65,7 +65,7 @@ describe("listProjectFiles", () => {
   });
 });
 
-describe("SessionRepoMap", () => {
+describe("SessionRepoMap", { timeout: 30_000 }, () => {
   it("never makes a request wait: before the build ends the sections are the base ones", async () => {
     const { map } = mapFor();
     map.start();
