@@ -18,6 +18,9 @@ export interface RepoMapStatus {
   readonly buildMs: number;
 }
 
+/** Longest a closing session waits for its build to stop and save. */
+export const CLOSE_WAIT_MS = 1000;
+
 /** The status of a session without a repo map. */
 export const OFF_MAP: RepoMapStatus = {
   state: "off",
@@ -179,9 +182,19 @@ export class SessionRepoMap {
     };
   }
 
-  /** Stops a running build (the session closes); resolves once it stopped and saved its progress. */
+  /**
+   * Stops a running build (the session closes); resolves once it stopped and saved its
+   * progress, or after {@link CLOSE_WAIT_MS} (a grammar still loading cannot be stopped, and
+   * a closing CLI should not wait for it).
+   */
   async close(): Promise<void> {
     this.controller.abort(new Error("the session closed"));
-    await this.whenIdle();
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([this.whenIdle(), cap]);
+    clearTimeout(timer);
   }
 }
