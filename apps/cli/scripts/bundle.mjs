@@ -21,7 +21,19 @@ await build({
   target: "node20",
   outdir,
   chunkNames: "chunks/[name]-[hash]",
-  external: ["web-tree-sitter", "tree-sitter-bash", "@vscode/ripgrep", "unpdf", "onnxruntime-node"],
+  external: [
+    "web-tree-sitter",
+    "tree-sitter-bash",
+    // The repo map's grammars (context reads their wasm and queries/tags.scm).
+    "tree-sitter-typescript",
+    "tree-sitter-javascript",
+    "tree-sitter-python",
+    "tree-sitter-rust",
+    "tree-sitter-go",
+    "@vscode/ripgrep",
+    "unpdf",
+    "onnxruntime-node",
+  ],
   // Bundled CommonJS code calls require() for Node's own modules.
   banner: {
     js: 'import { createRequire as __zengRequire } from "node:module"; const require = __zengRequire(import.meta.url);',

@@ -28,7 +28,7 @@ export function defaultSettings(): EffectiveSettings {
     mcp: { servers: {} },
     lsp: { enabled: true, servers: {} },
     verification: { mode: "report", checks: [], max_continuations: 3 },
-    context: { compact_at_percent: 80 },
+    context: { compact_at_percent: 80, repo_map_tokens: 1000 },
     agents: { max_turns: 200 },
     shell: {
       sandbox: { enabled: false, allow_network: true, auto_allow: false, extra_writable: [] },

@@ -74,7 +74,11 @@ export interface EffectiveSettings {
     auto_checks?: string[];
     max_continuations: number;
   };
-  context: { compact_at_percent: number };
+  context: {
+    compact_at_percent: number;
+    /** Size of the repo map in the system prompt, in tokens; 0 turns it off. */
+    repo_map_tokens: number;
+  };
   agents: { max_turns: number; session_cost_cap_usd?: number };
   shell: {
     /** The shell program; undefined: `$SHELL`, else `/bin/sh`, chosen by the host. */

@@ -139,7 +139,10 @@ export const Sections = {
     auto_checks: stringList.optional(),
     max_continuations: z.int().min(0).max(100).optional(),
   }),
-  context: z.strictObject({ compact_at_percent: z.number().min(1).max(100).optional() }),
+  context: z.strictObject({
+    compact_at_percent: z.number().min(1).max(100).optional(),
+    repo_map_tokens: z.int().min(0).max(100_000).optional(),
+  }),
   agents: z.strictObject({
     max_turns: z.int().positive().optional(),
     session_cost_cap_usd: z.number().positive().optional(),

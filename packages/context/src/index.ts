@@ -68,3 +68,17 @@ export type {
 } from "./compact.js";
 export { compact } from "./compact.js";
 export { describeDropped, renderTranscript } from "./transcript-text.js";
+
+// Repo map
+export type { SkipReason } from "./repo-map/file-filter.js";
+export { MAX_MAP_FILE_BYTES } from "./repo-map/file-filter.js";
+export type { MapLanguage } from "./repo-map/languages.js";
+export { languageOf, RepoMapGrammarError } from "./repo-map/languages.js";
+export type { RankedDefinition, RepoMapFocus } from "./repo-map/rank.js";
+export { rankDefinitions } from "./repo-map/rank.js";
+export type { RenderedMap } from "./repo-map/render.js";
+export { mapTokens, REPO_MAP_HEADER, renderMap } from "./repo-map/render.js";
+export type { IndexUpdate, RepoIndexOptions } from "./repo-map/repo-index.js";
+export { RepoIndex } from "./repo-map/repo-index.js";
+export { DEFAULT_REPO_MAP_TOKENS, renderRepoMap } from "./repo-map/repo-map.js";
+export type { Definition, DefinitionKind, FileTags } from "./repo-map/tags.js";

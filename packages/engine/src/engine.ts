@@ -12,6 +12,7 @@ import { ModelCatalog as LlmCatalog } from "@z-engine/llm";
 import type { EngineCommand, EventEnvelope, SessionId, TurnId } from "@z-engine/protocol";
 import { FileSessionStore, type SessionSummary } from "@z-engine/store";
 import type { EngineOptions } from "./options.js";
+import { OFF_MAP, type RepoMapStatus } from "./repo-map/session-map.js";
 import type { TurnSummary } from "./run/turn.js";
 import { hostSettingsOf } from "./settings/host-settings.js";
 import { catalogView, llmClientFactory, pricingOverrides } from "./settings/models.js";
@@ -46,6 +47,10 @@ export interface SessionHandle {
   events(): AsyncIterable<EventEnvelope>;
   /** Resolves once no command is pending and no turn runs. */
   idle(): Promise<void>;
+  /** Where the repo map stands and its size in the prompt (for `/context`). Never throws. */
+  repoMap(): RepoMapStatus;
+  /** Resolves when no repo map build is running, with its status then. Never rejects. */
+  repoMapIdle(): Promise<RepoMapStatus>;
   /** Stops the running turn, kills the session's jobs, runs SessionEnd hooks and closes the log. */
   close(): Promise<void>;
 }
@@ -86,6 +91,8 @@ function handleOf(session: EngineSession, feed: EventFeed, forget: () => void): 
     },
     events: () => feed.events(),
     idle: () => session.idle(),
+    repoMap: () => session.repoMap?.status() ?? OFF_MAP,
+    repoMapIdle: async () => (await session.repoMap?.whenIdle()) ?? OFF_MAP,
     close: async () => {
       await session.close();
       feed.close();
@@ -151,6 +158,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     shell: options.shell,
     sandbox: options.sandbox,
     headless: options.headless ?? false,
+    repoMap: options.repoMap ?? true,
     clock: options.clock ?? Date.now,
     homeDir: options.homeDir ?? homedir(),
     parent: lifetime.signal,

@@ -10,6 +10,7 @@ export type { ClientFactory, ClientRequest, EngineOptions, ProviderOptions } fro
 export type { SessionOverrides } from "./settings/session-config.js";
 export type { Submission, TurnSummary } from "./run/turn.js";
 export type { ModelCatalog, ModelInfo } from "./session/core.js";
+export type { RepoMapStatus } from "./repo-map/session-map.js";
 
 // Hooks (Claude Code's protocol)
 export type { HookDefinition, HookEventName, HookOutcome, HookTable } from "./hooks/types.js";

@@ -83,4 +83,9 @@ export interface EngineOptions {
   readonly clock?: () => number;
   /** The user's home folder (default `os.homedir()`). */
   readonly homeDir?: string;
+  /**
+   * `false`: sessions build no repo map, whatever `context.repo_map_tokens` says (a host
+   * that wants no background parsing; most tests). Default `true`.
+   */
+  readonly repoMap?: boolean;
 }

@@ -38,6 +38,8 @@ export interface HarnessOptions {
   readonly engine?: Partial<EngineOptions>;
   /** Trust the fixture folder before the session opens. */
   readonly trusted?: boolean;
+  /** Build the repo map (default off: it joins the prompt when ready, which other tests need not see). */
+  readonly repoMap?: boolean;
 }
 
 export interface Harness {
@@ -93,6 +95,7 @@ export async function harness(options: HarnessOptions): Promise<Harness> {
     clientFactory: ({ role }) => (role === "fast" ? fast : model),
     catalogSource: "off",
     homeDir: home,
+    repoMap: options.repoMap ?? false,
     ...options.engine,
   });
   if (options.trusted) await engine.trustFolder(repo.root);

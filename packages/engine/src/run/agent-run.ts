@@ -3,6 +3,7 @@ import { addUsage, type ToolSpec } from "@z-engine/protocol";
 import { executeBatch } from "../batch/execute.js";
 import type { SessionCore } from "../session/core.js";
 import { UserStop } from "../util/abort.js";
+import { requestSystem } from "../repo-map/system.js";
 import { relievePressure } from "./pressure.js";
 import { stopBoundary } from "./stop.js";
 import { streamRound } from "./stream.js";
@@ -75,7 +76,7 @@ export async function runAgent(
     const info = core.catalog.info(core.model);
     const request = buildRequest({
       model: core.model,
-      system: core.system,
+      system: requestSystem(core),
       tools,
       messages: core.workingSet(),
       maxTokens: Math.min(info.maxOutputTokens, MAX_RESPONSE_TOKENS),

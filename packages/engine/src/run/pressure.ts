@@ -1,5 +1,6 @@
 import { clearToolResults, compact, planToolResultClearing } from "@z-engine/context";
 import type { ToolSpec } from "@z-engine/protocol";
+import { requestSystem } from "../repo-map/system.js";
 import type { SessionCore } from "../session/core.js";
 import type { TurnState } from "./turn-state.js";
 
@@ -46,7 +47,8 @@ export async function relievePressure(
   force: boolean,
 ): Promise<void> {
   const window = core.catalog.info(core.model).contextWindow;
-  const baseTokens = core.estimator.estimateRequest({ system: core.system, tools, messages: [] });
+  const system = requestSystem(core);
+  const baseTokens = core.estimator.estimateRequest({ system, tools, messages: [] });
   await clearOldResults(core, turn, window, baseTokens);
   const history = core.estimator.estimateMessages(core.workingSet());
   if (!force && baseTokens + history <= (window * core.config.compactAtPercent) / 100) return;
@@ -119,5 +121,7 @@ export async function compactNow(
     },
     scope,
   );
+  // A compaction is a rebuild point: the map is indexed again and ranked for what is left.
+  core.repoMap?.rebuild();
   return true;
 }

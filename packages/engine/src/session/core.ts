@@ -28,6 +28,7 @@ import type { HookRunner } from "../hooks/runner.js";
 import type { SessionConfig } from "../settings/session-config.js";
 import type { Approvals } from "../batch/approvals.js";
 import type { Journal } from "./journal.js";
+import type { SessionRepoMap } from "../repo-map/session-map.js";
 
 /** Sizes and prices of a model. */
 export interface ModelInfo {
@@ -83,6 +84,8 @@ export interface SessionCore {
   readonly instructions: InstructionTracker;
   readonly estimator: TokenEstimator;
   readonly system: readonly SystemSection[];
+  /** The repo map, joined to `system` at requests once ready (absent in sessions built without one). */
+  readonly repoMap?: SessionRepoMap;
   /** Replaced when trusting the workspace reloads the settings. */
   hooks: HookRunner;
 

@@ -39,6 +39,7 @@ export function sessionExtensions(
         const hook = await session.hooks.run("SessionEnd", { reason: "exit" });
         for (const w of hook.warnings) await session.journal.notice("warning", "hook.warning", w);
       }
+      await session.repoMap?.close();
       await Promise.all([parts.jobs.killAll(), parts.lsp.close(), checkpoints.settled()]);
       await session.log.close();
     },
@@ -83,6 +84,8 @@ async function trust(
     env: { ...ctx.env },
   });
   session.checkList = await projectChecks(root, config);
+  // A reload is a rebuild point for the repo map (its size may have changed with trust).
+  session.repoMap?.rebuild();
   await session.journal.record("trust", { projectRoot: root, withheld, decision: "trusted" });
   // Only a mode the settings now give differently moves the session's mode: a mode the user
   // chose during the session stays unless the project's own mode was what trust withheld.

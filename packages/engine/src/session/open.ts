@@ -31,6 +31,8 @@ import {
   type SessionOverrides,
   sessionConfig,
 } from "../settings/session-config.js";
+import { SessionRepoMap } from "../repo-map/session-map.js";
+import { repoMapCacheFile } from "../repo-map/system.js";
 import { turnBadge } from "../verification/badge.js";
 import type { ModelCatalog } from "./core.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
@@ -66,6 +68,8 @@ export interface OpenContext {
   readonly shell: Shell | undefined;
   readonly sandbox: SandboxBackend | null | undefined;
   readonly headless: boolean;
+  /** Whether sessions build a repo map (EngineOptions.repoMap). */
+  readonly repoMap: boolean;
   readonly clock: () => number;
   readonly homeDir: string;
   readonly parent: AbortSignal;
@@ -213,6 +217,18 @@ async function buildSession(
       }),
       instructions: instructionSet.systemText,
     }),
+    repoMap: ctx.repoMap
+      ? new SessionRepoMap({
+          projectRoot,
+          cacheFile: repoMapCacheFile(ctx.paths.dataDir, projectRoot),
+          env: ctx.env,
+          tokens: () => (ref.current?.config ?? config).settings.context.repo_map_tokens,
+          messages: () => ref.current?.workingSet() ?? [],
+          // A problem found after the session closed has no log to go to: it is dropped.
+          onProblem: (message) =>
+            void journal.notice("warning", "context.repoMap", message).catch(() => {}),
+        })
+      : undefined,
     hooks: new HookRunner(config.hooks, {
       sessionId: log.id,
       transcriptPath: log.logPath,
@@ -247,6 +263,7 @@ async function buildSession(
     sessionExtensions(ctx, { interaction, jobs, lsp, overrides: prep.overrides }),
   );
   ref.current = session;
+  session.repoMap?.start();
   return session;
 }
 

@@ -1,0 +1,136 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { Parser, Query } from "web-tree-sitter";
+import { EXTRA_QUERIES } from "./extra-queries.js";
+
+/** The languages the repo map reads. */
+export type MapLanguage = "typescript" | "tsx" | "javascript" | "python" | "rust" | "go";
+
+interface LanguageSpec {
+  /** The grammar package and the wasm file inside it. */
+  readonly pkg: string;
+  readonly wasm: string;
+  /** Grammar packages whose `queries/tags.scm` make up the language's tag query, in order. */
+  readonly tags: readonly string[];
+}
+
+const SPECS: Record<MapLanguage, LanguageSpec> = {
+  typescript: {
+    pkg: "tree-sitter-typescript",
+    wasm: "tree-sitter-typescript.wasm",
+    tags: ["tree-sitter-typescript", "tree-sitter-javascript"],
+  },
+  tsx: {
+    pkg: "tree-sitter-typescript",
+    wasm: "tree-sitter-tsx.wasm",
+    tags: ["tree-sitter-typescript", "tree-sitter-javascript"],
+  },
+  javascript: {
+    pkg: "tree-sitter-javascript",
+    wasm: "tree-sitter-javascript.wasm",
+    tags: ["tree-sitter-javascript"],
+  },
+  python: {
+    pkg: "tree-sitter-python",
+    wasm: "tree-sitter-python.wasm",
+    tags: ["tree-sitter-python"],
+  },
+  rust: { pkg: "tree-sitter-rust", wasm: "tree-sitter-rust.wasm", tags: ["tree-sitter-rust"] },
+  go: { pkg: "tree-sitter-go", wasm: "tree-sitter-go.wasm", tags: ["tree-sitter-go"] },
+};
+
+const EXTENSIONS: Record<string, MapLanguage> = {
+  ts: "typescript",
+  mts: "typescript",
+  cts: "typescript",
+  tsx: "tsx",
+  js: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
+  jsx: "javascript",
+  py: "python",
+  pyi: "python",
+  rs: "rust",
+  go: "go",
+};
+
+/** The language of a path by its extension, or null when the map does not read it. */
+export function languageOf(path: string): MapLanguage | null {
+  const dot = path.lastIndexOf(".");
+  if (dot < 0 || dot < path.lastIndexOf("/")) return null;
+  return EXTENSIONS[path.slice(dot + 1).toLowerCase()] ?? null;
+}
+
+/** A loaded grammar: a parser set to it and its tag query. */
+export interface LoadedLanguage {
+  readonly parser: Parser;
+  readonly query: Query;
+}
+
+/** Error raised when a grammar or its query cannot be loaded (`code` `"repo_map_grammar"`). */
+export class RepoMapGrammarError extends Error {
+  readonly code = "repo_map_grammar";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "RepoMapGrammarError";
+  }
+}
+
+/**
+ * Drops the predicates web-tree-sitter does not know (`#strip!`, `#select-adjacent!`,
+ * `#set-adjacent!`: they only shape doc comments), and the doc-comment captures they
+ * served (`(comment)* @doc .`), which the map does not use and which halve matching speed.
+ */
+export function stripDirectives(query: string): string {
+  return query
+    .replace(/\(#(?:strip|select-adjacent|set-adjacent)![^)]*\)/g, "")
+    .replace(/\(comment\)\*\s*@doc\s*\./g, "");
+}
+
+const require = createRequire(import.meta.url);
+const loaded = new Map<MapLanguage, Promise<LoadedLanguage>>();
+let runtime: Promise<typeof import("web-tree-sitter")> | undefined;
+
+function packageDir(pkg: string): string {
+  return dirname(require.resolve(`${pkg}/package.json`));
+}
+
+/** The whole tag query of a language: its grammars' tags.scm (stripped) and ours. */
+export function tagQueryText(language: MapLanguage): string {
+  const spec = SPECS[language];
+  const parts = spec.tags.map((pkg) =>
+    stripDirectives(readFileSync(join(packageDir(pkg), "queries", "tags.scm"), "utf8")),
+  );
+  return [...parts, EXTRA_QUERIES[language]].join("\n");
+}
+
+async function load(language: MapLanguage): Promise<LoadedLanguage> {
+  runtime ??= import("web-tree-sitter").then(async (ts) => {
+    await ts.Parser.init();
+    return ts;
+  });
+  const ts = await runtime;
+  const spec = SPECS[language];
+  const grammar = await ts.Language.load(join(packageDir(spec.pkg), spec.wasm));
+  const parser = new ts.Parser();
+  parser.setLanguage(grammar);
+  return { parser, query: new ts.Query(grammar, tagQueryText(language)) };
+}
+
+/**
+ * The parser and tag query of a language, loaded once (web-tree-sitter and the grammar's
+ * wasm are imported on first use). Rejects with {@link RepoMapGrammarError} when the grammar
+ * or query cannot be loaded; a later call tries again.
+ */
+export function loadLanguage(language: MapLanguage): Promise<LoadedLanguage> {
+  let pending = loaded.get(language);
+  if (!pending) {
+    pending = load(language).catch((cause: unknown) => {
+      loaded.delete(language);
+      throw new RepoMapGrammarError(`cannot load the ${language} grammar`, { cause });
+    });
+    loaded.set(language, pending);
+  }
+  return pending;
+}

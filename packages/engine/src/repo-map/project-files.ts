@@ -1,0 +1,80 @@
+import { execFile } from "node:child_process";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+
+/** The most files the repo map lists (beyond it the rest of the project is left out). */
+export const MAX_PROJECT_FILES = 50_000;
+
+// Left out of the map as they are of checkpoints: the engine's own folder (worktrees live there).
+const ENGINE_FOLDER = ".z-engine/";
+
+// Folders a walk outside git never enters (inside git, .gitignore decides).
+const WALK_SKIP = new Set(["node_modules", "dist", "build", "target", "vendor", "__pycache__"]);
+
+/**
+ * The environment git runs with here: no inherited `GIT_*` variable (a caller's GIT_DIR
+ * cannot redirect us), no prompts, no optional locks. The user's global config stays, so a
+ * `core.excludesFile` still applies, as it does for checkpoints.
+ */
+function gitEnv(base: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(base))
+    if (value !== undefined && !key.startsWith("GIT_")) env[key] = value;
+  return { ...env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" };
+}
+
+function gitListFiles(
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string[] | null> {
+  // A repository's own config must not run commands for us: fsmonitor is turned off.
+  const args = ["-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--others"];
+  return new Promise((resolve) => {
+    execFile(
+      "git",
+      [...args, "--exclude-standard"],
+      { cwd: root, env: gitEnv(env), maxBuffer: 256 * 1024 * 1024, encoding: "buffer" },
+      (error, stdout) => {
+        if (error) return resolve(null);
+        resolve(
+          stdout
+            .toString("utf8")
+            .split("\0")
+            .filter((p) => p !== ""),
+        );
+      },
+    );
+  });
+}
+
+async function walk(root: string): Promise<string[]> {
+  const out: string[] = [];
+  const pending = [""];
+  while (pending.length > 0 && out.length < MAX_PROJECT_FILES) {
+    const dir = pending.pop() as string;
+    const entries = await readdir(join(root, dir), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith(".") && !WALK_SKIP.has(entry.name)) pending.push(path);
+      } else if (entry.isFile()) out.push(path);
+    }
+  }
+  return out;
+}
+
+/**
+ * The project's files for the repo map, relative to `root` with `/`: in a git repository
+ * the tracked and untracked files its ignore rules keep (.gitignore, info/exclude, the
+ * user's excludes file), else a walk that skips hidden and build folders; the engine's
+ * `.z-engine/` folder is left out either way, as checkpoints leave out its worktrees.
+ * Sorted, at most {@link MAX_PROJECT_FILES}. Never rejects.
+ */
+export async function listProjectFiles(
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string[]> {
+  const listed = (await gitListFiles(root, env)) ?? (await walk(root));
+  const unique = [...new Set(listed)].filter((p) => !p.startsWith(ENGINE_FOLDER));
+  return unique.sort().slice(0, MAX_PROJECT_FILES);
+}
