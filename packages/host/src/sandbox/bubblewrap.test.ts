@@ -27,7 +27,6 @@ let port: number;
 let scratch: string;
 let repo: FixtureRepo;
 let inside: Shell;
-const outside = createShell({ baseEnv });
 
 beforeAll(async () => {
   server = createServer((socket) => socket.end("hello\n"));

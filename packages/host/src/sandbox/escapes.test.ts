@@ -1,14 +1,4 @@
-import {
-  chmod,
-  chown,
-  lstat,
-  mkdir,
-  mkdtemp,
-  realpath,
-  rm,
-  symlink,
-  writeFile,
-} from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { type AddressInfo, type Server, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
