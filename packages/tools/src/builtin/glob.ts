@@ -1,9 +1,9 @@
-import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
-import { realPath } from "../paths.js";
+import { planTarget } from "../planned-target.js";
 import { globWithJs, globWithRipgrep } from "../search/glob-search.js";
 import { findRipgrep } from "../search/ripgrep.js";
+import { leftOutNote, searchRoot, withoutDenied } from "../search/search-root.js";
 import { defineTool } from "../tool.js";
 import { errorOutput, textOutput, type ToolOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
@@ -15,21 +15,24 @@ const GlobInput = z.strictObject({
 type GlobInput = z.infer<typeof GlobInput>;
 
 async function glob(input: GlobInput, ctx: ToolCtx): Promise<ToolOutput> {
-  const folder = await realPath(input.path ?? ".", ctx.shellSession.cwd);
-  const info = await stat(folder).catch(() => null);
-  if (!info?.isDirectory()) return errorOutput(`Not a folder: ${folder}`);
+  const root = await searchRoot(input.path, ctx);
+  if ("error" in root) return errorOutput(root.error);
+  if (!root.isFolder) return errorOutput(`Not a folder: ${root.path}`);
+  const folder = root.path;
   const rg = await findRipgrep(ctx.search.rgPath);
   const result = rg
     ? await globWithRipgrep(rg, input.pattern, folder, ctx.signal)
     : await globWithJs(input.pattern, folder, ctx.signal);
   if (!result.ok) return errorOutput(result.error);
-  if (result.paths.length === 0) return textOutput("No files found");
+  const { kept: paths, left } = withoutDenied(result.paths, (path) => path, ctx);
+  if (paths.length === 0) return textOutput(`No files found${leftOutNote(left)}`);
   const max = ctx.limits.globMaxResults;
-  const shown = result.paths.slice(0, max);
-  const truncated = result.paths.length > max;
-  const note = truncated
-    ? `\n(Showing the ${max} newest of ${result.paths.length} files. Use a more specific pattern or path.)`
-    : "";
+  const shown = paths.slice(0, max);
+  const truncated = paths.length > max;
+  const note =
+    (truncated
+      ? `\n(Showing the ${max} newest of ${paths.length} files. Use a more specific pattern or path.)`
+      : "") + leftOutNote(left);
   return textOutput(shown.join("\n") + note, {
     display: { kind: "files", paths: shown, truncated },
   });
@@ -45,7 +48,7 @@ export const globTool = defineTool({
   inputSchema: GlobInput,
   isReadOnly: () => true,
   action: async (input, ctx) => [
-    { kind: "read", paths: [await realPath(input.path ?? ".", ctx.shellSession.cwd)] },
+    { kind: "read", paths: await planTarget(input.path ?? ".", ctx, "read") },
   ],
   title: (input) => `Glob ${input.pattern}${input.path ? ` in ${input.path}` : ""}`,
   call: glob,
