@@ -11,8 +11,9 @@ import { type FileTarget, fileTarget, targetPaths } from "./file-target.js";
 const plans = new Map<string, string>();
 const MAX_PLANS = 512;
 
+/** One call's path; the shell's folder is left out on purpose: a `cd` since then is a change too. */
 function keyOf(ctx: ToolCtx, input: string, kind: "read" | "write"): string {
-  return [ctx.sessionId, ctx.agentId, ctx.callId, kind, ctx.shellSession.cwd, input].join("\0");
+  return [ctx.sessionId, ctx.agentId, ctx.callId, kind, input].join("\0");
 }
 
 /** Resolves a file tool's path for its action and remembers what the gate will see. Never rejects. */

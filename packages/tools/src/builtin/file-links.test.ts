@@ -120,6 +120,18 @@ describe("file tools write where the gate looked", () => {
     expect(await readFile(join(outside, ".bashrc"), "utf8")).toBe("old\n");
   });
 
+  it("refuses a call whose relative path resolves elsewhere after a cd", async () => {
+    await mkdir(join(proj, "sub"));
+    const input = { file_path: "notes.txt", content: "x" };
+    expect(await writeTool.action(input, ctx)).toEqual([
+      { kind: "write", paths: [join(proj, "notes.txt")] },
+    ]);
+    const moved = testCtx({ root: proj, cwd: join(proj, "sub") });
+    const out = await runTool(writeTool, input, moved);
+    expect(textOf(out)).toMatch(/no longer leads where it did/);
+    await expect(readFile(join(proj, "sub", "notes.txt"))).rejects.toThrow(/ENOENT/);
+  });
+
   it("refuses a Write whose missing file became a dangling link after the check", async () => {
     const input = { file_path: join(proj, "new.txt"), content: "payload" };
     expect((await gate(writeTool, input)).type).toBe("allow");

@@ -78,6 +78,24 @@ describe.each([
   });
 });
 
+describe("Glob with a result limit and Read deny rules", () => {
+  it("checks the newest paths until one more than it shows passes", async () => {
+    for (const name of ["a", "b", "c"]) await writeFile(join(home, ".ssh", `${name}.txt`), name);
+    for (const name of ["x", "y"]) await writeFile(join(home, `${name}.txt`), name);
+    const ctx = testCtx({
+      root: proj,
+      limits: { globMaxResults: 1 },
+      readDenied: readDeniedBy(rules(), context()),
+    });
+    const denied = await runTool(globTool, { pattern: "*.txt", path: join(home, ".ssh") }, ctx);
+    expect(textOf(denied)).toBe(
+      "No files found\n(3 files were left out: Read deny rules cover them.)",
+    );
+    const allowed = await runTool(globTool, { pattern: "*.txt", path: home }, ctx);
+    expect(textOf(allowed)).toMatch(/\(Showing the 1 newest of more than 1 files\./);
+  });
+});
+
 describe("a search rooted at a denied path", () => {
   it("is denied by the gate, and the tool refuses it on its own", async () => {
     const ctx = ctxWith(undefined);

@@ -44,6 +44,27 @@ export function withoutDenied<T>(
   return { kept, left: items.length - kept.length };
 }
 
+/**
+ * The first `count` paths, in order, that no Read deny rule covers: `left` is how many denied
+ * ones were passed over, `checked` how many paths were looked at (all of them without
+ * `ctx.readDenied`, so the caller knows whether `kept` holds every allowed path).
+ */
+export function firstAllowed(
+  paths: readonly string[],
+  count: number,
+  ctx: ToolCtx,
+): { readonly kept: readonly string[]; readonly left: number; readonly checked: number } {
+  const denied = ctx.readDenied;
+  if (!denied) return { kept: paths, left: 0, checked: paths.length };
+  const kept: string[] = [];
+  let checked = 0;
+  while (checked < paths.length && kept.length < count) {
+    const path = paths[checked++] as string;
+    if (!denied(path)) kept.push(path);
+  }
+  return { kept, left: checked - kept.length, checked };
+}
+
 /** The note that tells the model some files were left out, or "". */
 export function leftOutNote(left: number): string {
   if (left === 0) return "";
