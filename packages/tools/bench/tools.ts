@@ -6,6 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { editTool, findRipgrep, globTool, grepTool, readTool, runTool } from "../src/index.js";
 import { testCtx } from "../src/test-support/ctx.js";
+import { readDeniedBy, testDecideContext, testRules } from "../src/test-support/gate.js";
+
+/** Read deny rules as a careful user sets them: every Grep and Glob result is checked against them. */
+const READ_DENY = ["Read(./.env)", "Read(./secrets/**)", "Read(**/*.pem)", "Read(~/.ssh/**)"];
 
 const WARMUP = 2;
 const REPEAT = 11;
@@ -87,10 +91,14 @@ async function main(): Promise<void> {
   const root = await realpath(await mkdtemp(join(tmpdir(), "zeng-bench-tools-")));
   try {
     await makeTree(root);
-    const ctx = testCtx({ root, limits: { maxOutputChars: 10_000_000 } });
+    const readDenied = readDeniedBy(
+      testRules({ deny: READ_DENY }, root),
+      testDecideContext(root, join(root, "home")),
+    );
+    const ctx = testCtx({ root, limits: { maxOutputChars: 10_000_000 }, readDenied });
 
     console.log(
-      "workload: Grep files_with_matches 'needle\\d+' over 20,000 files (200 x 100 .ts, 40 lines each) vs rg -l with the same flags",
+      `workload: Grep files_with_matches 'needle\\d+' over 20,000 files (200 x 100 .ts, 40 lines each), results checked against ${READ_DENY.length} Read deny rules, vs rg -l with the same flags`,
     );
     const [grep, rgGrep] = await measurePair(
       () => runTool(grepTool, { pattern: "needle\\d+" }, ctx),
@@ -114,7 +122,7 @@ async function main(): Promise<void> {
     report("grep", grep, "ms", rgGrep);
 
     console.log(
-      "workload: Glob '**/*.ts' over the same 20,000 files vs rg --files --sortr modified",
+      "workload: Glob '**/*.ts' over the same 20,000 files, the same deny rules, vs rg --files --sortr modified",
     );
     const [glob, rgGlob] = await measurePair(
       () => runTool(globTool, { pattern: "**/*.ts" }, ctx),

@@ -82,6 +82,12 @@ export interface ToolCtx {
   readonly onProgress: (text: string) => void;
   readonly artifacts: ArtifactSink;
   readonly limits: ToolLimits;
+  /**
+   * True when the session's `Read` deny rules cover reading this real absolute path (a `Read`
+   * rule matches every read, whatever the tool). Grep and Glob leave such files out of their
+   * results and refuse a search rooted at one. Absent: no read is denied. Never throws.
+   */
+  readonly readDenied?: (path: string) => boolean;
   /** Whether the model reads images (Read returns image blocks only then). */
   readonly vision: boolean;
   readonly ports: ToolPorts;

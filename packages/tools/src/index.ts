@@ -40,7 +40,8 @@ export type { PathLocks } from "./path-locks.js";
 export { createPathLocks } from "./path-locks.js";
 
 // Helpers a host's own tools may use
-export { absolutePath, displayPath, realPath } from "./paths.js";
+export { absolutePath, displayPath, linkPath, realPath } from "./paths.js";
+export { OTHER_HARD_LINKS } from "./file-target.js";
 export type { SpilledText } from "./output-spill.js";
 export { spillIfLong } from "./output-spill.js";
 export type { FileDiff } from "./diff.js";

@@ -1,5 +1,6 @@
-import { type FileHandle, open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import type { EditCheck, FileStamp } from "./file-tracker.js";
+import { createRegular, openRegular } from "./regular-file.js";
 import { changedText, isEmptyChange, type TextChange, wholePairs } from "./text-change.js";
 import { bomOf, encodeBody, encodeText, type TextFile } from "./text-file.js";
 
@@ -86,17 +87,20 @@ export type SpliceWrite =
 /**
  * Writes a splice into an existing file in place (the unchanged start is not rewritten, and
  * no truncate-to-zero: on ext4 that alone costs several times the write), then cuts the file
- * to its new length. `check` sees the open file's stamp first; when it refuses, nothing is
- * written. Rejects on an I/O error (a read-only file, a full disk).
+ * to its new length. The file is opened as {@link openRegular} does: a path that became a
+ * symlink, a FIFO or a device since it was resolved is refused. `check` sees the open file's
+ * stamp first; when it refuses, nothing is written. Rejects on an I/O error (a read-only
+ * file, a full disk).
  */
 export async function writeSplice(
   path: string,
   splice: ByteSplice,
   check: (current: FileStamp) => EditCheck,
 ): Promise<SpliceWrite> {
-  const handle = await open(path, "r+");
+  const opened = await openRegular(path, "update");
+  if (!opened.ok) return { ok: false, reason: opened.error };
+  const { handle, info: now } = opened;
   try {
-    const now = await handle.stat();
     const allowed = check({ size: now.size, mtimeMs: now.mtimeMs });
     if (!allowed.ok) return allowed;
     await writeAll(handle, splice);
@@ -109,15 +113,18 @@ export async function writeSplice(
 }
 
 /**
- * Creates (or empties and fills) a file with `bytes`; returns its stamp, taken on the open
- * file. Rejects on an I/O error.
+ * Creates a new file with `bytes` (never following a symlink, never opening what appeared at
+ * the path since: see {@link createRegular}); gives its stamp, taken on the open file, or why
+ * nothing was written. Rejects on an I/O error.
  */
-export async function writeNewFile(path: string, bytes: Buffer): Promise<FileStamp> {
-  const handle = await open(path, "w");
+export async function writeNewFile(path: string, bytes: Buffer): Promise<SpliceWrite> {
+  const created = await createRegular(path);
+  if (!created.ok) return { ok: false, reason: created.error };
+  const { handle } = created;
   try {
     await handle.writeFile(bytes);
     const written = await handle.stat();
-    return { size: written.size, mtimeMs: written.mtimeMs };
+    return { ok: true, stamp: { size: written.size, mtimeMs: written.mtimeMs } };
   } finally {
     await handle.close();
   }

@@ -1,9 +1,38 @@
+import { type DecideContext, decide, type PermissionRules } from "@z-engine/policy";
 import type { AgentId, ToolCallId } from "@z-engine/protocol";
 import { DEFAULT_TOOL_LIMITS, type ToolCtx } from "@z-engine/tools";
 import type { SessionCore } from "../session/core.js";
 
 /** The main agent's id in events and tool contexts. */
 export const MAIN_AGENT = "main" as AgentId;
+
+/**
+ * `ToolCtx.readDenied` for the session: true when a deny rule of the session or the settings
+ * covers a read of the path (what the gate would answer for a Read of it). The rules are
+ * gathered on the first question and kept for the call; no predicate when no deny rule can
+ * match a read, so Grep and Glob filter nothing then.
+ */
+function readDeniedOf(core: SessionCore): ((path: string) => boolean) | undefined {
+  const deny = [...core.sessionRules.deny, ...core.config.rules.deny];
+  const readRule = deny.some(
+    ({ rule }) => (rule.kind === "path" || rule.kind === "tool") && rule.tool === "Read",
+  );
+  if (!readRule) return undefined;
+  const rules: PermissionRules = { allow: [], ask: [], deny };
+  const context: DecideContext = {
+    projectRoot: core.projectRoot,
+    additionalDirectories: core.additionalDirectories,
+    homeDir: core.homeDir,
+    autoAllowReadOnlyBash: false,
+  };
+  return (path) =>
+    decide(
+      { toolName: "Read", actions: [{ kind: "read", paths: [path] }] },
+      core.mode,
+      rules,
+      context,
+    ).type === "deny";
+}
 
 /** Builds the per-call capability bundle of a tool call. Never throws. */
 export function toolCtx(
@@ -12,6 +41,7 @@ export function toolCtx(
   signal: AbortSignal,
   onProgress: (text: string) => void = () => {},
 ): ToolCtx {
+  const readDenied = readDeniedOf(core);
   return {
     sessionId: core.id,
     agentId: MAIN_AGENT,
@@ -28,6 +58,7 @@ export function toolCtx(
     onProgress,
     artifacts: core.log.artifacts,
     limits: DEFAULT_TOOL_LIMITS,
+    ...(readDenied ? { readDenied } : {}),
     vision: true,
     ports: core.ports,
   };

@@ -126,7 +126,7 @@ describe("Edit", () => {
         { file_path: join(dir, "link.txt"), old_string: "", new_string: "" },
         ctx,
       ),
-    ).toEqual([{ kind: "write", paths: [target] }]);
+    ).toEqual([{ kind: "write", paths: [target, join(dir, "link.txt")] }]);
     const out = await runTool(
       editTool,
       { file_path: join(dir, "link.txt"), old_string: "old", new_string: "new" },

@@ -1,10 +1,13 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { ToolDisplay } from "@z-engine/protocol";
 import type { ToolCtx } from "../ctx.js";
 import { changeDiff } from "../diff.js";
 import { stampOf } from "../file-tracker.js";
-import { displayPath, realPath, titlePath } from "../paths.js";
+import { displayPath, titlePath } from "../paths.js";
+import { fileTarget } from "../file-target.js";
+import { callTarget, planTarget } from "../planned-target.js";
+import { openRegular, readAllOrCancel } from "../regular-file.js";
 import { defineTool } from "../tool.js";
 import { withDiagnostics } from "./after-write.js";
 import { describe } from "./describe.js";
@@ -33,29 +36,36 @@ export type Transform = (
   | { readonly ok: true; readonly change: TextChange }
   | { readonly ok: false; readonly error: string };
 
-/** Loads a file for editing; an error when it is a folder, binary or too large; null when missing. */
+/**
+ * Loads a file for editing; an error when it is a folder, a FIFO, a device or another
+ * non-regular file (never opened: see `openRegular`), binary or too large; null when missing.
+ * Aborting `ctx.signal` stops the read (an error then).
+ */
 export async function loadForEdit(
   path: string,
   ctx: ToolCtx,
 ): Promise<{ ok: true; file: CurrentFile | null } | { ok: false; error: string }> {
-  const stamp = await stampOf(path);
-  if (!stamp) {
-    const isFolder = await readFile(path).then(
-      () => false,
-      (e: NodeJS.ErrnoException) => e.code === "EISDIR",
-    );
-    return isFolder ? { ok: false, error: `${path} is a directory.` } : { ok: true, file: null };
+  const opened = await openRegular(path, "read");
+  if (!opened.ok)
+    return opened.reason === "missing"
+      ? { ok: true, file: null }
+      : { ok: false, error: opened.reason === "folder" ? `${path} is a directory.` : opened.error };
+  const { handle, info } = opened;
+  try {
+    if (info.size > ctx.limits.maxFileBytes) {
+      return {
+        ok: false,
+        error: `${path} is ${info.size} bytes, over the ${ctx.limits.maxFileBytes}-byte limit for editing.`,
+      };
+    }
+    const bytes = await readAllOrCancel(handle, ctx.signal);
+    if (!bytes) return { ok: false, error: "Cancelled before writing; the file is unchanged." };
+    if (looksBinary(bytes))
+      return { ok: false, error: `${path} is a binary file; it cannot be edited as text.` };
+    return { ok: true, file: { ...decodeText(bytes), bytes } };
+  } finally {
+    await handle.close();
   }
-  if (stamp.size > ctx.limits.maxFileBytes) {
-    return {
-      ok: false,
-      error: `${path} is ${stamp.size} bytes, over the ${ctx.limits.maxFileBytes}-byte limit for editing.`,
-    };
-  }
-  const bytes = await readFile(path);
-  if (looksBinary(bytes))
-    return { ok: false, error: `${path} is a binary file; it cannot be edited as text.` };
-  return { ok: true, file: { ...decodeText(bytes), bytes } };
 }
 
 /** The diff display of a change, built from the lines around it. */
@@ -101,8 +111,7 @@ async function writeResult(
   if (file)
     return writeSplice(path, spliceFor(file, change), (now) => ctx.files.checkEditable(path, now));
   await mkdir(dirname(path), { recursive: true });
-  const text = changedText("", change);
-  return { ok: true, stamp: await writeNewFile(path, encodeText(text, NEW_FILE_FORMAT)) };
+  return writeNewFile(path, encodeText(changedText("", change), NEW_FILE_FORMAT));
 }
 
 /**
@@ -154,30 +163,34 @@ export interface FileChangeToolSpec<S extends z.ZodType<{ file_path: string }>> 
 }
 
 /**
- * A tool that changes one file: its action is a write of the real path, its preview the
- * diff, its call `applyChange` (read-before-edit, the path's lock, encoding kept).
+ * A tool that changes one file: its action is a write of the real path (symlinks, dangling
+ * ones too, followed; the link's own location as well; a hard-linked file's unknown other
+ * names), its preview the diff, its call `applyChange` (read-before-edit, the path's lock,
+ * encoding kept) on the path the gate saw.
  */
 export function defineFileChangeTool<S extends z.ZodType<{ file_path: string }>>(
   spec: FileChangeToolSpec<S>,
 ) {
-  const target = (input: z.output<S>, ctx: ToolCtx) =>
-    realPath(input.file_path, ctx.shellSession.cwd);
   return defineTool({
     name: spec.name,
     description: describe(spec.name, spec.fallbackDescription),
     inputSchema: spec.inputSchema,
-    action: async (input, ctx) => [{ kind: "write", paths: [await target(input, ctx)] }],
+    action: async (input, ctx) => [
+      { kind: "write", paths: await planTarget(input.file_path, ctx, "write") },
+    ],
     title: (input, ctx) =>
       spec.title(input, titlePath(input.file_path, ctx.shellSession.cwd, ctx.root)),
     preview: async (input, ctx) =>
-      previewChange(await target(input, ctx), spec.transform(input), ctx),
-    call: async (input, ctx) => {
-      const path = await target(input, ctx);
-      return withDiagnostics(
-        await applyChange(path, spec.transform(input), spec.verb, ctx),
-        path,
+      previewChange(
+        (await fileTarget(input.file_path, ctx.shellSession.cwd)).path,
+        spec.transform(input),
         ctx,
-      );
+      ),
+    call: async (input, ctx) => {
+      const target = await callTarget(input.file_path, ctx, "write");
+      if (!target.ok) return errorOutput(target.error);
+      const path = target.target.path;
+      return withDiagnostics(await applyChange(path, spec.transform(input), spec.verb, ctx), path, ctx);
     },
   });
 }

@@ -1,9 +1,9 @@
-import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
-import { realPath } from "../paths.js";
+import { planTarget } from "../planned-target.js";
 import { globWithJs, globWithRipgrep } from "../search/glob-search.js";
 import { findRipgrep } from "../search/ripgrep.js";
+import { firstAllowed, leftOutNote, searchRoot } from "../search/search-root.js";
 import { defineTool } from "../tool.js";
 import { errorOutput, textOutput, type ToolOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
@@ -15,21 +15,27 @@ const GlobInput = z.strictObject({
 type GlobInput = z.infer<typeof GlobInput>;
 
 async function glob(input: GlobInput, ctx: ToolCtx): Promise<ToolOutput> {
-  const folder = await realPath(input.path ?? ".", ctx.shellSession.cwd);
-  const info = await stat(folder).catch(() => null);
-  if (!info?.isDirectory()) return errorOutput(`Not a folder: ${folder}`);
+  const root = await searchRoot(input.path, ctx);
+  if ("error" in root) return errorOutput(root.error);
+  if (!root.isFolder) return errorOutput(`Not a folder: ${root.path}`);
+  const folder = root.path;
   const rg = await findRipgrep(ctx.search.rgPath);
   const result = rg
     ? await globWithRipgrep(rg, input.pattern, folder, ctx.signal)
     : await globWithJs(input.pattern, folder, ctx.signal);
   if (!result.ok) return errorOutput(result.error);
-  if (result.paths.length === 0) return textOutput("No files found");
   const max = ctx.limits.globMaxResults;
-  const shown = result.paths.slice(0, max);
-  const truncated = result.paths.length > max;
-  const note = truncated
-    ? `\n(Showing the ${max} newest of ${result.paths.length} files. Use a more specific pattern or path.)`
-    : "";
+  // With Read deny rules, only the newest paths are checked, until one more than is shown
+  // passes: checking every path of a large tree cost a third of the search.
+  const { kept, left, checked } = firstAllowed(result.paths, max + 1, ctx);
+  if (kept.length === 0) return textOutput(`No files found${leftOutNote(left)}`);
+  const shown = kept.slice(0, max);
+  const truncated = kept.length > max;
+  const total = checked === result.paths.length ? `${kept.length}` : `more than ${max}`;
+  const note =
+    (truncated
+      ? `\n(Showing the ${max} newest of ${total} files. Use a more specific pattern or path.)`
+      : "") + leftOutNote(left);
   return textOutput(shown.join("\n") + note, {
     display: { kind: "files", paths: shown, truncated },
   });
@@ -45,7 +51,7 @@ export const globTool = defineTool({
   inputSchema: GlobInput,
   isReadOnly: () => true,
   action: async (input, ctx) => [
-    { kind: "read", paths: [await realPath(input.path ?? ".", ctx.shellSession.cwd)] },
+    { kind: "read", paths: await planTarget(input.path ?? ".", ctx, "read") },
   ],
   title: (input) => `Glob ${input.pattern}${input.path ? ` in ${input.path}` : ""}`,
   call: glob,

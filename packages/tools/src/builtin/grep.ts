@@ -1,13 +1,13 @@
-import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
 import { spillIfLong } from "../output-spill.js";
-import { realPath } from "../paths.js";
+import { planTarget } from "../planned-target.js";
 import { formatGrep } from "../search/grep-format.js";
 import { grepWithJs } from "../search/grep-js.js";
 import { type GrepQuery, rejectUnsupported } from "../search/grep-query.js";
 import { grepWithRipgrep } from "../search/grep-rg.js";
 import { findRipgrep } from "../search/ripgrep.js";
+import { leftOutNote, searchRoot, withoutDenied } from "../search/search-root.js";
 import { defineTool } from "../tool.js";
 import { errorOutput, textOutput, type ToolOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
@@ -42,15 +42,14 @@ const GrepInput = z.strictObject({
 type GrepInput = z.infer<typeof GrepInput>;
 
 async function buildQuery(input: GrepInput, ctx: ToolCtx): Promise<GrepQuery | string> {
-  const searchPath = await realPath(input.path ?? ".", ctx.shellSession.cwd);
-  const info = await stat(searchPath).catch(() => null);
-  if (!info) return `Path does not exist: ${searchPath}`;
+  const root = await searchRoot(input.path, ctx);
+  if ("error" in root) return root.error;
   const mode = input.output_mode ?? "files_with_matches";
   const content = mode === "content";
   return {
     pattern: input.pattern,
-    searchPath,
-    isFile: !info.isDirectory(),
+    searchPath: root.path,
+    isFile: !root.isFolder,
     glob: input.glob,
     type: input.type,
     caseInsensitive: input["-i"] ?? false,
@@ -71,14 +70,15 @@ async function grep(input: GrepInput, ctx: ToolCtx): Promise<ToolOutput> {
     ? await grepWithRipgrep(rg, query, ctx.signal)
     : await grepWithJs(query, ctx.signal);
   if (!result.ok) return errorOutput(result.error);
-  const text = formatGrep(result.files, query, {
+  const { kept, left } = withoutDenied(result.files, (file) => file.path, ctx);
+  const text = formatGrep([...kept], query, {
     offset: input.offset ?? 0,
     headLimit: input.head_limit,
     lineNumbers: input["-n"] ?? true,
     maxLineChars: ctx.limits.maxLineChars,
   });
   const spilled = await spillIfLong(
-    text,
+    text + leftOutNote(left),
     "grep-output.txt",
     ctx.limits.maxOutputChars,
     ctx.artifacts,
@@ -96,7 +96,7 @@ export const grepTool = defineTool({
   inputSchema: GrepInput,
   isReadOnly: () => true,
   action: async (input, ctx) => [
-    { kind: "read", paths: [await realPath(input.path ?? ".", ctx.shellSession.cwd)] },
+    { kind: "read", paths: await planTarget(input.path ?? ".", ctx, "read") },
   ],
   title: (input) => `Grep ${JSON.stringify(input.pattern)}${input.path ? ` in ${input.path}` : ""}`,
   call: grep,

@@ -1,8 +1,9 @@
-import { readFile, stat } from "node:fs/promises";
 import { extname } from "node:path";
 import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
-import { realPath, titlePath } from "../paths.js";
+import { titlePath } from "../paths.js";
+import { callTarget, planTarget } from "../planned-target.js";
+import { openRegular, readAllOrCancel } from "../regular-file.js";
 import { looksBinary, decodeText } from "../text-file.js";
 import { defineTool } from "../tool.js";
 import { errorOutput, textOutput, type ToolOutput } from "../tool-output.js";
@@ -81,19 +82,34 @@ async function imageResult(path: string, bytes: Uint8Array, ctx: ToolCtx): Promi
   };
 }
 
-async function readResolved(path: string, input: ReadInput, ctx: ToolCtx): Promise<ToolOutput> {
-  const info = await stat(path).catch(() => null);
-  if (!info) return errorOutput(`File does not exist: ${path}`);
-  if (info.isDirectory())
-    return errorOutput(`${path} is a directory, not a file. Use Glob or Bash (ls) to list it.`);
-  if (!info.isFile()) return errorOutput(`${path} is not a regular file.`);
-  if (info.size > ctx.limits.maxFileBytes) {
-    return errorOutput(
-      `${path} is ${info.size} bytes, over the ${ctx.limits.maxFileBytes}-byte limit for Read. Use Grep or Bash (head, sed -n) to read parts of it.`,
-    );
+/** The file's bytes, or an error output: missing, a folder, not a regular file (never opened), too large. */
+async function readBytes(path: string, ctx: ToolCtx): Promise<Uint8Array | ToolOutput> {
+  const opened = await openRegular(path, "read");
+  if (!opened.ok) {
+    if (opened.reason === "missing") return errorOutput(`File does not exist: ${path}`);
+    if (opened.reason === "folder")
+      return errorOutput(`${path} is a directory, not a file. Use Glob or Bash (ls) to list it.`);
+    return errorOutput(opened.error);
   }
-  const bytes = await readFile(path);
-  ctx.files.record(path, { size: info.size, mtimeMs: info.mtimeMs });
+  const { handle, info } = opened;
+  try {
+    if (info.size > ctx.limits.maxFileBytes) {
+      return errorOutput(
+        `${path} is ${info.size} bytes, over the ${ctx.limits.maxFileBytes}-byte limit for Read. Use Grep or Bash (head, sed -n) to read parts of it.`,
+      );
+    }
+    const bytes = await readAllOrCancel(handle, ctx.signal);
+    if (!bytes) return errorOutput("Cancelled.");
+    ctx.files.record(path, { size: info.size, mtimeMs: info.mtimeMs });
+    return bytes;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readResolved(path: string, input: ReadInput, ctx: ToolCtx): Promise<ToolOutput> {
+  const bytes = await readBytes(path, ctx);
+  if (!(bytes instanceof Uint8Array)) return bytes;
   const ext = extname(path).toLowerCase();
   if (IMAGE_TYPES[ext]) return imageResult(path, bytes, ctx);
   if (ext === ".pdf") return textResult(path, await pdfText(bytes), input, ctx);
@@ -120,9 +136,12 @@ export const readTool = defineTool({
   inputSchema: ReadInput,
   isReadOnly: () => true,
   action: async (input, ctx) => [
-    { kind: "read", paths: [await realPath(input.file_path, ctx.shellSession.cwd)] },
+    { kind: "read", paths: await planTarget(input.file_path, ctx, "read") },
   ],
   title: (input, ctx) => `Read ${titlePath(input.file_path, ctx.shellSession.cwd, ctx.root)}`,
-  call: async (input, ctx) =>
-    readResolved(await realPath(input.file_path, ctx.shellSession.cwd), input, ctx),
+  call: async (input, ctx) => {
+    const target = await callTarget(input.file_path, ctx, "read");
+    if (!target.ok) return errorOutput(target.error);
+    return readResolved(target.target.path, input, ctx);
+  },
 });

@@ -58,6 +58,7 @@ export async function globWithJs(
   const glob = compileGlob(pattern);
   if (!glob.ok) return glob;
   const files = (await walkFiles(folder, signal)).filter((f) => glob.regex.test(f.rel));
+  if (signal.aborted) return { ok: false, error: "Search cancelled." };
   const times = await Promise.all(
     files.map((f) =>
       stat(f.abs).then(

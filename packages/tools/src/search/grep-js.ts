@@ -136,6 +136,7 @@ export async function grepWithJs(query: GrepQuery, signal: AbortSignal): Promise
         .filter((f) => filter(f.rel))
         .map((f) => f.abs);
   const files: GrepFileResult[] = [];
+  if (signal.aborted) return { ok: false, error: "Search cancelled." };
   for (const path of paths) {
     if (signal.aborted) return { ok: false, error: "Search cancelled." };
     const found = await searchFile(path, compiled.regex, query);

@@ -48,6 +48,7 @@ export interface TestCtxOptions {
   readonly web?: WebOptions;
   readonly limits?: Partial<ToolLimits>;
   readonly progress?: string[];
+  readonly readDenied?: (path: string) => boolean;
 }
 
 /** A ToolCtx over a real host shell, for tests. */
@@ -71,6 +72,7 @@ export function testCtx(
     onProgress: (text) => options.progress?.push(text),
     artifacts: memoryArtifacts(),
     limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
+    ...(options.readDenied ? { readDenied: options.readDenied } : {}),
     vision: options.vision ?? false,
     ports: options.ports ?? {},
   };
