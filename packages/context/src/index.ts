@@ -16,6 +16,7 @@ export {
 export type { DiscoverOptions, InstructionFile, InstructionSet } from "./instructions/discover.js";
 export {
   discoverInstructions,
+  instructionScope,
   foldersDownTo,
   renderInstructions,
 } from "./instructions/discover.js";
@@ -24,6 +25,7 @@ export { nodeInstructionFs } from "./instructions/fs.js";
 export { matchesGlob } from "./instructions/glob.js";
 export type { ExpandedText, ImportContext, ImportLimits } from "./instructions/imports.js";
 export { expandImports } from "./instructions/imports.js";
+export type { InstructionScope } from "./instructions/scope.js";
 export type { Rule } from "./instructions/rules.js";
 export { parseRule } from "./instructions/rules.js";
 export type { InstructionTrackerOptions } from "./instructions/tracker.js";

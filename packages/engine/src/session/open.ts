@@ -3,8 +3,10 @@ import type { LoadedSettings, Paths, TrustStore } from "@z-engine/config";
 import {
   buildSystemSections,
   createTokenEstimator,
+  type DiscoverOptions,
   discoverInstructions,
   InstructionTracker,
+  instructionScope,
   ReminderQueue,
 } from "@z-engine/context";
 import {
@@ -34,6 +36,7 @@ import { turnBadge } from "../verification/badge.js";
 import type { ModelCatalog } from "./core.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
 import { sessionExtensions } from "./extensions.js";
+import { instructionReadGate } from "./instruction-gate.js";
 import { type EventSink, Journal } from "./journal.js";
 import { repairCrash } from "./repair.js";
 import {
@@ -134,17 +137,25 @@ async function buildSession(
   const repoRoot = await gitToplevel(projectRoot);
   const dirs = config.settings.permissions.additional_directories;
   const { shell, sandbox } = await shellFor(ctx, config, projectRoot, dirs, notices);
-  const instructionSet = await discoverInstructions({
+  const ref: SessionRef = {};
+  const readAllowed = instructionReadGate(projectRoot, ctx.homeDir, () => ({
+    trusted: ref.current?.trusted ?? prep.loaded.trusted,
+    config: ref.current?.config ?? config,
+    mode: ref.current?.mode ?? prep.overrides.mode ?? state?.mode ?? config.mode,
+    additionalDirectories: ref.current?.additionalDirectories ?? dirs,
+  }));
+  const discovery: DiscoverOptions = {
     userConfigDir: ctx.paths.configDir,
     ...(repoRoot ? { repoRoot } : {}),
     projectRoot,
     homeDir: ctx.homeDir,
-  });
+    readAllowed,
+  };
+  const instructionSet = await discoverInstructions(discovery);
   for (const p of instructionSet.problems) notices.push(`instructions: ${p}`);
   const model = state?.model ?? config.model;
   const reminders = new ReminderQueue();
   const records = [...(state?.checks ?? [])];
-  const ref: SessionRef = {};
   const { interaction, jobs, checks, sideModel } = portsFor(
     ctx,
     projectRoot,
@@ -185,6 +196,7 @@ async function buildSession(
       projectRoot,
       scopedRules: instructionSet.scopedRules,
       homeDir: ctx.homeDir,
+      scope: instructionScope(discovery, "project"),
     }),
     estimator: createTokenEstimator(),
     system: buildSystemSections({
