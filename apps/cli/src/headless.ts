@@ -50,6 +50,8 @@ async function projectFolder(dir: string): Promise<string> {
 }
 
 /** The catalog source of the effective settings (`[catalog] source`, a URL or "off"). */
+export { takeEnvironment } from "./environment.js";
+
 function catalogSource(env: Env, projectRoot: string): string {
   const paths = resolvePaths(env);
   const loaded = loadSettings({

@@ -8,6 +8,7 @@ import type { EngineOptions } from "./options.js";
 import type { TurnSummary } from "./run/turn.js";
 import { catalogView, llmClientFactory, pricingOverrides } from "./settings/models.js";
 import type { SessionOverrides } from "./settings/session-config.js";
+import { createRedactor, scrubbedEnvironment, secretValues } from "./util/secrets.js";
 import { createEngineSession, type OpenContext, resumeEngineSession } from "./session/open.js";
 import type { EngineSession } from "./session/session.js";
 import { EngineShutdown } from "./util/abort.js";
@@ -87,6 +88,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const ctx: OpenContext = {
     paths: options.paths,
     env,
+    childEnv: scrubbedEnvironment(env),
+    redactor: createRedactor(secretValues(env)),
     sink: options.onEvent,
     store: options.store ?? new FileSessionStore({ dataDir: options.paths.dataDir }),
     clientFactory: options.clientFactory ?? llmClientFactory(env, options.paths.dataDir),

@@ -22,3 +22,14 @@ export { catalogView, DEFAULT_MODEL_INFO, llmClientFactory } from "./settings/mo
 export { CANCELLED_RESULT } from "./batch/execute.js";
 export { HEADLESS_DENIAL } from "./batch/approvals.js";
 export { MAX_STOP_HOOK_CONTINUATIONS } from "./run/stop.js";
+
+// Secrets kept from child processes and redacted from records and events
+export type { Redactor } from "./util/secrets.js";
+export {
+  createRedactor,
+  isSecretVariable,
+  REDACTED,
+  SECRET_VARIABLES,
+  scrubbedEnvironment,
+  secretValues,
+} from "./util/secrets.js";

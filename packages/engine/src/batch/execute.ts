@@ -188,9 +188,12 @@ async function runCall(
   const extra = cancelled
     ? []
     : [...call.hookContext, ...(await postToolHook(core, call, text, output.isError, signal))];
-  const content = cancelled
-    ? [{ type: "text" as const, text: CANCELLED_RESULT }]
-    : [...output.content, ...extra.map((t) => ({ type: "text" as const, text: t }))];
+  // Redacted here too, so that the model, the log and the events see the same result.
+  const content = core.journal.redactor.value(
+    cancelled
+      ? [{ type: "text" as const, text: CANCELLED_RESULT }]
+      : [...output.content, ...extra.map((t) => ({ type: "text" as const, text: t }))],
+  );
   const status: "cancelled" | "error" | "ok" = cancelled
     ? "cancelled"
     : output.isError

@@ -113,7 +113,7 @@ async function trust(
     sessionId: session.id,
     transcriptPath: session.logPath,
     cwd: root,
-    env: { ...ctx.env },
+    env: { ...ctx.childEnv },
   });
   session.checkList = await projectChecks(root, config);
   await session.journal.record("trust", { projectRoot: root, withheld, decision: "trusted" });

@@ -32,6 +32,7 @@ import {
   type SessionOverrides,
   sessionConfig,
 } from "../settings/session-config.js";
+import type { Redactor } from "../util/secrets.js";
 import { turnBadge } from "../verification/badge.js";
 import type { ModelCatalog } from "./core.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
@@ -51,7 +52,12 @@ import { EngineSession, type SessionParts } from "./session.js";
 /** What the engine hands every session it opens. */
 export interface OpenContext {
   readonly paths: Paths;
+  /** The engine's environment: settings overrides and keys. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** What child processes (shells, checks, hooks, git) get: `env` without secrets. */
+  readonly childEnv: Readonly<Record<string, string>>;
+  /** Replaces the engine's known secret values in what is recorded and emitted. */
+  readonly redactor: Redactor;
   readonly sink: EventSink;
   readonly store: SessionStore;
   readonly clientFactory: ClientFactory;
@@ -133,7 +139,7 @@ async function buildSession(
 ): Promise<EngineSession> {
   const { projectRoot, config } = prep;
   const state = opened?.replay.state;
-  const journal = new Journal(log.id as SessionId, log, ctx.sink, ctx.clock);
+  const journal = new Journal(log.id as SessionId, log, ctx.sink, ctx.clock, ctx.redactor);
   const repoRoot = await gitToplevel(projectRoot);
   const dirs = config.settings.permissions.additional_directories;
   const { shell, sandbox } = await shellFor(ctx, config, projectRoot, dirs, notices);
@@ -215,7 +221,7 @@ async function buildSession(
       sessionId: log.id,
       transcriptPath: log.logPath,
       cwd: projectRoot,
-      env: { ...ctx.env },
+      env: { ...ctx.childEnv },
     }),
     tools: offeredTools(ctx.extraTools, ports),
     ports,
@@ -230,12 +236,12 @@ async function buildSession(
     checkpoints: createCheckpointStore({
       checkpointsDir: join(ctx.paths.dataDir, "checkpoints"),
       projectRoot,
-      env: ctx.env,
+      env: ctx.childEnv,
     }),
     checkRecords: records,
     catalog: ctx.catalog,
     clientFor: clientCache(ctx, () => ref.current?.config ?? config),
-    fingerprintOf: () => fingerprint(projectRoot, { env: ctx.env }),
+    fingerprintOf: () => fingerprint(projectRoot, { env: ctx.childEnv }),
     checkList: await projectChecks(projectRoot, config),
   };
   const session = new EngineSession(

@@ -30,7 +30,7 @@ export async function shellFor(
   const box = config.settings.shell.sandbox;
   if (!box.enabled)
     return {
-      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.env }),
+      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv }),
       sandbox: none,
     };
   const detected =
@@ -42,7 +42,7 @@ export async function shellFor(
       `The sandbox is on in the settings but cannot run (${detected.reason}); commands run unconfined and keep asking.`,
     );
     return {
-      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.env }),
+      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv }),
       sandbox: none,
     };
   }
@@ -57,7 +57,7 @@ export async function shellFor(
   return {
     shell: createShell({
       ...(program ? { program } : {}),
-      baseEnv: ctx.env,
+      baseEnv: ctx.childEnv,
       sandbox: { backend: detected.backend, profile },
     }),
     sandbox: { writableRoots: profile.writable, active: true, autoAllow: box.auto_allow },
