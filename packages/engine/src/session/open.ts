@@ -223,7 +223,7 @@ async function buildSession(
       cwd: projectRoot,
       env: { ...ctx.childEnv },
     }),
-    tools: offeredTools(ctx.extraTools, ports),
+    tools: offeredTools(ctx.extraTools, ports, config.settings.web.enabled),
     ports,
     shell,
     shellSession: createShellSession(shell, { cwd: projectRoot }),
@@ -231,6 +231,7 @@ async function buildSession(
     locks: createPathLocks(),
     web: {
       ...(config.settings.web.search_url ? { searchUrl: config.settings.web.search_url } : {}),
+      searchHeaders: config.settings.web.search_headers,
     },
     search: {},
     checkpoints: createCheckpointStore({

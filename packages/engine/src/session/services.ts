@@ -64,11 +64,20 @@ export async function shellFor(
   };
 }
 
-/** The tools offered: built-ins and the host's own (same name replaces), minus those whose ports are absent. */
-export function offeredTools(extra: readonly Tool[], ports: ToolPorts): Tool[] {
+/** The tools that reach the web; `web.enabled = false` withholds them. */
+const WEB_TOOLS: ReadonlySet<string> = new Set(["WebFetch", "WebSearch"]);
+
+/**
+ * The tools offered: built-ins and the host's own (same name replaces), minus those whose
+ * ports are absent, and minus WebFetch and WebSearch when `webEnabled` is false.
+ */
+export function offeredTools(extra: readonly Tool[], ports: ToolPorts, webEnabled = true): Tool[] {
   const byName = new Map<string, Tool>();
   for (const tool of [...builtinTools(), ...extra]) byName.set(tool.name, tool);
-  return [...byName.values()].filter((t) => t.requires.every((p) => ports[p] !== undefined));
+  return [...byName.values()].filter(
+    (t) =>
+      t.requires.every((p) => ports[p] !== undefined) && (webEnabled || !WEB_TOOLS.has(t.name)),
+  );
 }
 
 /** The checks of a project: discovered, plus configured ones (which replace same ids). */
