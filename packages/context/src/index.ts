@@ -45,6 +45,7 @@ export {
 // Requests
 export type { BuildRequestInput } from "./request.js";
 export { buildRequest } from "./request.js";
+export { IMAGE_PLACEHOLDER, replaceImages } from "./images.js";
 export { cacheMarksFor } from "./cache-marks.js";
 export { INTERRUPTED_RESULT_TEXT, makeWellFormed } from "./well-formed.js";
 

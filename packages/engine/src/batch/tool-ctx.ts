@@ -1,6 +1,6 @@
 import type { AgentId, ToolCallId } from "@z-engine/protocol";
 import { DEFAULT_TOOL_LIMITS, type ToolCtx } from "@z-engine/tools";
-import type { SessionCore } from "../session/core.js";
+import { modelVision, type SessionCore } from "../session/core.js";
 
 /** The main agent's id in events and tool contexts. */
 export const MAIN_AGENT = "main" as AgentId;
@@ -28,7 +28,7 @@ export function toolCtx(
     onProgress,
     artifacts: core.log.artifacts,
     limits: DEFAULT_TOOL_LIMITS,
-    vision: true,
+    vision: modelVision(core),
     ports: core.ports,
   };
 }

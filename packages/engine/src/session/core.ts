@@ -33,6 +33,8 @@ import type { Journal } from "./journal.js";
 export interface ModelInfo {
   readonly contextWindow: number;
   readonly maxOutputTokens: number;
+  /** Whether the model reads images (unknown models: true). */
+  readonly vision: boolean;
 }
 
 /** What the engine needs of the model catalog: sizes and prices. */
@@ -105,4 +107,12 @@ export interface SessionCore {
   readonly takeCheckpoint?: (turn: import("../run/turn-state.js").TurnState) => Promise<void>;
   /** The working set for the next request: the store's fold of the log, so live and replay agree. */
   workingSet(): Message[];
+}
+
+/**
+ * Whether the session's model reads images: `[model] vision` when set, else the catalog's
+ * word, else true.
+ */
+export function modelVision(core: Pick<SessionCore, "config" | "catalog" | "model">): boolean {
+  return core.config.settings.model.vision ?? core.catalog.info(core.model).vision;
 }
