@@ -1,8 +1,11 @@
+import { DEFAULT_ENV_DENY } from "@z-engine/host";
+
 /**
  * The environment variables that hold secrets the engine keeps from tools and hooks, and
  * redacts from what it records and emits. A variable is secret when its name is listed in
- * SECRET_VARIABLES, ends in `_API_KEY`, or is a known provider's prefix followed by a key,
- * token or secret (`ANTHROPIC_AUTH_TOKEN`, `HF_TOKEN`, `AZURE_OPENAI_KEY`).
+ * SECRET_VARIABLES, matches one of host's `DEFAULT_ENV_DENY` patterns (`*_API_KEY`,
+ * `*_TOKEN`, `*_SECRET`, `*_PASSWORD`, ...: the ones the shell already drops), or is a known
+ * provider's prefix followed by a key, token or secret (`AZURE_OPENAI_KEY`).
  */
 export const SECRET_VARIABLES: readonly string[] = [
   "ZENGINE_API_KEY",
@@ -47,11 +50,24 @@ const PROVIDER_SECRET = new RegExp(
   `^(?:${PROVIDER_PREFIXES.join("|")})_(?:[A-Z0-9_]*_)?(?:KEY|TOKEN|SECRET)$`,
 );
 
+const DENY_PATTERNS = DEFAULT_ENV_DENY.map(
+  (pattern) =>
+    new RegExp(
+      `^${pattern
+        .split("*")
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*")}$`,
+      "i",
+    ),
+);
+
 /** Whether the variable `name` holds a secret (see {@link SECRET_VARIABLES}). */
 export function isSecretVariable(name: string): boolean {
   const upper = name.toUpperCase();
   return (
-    SECRET_VARIABLES.includes(upper) || upper.endsWith("_API_KEY") || PROVIDER_SECRET.test(upper)
+    SECRET_VARIABLES.includes(upper) ||
+    PROVIDER_SECRET.test(upper) ||
+    DENY_PATTERNS.some((re) => re.test(upper))
   );
 }
 
