@@ -26,8 +26,8 @@ async function dispatch(command: Command): Promise<number> {
       io.stdout(`zeng ${version()}\n`);
       return EXIT.ok;
     case "headless": {
-      const { runHeadless } = await import("./headless.js");
-      return runHeadless(command.args, io, process.env);
+      const { runHeadless, takeEnvironment } = await import("./headless.js");
+      return runHeadless(command.args, io, takeEnvironment(process.env));
     }
     case "trust": {
       const { runTrust } = await import("./trust.js");

@@ -49,6 +49,8 @@ async function projectFolder(dir: string): Promise<string> {
   return realpath(full);
 }
 
+export { takeEnvironment } from "./environment.js";
+
 function overridesOf(args: HeadlessArgs): SessionOverrides {
   return {
     ...(args.mode ? { mode: args.mode } : {}),

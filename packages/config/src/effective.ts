@@ -52,6 +52,8 @@ export interface EffectiveSettings {
     review: string;
     effort?: Effort;
     fallbacks: string[];
+    /** Whether the main model reads images; undefined: the catalog decides. */
+    vision?: boolean;
   };
   provider: { kind?: ProviderKind; base_url?: string; headers: Record<string, string> };
   permissions: {

@@ -107,6 +107,8 @@ export const Sections = {
     review: text.optional(),
     effort: Effort.optional(),
     fallbacks: stringList.optional(),
+    /** Whether the main model reads images; unset: the model catalog says (else yes). */
+    vision: z.boolean().optional(),
   }),
   provider: z.strictObject({
     kind: ProviderKind.optional(),

@@ -20,6 +20,12 @@ export const TRUST_GATED_CATEGORIES = [
   "web",
   "lsp",
   "decisions",
+  "agents.max_turns",
+  "agents.session_cost_cap_usd",
+  "verification.max_continuations",
+  "pricing",
+  "catalog",
+  "experimental",
 ] as const;
 
 /** One trust-gated category. */
@@ -45,7 +51,7 @@ function section<K extends keyof SettingsFile & keyof EffectiveSettings>(name: K
   };
 }
 
-function key<S extends "permissions" | "verification" | "mcp", K extends string>(
+function key<S extends "permissions" | "verification" | "mcp" | "agents", K extends string>(
   sec: S,
   name: K,
 ): Gate {
@@ -81,6 +87,15 @@ const GATES: Record<TrustCategory, Gate> = {
   web: section("web"),
   lsp: section("lsp"),
   decisions: section("decisions"),
+  // A project could raise the user's limits (rounds, spend, send-backs), price its model at
+  // zero to dodge the cost cap, make the engine fetch any URL, or switch on unfinished
+  // features (some of which start the decision sidecar).
+  "agents.max_turns": key("agents", "max_turns"),
+  "agents.session_cost_cap_usd": key("agents", "session_cost_cap_usd"),
+  "verification.max_continuations": key("verification", "max_continuations"),
+  pricing: section("pricing"),
+  catalog: section("catalog"),
+  experimental: section("experimental"),
 };
 
 const isProjectLayer = (layer: SettingsLayer) =>

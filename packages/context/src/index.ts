@@ -16,6 +16,7 @@ export {
 export type { DiscoverOptions, InstructionFile, InstructionSet } from "./instructions/discover.js";
 export {
   discoverInstructions,
+  instructionScope,
   foldersDownTo,
   renderInstructions,
 } from "./instructions/discover.js";
@@ -24,6 +25,7 @@ export { nodeInstructionFs } from "./instructions/fs.js";
 export { matchesGlob } from "./instructions/glob.js";
 export type { ExpandedText, ImportContext, ImportLimits } from "./instructions/imports.js";
 export { expandImports } from "./instructions/imports.js";
+export type { InstructionScope } from "./instructions/scope.js";
 export type { Rule } from "./instructions/rules.js";
 export { parseRule } from "./instructions/rules.js";
 export type { InstructionTrackerOptions } from "./instructions/tracker.js";
@@ -43,6 +45,7 @@ export {
 // Requests
 export type { BuildRequestInput } from "./request.js";
 export { buildRequest } from "./request.js";
+export { IMAGE_PLACEHOLDER, replaceImages } from "./images.js";
 export { cacheMarksFor } from "./cache-marks.js";
 export { INTERRUPTED_RESULT_TEXT, makeWellFormed } from "./well-formed.js";
 

@@ -1,5 +1,6 @@
 import type { Effort, Message, ModelRequest, SystemSection, ToolSpec } from "@z-engine/protocol";
 import { cacheMarksFor } from "./cache-marks.js";
+import { replaceImages } from "./images.js";
 import { makeWellFormed } from "./well-formed.js";
 
 /** What one model request is built from. */
@@ -14,17 +15,21 @@ export interface BuildRequestInput {
   readonly maxTokens: number;
   readonly effort?: Effort;
   readonly temperature?: number;
+  /** Whether the model reads images (default true); false turns each image into a text placeholder. */
+  readonly vision?: boolean;
 }
 
 /**
  * Builds the request for one round: the system sections and tools as given, the messages
  * made well-formed (`makeWellFormed`), and cache marks on the last cacheable system
  * section, the tool list and the last two user messages. Round after round, the system,
- * tools and earlier messages serialise to the same bytes; only the marks move. Cheap to call
+ * tools and earlier messages serialise to the same bytes; only the marks move. For a model
+ * without `vision`, images become `IMAGE_PLACEHOLDER` text. Cheap to call
  * again after appending: unchanged messages are converted once and reused. Never throws.
  */
 export function buildRequest(input: BuildRequestInput): ModelRequest {
-  const messages = makeWellFormed(input.messages);
+  const wellFormed = makeWellFormed(input.messages);
+  const messages = input.vision === false ? replaceImages(wellFormed) : wellFormed;
   const request: ModelRequest = {
     model: input.model,
     system: [...input.system],

@@ -18,6 +18,7 @@ import { hostSettingsOf } from "./settings/host-settings.js";
 import { catalogView, llmClientFactory, pricingOverrides } from "./settings/models.js";
 import type { SessionOverrides } from "./settings/session-config.js";
 import { EventFeed } from "./session/event-feed.js";
+import { createRedactor, scrubbedEnvironment, secretValues } from "./util/secrets.js";
 import { createEngineSession, type OpenContext, resumeEngineSession } from "./session/open.js";
 import type { EngineSession } from "./session/session.js";
 import { EngineShutdown } from "./util/abort.js";
@@ -141,6 +142,11 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   const ctx: Omit<OpenContext, "sink"> = {
     paths,
     env,
+    childEnv: scrubbedEnvironment(env),
+    redactor: createRedactor([
+      ...secretValues(env),
+      ...(options.provider?.apiKey ? [options.provider.apiKey] : []),
+    ]),
     store: options.store ?? new FileSessionStore({ dataDir: paths.dataDir }),
     clientFactory:
       options.clientFactory ?? llmClientFactory(env, paths.dataDir, options.provider?.apiKey),

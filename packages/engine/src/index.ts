@@ -33,3 +33,14 @@ export {
   formatSeconds,
   formatTokens,
 } from "./format/describe.js";
+
+// Secrets kept from child processes and redacted from records and events
+export type { Redactor } from "./util/secrets.js";
+export {
+  createRedactor,
+  isSecretVariable,
+  REDACTED,
+  SECRET_VARIABLES,
+  scrubbedEnvironment,
+  secretValues,
+} from "./util/secrets.js";

@@ -36,6 +36,8 @@ export interface HarnessOptions {
   readonly overrides?: SessionOverrides;
   readonly approve?: Approver;
   readonly engine?: Partial<EngineOptions>;
+  /** Variables added to the engine's environment (keys, for instance). */
+  readonly extraEnv?: Readonly<Record<string, string>>;
   /** Trust the fixture folder before the session opens. */
   readonly trusted?: boolean;
   /** Build the repo map (default off: it joins the prompt when ready, which other tests need not see). */
@@ -63,6 +65,7 @@ export async function harness(options: HarnessOptions): Promise<Harness> {
     HOME: home,
     ZENGINE_CONFIG_HOME: join(home, "config"),
     ZENGINE_HOME: join(home, "data"),
+    ...options.extraEnv,
   };
   const paths = resolvePaths(env);
   await mkdir(paths.configDir, { recursive: true });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { PRIVATE_DIR, PRIVATE_FILE } from "./private.js";
 import { join } from "node:path";
 import type { ArtifactPutOptions, ArtifactRef, ArtifactSink } from "@z-engine/protocol";
 import { errnoCode, StoreError } from "./errors.js";
@@ -56,11 +57,11 @@ export class FileArtifactSink implements ArtifactSink {
     const { bytes, cut } = cutBytes(data, this.maxBytes);
     const base = safeName(name);
     try {
-      await mkdir(this.dir, { recursive: true });
+      await mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR });
       for (;;) {
         const file = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}-${base}`;
         try {
-          await writeFile(join(this.dir, file), bytes, { flag: "wx" });
+          await writeFile(join(this.dir, file), bytes, { flag: "wx", mode: PRIVATE_FILE });
         } catch (error) {
           if (errnoCode(error) === "EEXIST") continue;
           throw error;

@@ -1,4 +1,5 @@
 import { mkdir, rm, stat } from "node:fs/promises";
+import { PRIVATE_DIR } from "./private.js";
 import { join } from "node:path";
 import { newSessionId, type SessionId } from "@z-engine/protocol";
 import { FileArtifactSink } from "./artifacts.js";
@@ -57,7 +58,7 @@ export class FileSessionStore implements SessionStore {
     const id = newSessionId();
     const dir = this.sessionDir(id);
     try {
-      await mkdir(dir, { recursive: true });
+      await mkdir(dir, { recursive: true, mode: PRIVATE_DIR });
     } catch (error) {
       throw new StoreError("io", `cannot create session folder ${dir}`, { cause: error });
     }

@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { PRIVATE_DIR } from "./private.js";
 import { join } from "node:path";
 import type { SessionId } from "@z-engine/protocol";
 import type { FileArtifactSink } from "./artifacts.js";
@@ -112,7 +113,7 @@ export class FileSession implements Session {
     if (log === undefined) {
       log = (async () => {
         const path = this.agentPath(agentId);
-        await mkdir(join(this.dir, "agents"), { recursive: true });
+        await mkdir(join(this.dir, "agents"), { recursive: true, mode: PRIVATE_DIR });
         return (await openLogForAppend(path)).log;
       })();
       this.agentLogs.set(agentId, log);

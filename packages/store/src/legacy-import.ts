@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { PRIVATE_DIR, PRIVATE_FILE } from "./private.js";
 import { join } from "node:path";
 import type { SessionId } from "@z-engine/protocol";
 import { errnoCode, StoreError } from "./errors.js";
@@ -45,8 +46,8 @@ export async function importLegacyChat(
   const text = records.map((r) => `${JSON.stringify(r)}\n`).join("");
   const temp = join(target, "..", `.import-${id}-${randomBytes(4).toString("hex")}`);
   try {
-    await mkdir(temp, { recursive: true });
-    await writeFile(join(temp, "log.jsonl"), text);
+    await mkdir(temp, { recursive: true, mode: PRIVATE_DIR });
+    await writeFile(join(temp, "log.jsonl"), text, { mode: PRIVATE_FILE });
     const meta = metaFromReplay(id, replay(records), Buffer.byteLength(text), legacy.mtimeMs);
     await writeMeta(join(temp, "meta.json"), meta);
     try {

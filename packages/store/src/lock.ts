@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { link, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { PRIVATE_FILE } from "./private.js";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { errnoCode, SessionLockedError, StoreError } from "./errors.js";
@@ -74,7 +75,7 @@ export async function acquireLock(dir: string, sessionId: string): Promise<Sessi
   const owner: LockOwner = { pid: process.pid, hostname: hostname(), acquiredAt: Date.now() };
   const temp = join(dir, `${LOCK_FILE}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
-    await writeFile(temp, JSON.stringify(owner));
+    await writeFile(temp, JSON.stringify(owner), { mode: PRIVATE_FILE });
     for (let attempt = 0; attempt < 5; attempt++) {
       if (await tryLink(temp, path)) return new SessionLock(path, owner);
       const current = await readLockOwner(path);

@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, fsync, ftruncateSync, openSync, writeSync } from "node:fs";
+import { PRIVATE_FILE } from "./private.js";
 import { truncate } from "node:fs/promises";
 import { promisify } from "node:util";
 import { errnoCode, StoreError } from "./errors.js";
@@ -28,7 +29,7 @@ export class AppendLog {
   /** Opens (creating) a log for appending; the caller has repaired any torn tail. */
   static openRepaired(path: string): AppendLog {
     try {
-      const fd = openSync(path, "a");
+      const fd = openSync(path, "a", PRIVATE_FILE);
       return new AppendLog(path, fd, fstatSync(fd).size);
     } catch (error) {
       throw new StoreError("io", `cannot open log ${path} for appending`, { cause: error });

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
+import { PRIVATE_FILE } from "./private.js";
 import { TurnOutcome, Usage } from "@z-engine/protocol";
 import { z } from "zod";
 import { errnoCode, StoreError } from "./errors.js";
@@ -87,7 +88,7 @@ export function readMetaSync(path: string): SessionMeta | null {
 export async function writeMeta(path: string, meta: SessionMeta): Promise<void> {
   const temp = `${path}.${process.pid}.tmp`;
   try {
-    await writeFile(temp, `${JSON.stringify(meta, null, 2)}\n`);
+    await writeFile(temp, `${JSON.stringify(meta, null, 2)}\n`, { mode: PRIVATE_FILE });
     await rename(temp, path);
   } catch (error) {
     if (errnoCode(error) === "ENOENT") {

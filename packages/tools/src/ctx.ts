@@ -38,6 +38,8 @@ export interface WebOptions {
   readonly fetch?: typeof fetch;
   /** A SearXNG-style JSON endpoint, e.g. `https://search.example/search`; WebSearch errors when unset. */
   readonly searchUrl?: string;
+  /** Headers sent with every WebSearch request (an API key for the endpoint, say). */
+  readonly searchHeaders?: Readonly<Record<string, string>>;
   readonly userAgent?: string;
   /** Largest response body read (default 10 MB). */
   readonly maxBytes?: number;

@@ -2,6 +2,7 @@ import { join, relative, sep } from "node:path";
 import { type InstructionFs, nodeInstructionFs } from "./fs.js";
 import { expandImports, type ImportLimits } from "./imports.js";
 import { parseRule, type Rule } from "./rules.js";
+import { createScopeChecker, type InstructionScope, refusedNote } from "./scope.js";
 
 /** Where to look for instruction files. Folders are absolute. */
 export interface DiscoverOptions {
@@ -14,6 +15,16 @@ export interface DiscoverOptions {
   readonly homeDir?: string;
   readonly fs?: InstructionFs;
   readonly importLimits?: ImportLimits;
+  /**
+   * Asked about an instruction file or import outside the repository (or project) and the
+   * user's config folder: its real path, the path as written, and the kind of file that
+   * imports it. True lets it in. Absent: nothing outside is read (an untrusted project).
+   */
+  readonly readAllowed?: (
+    realPath: string,
+    writtenPath: string,
+    importer: InstructionFile["kind"],
+  ) => boolean | Promise<boolean>;
 }
 
 /** One instruction file that made it into the system prompt, imports expanded. */
@@ -49,6 +60,23 @@ export function foldersDownTo(repoRoot: string | undefined, projectRoot: string)
   return folders;
 }
 
+/**
+ * The scope instruction files of `importer`'s kind and their imports are read in: the
+ * repository root (or the project, when it is outside the repository) and the user's config
+ * folder, and beyond them what `options.readAllowed` lets in.
+ */
+export function instructionScope(
+  options: DiscoverOptions,
+  importer: InstructionFile["kind"],
+): InstructionScope {
+  const top = foldersDownTo(options.repoRoot, options.projectRoot)[0] ?? options.projectRoot;
+  const roots = options.userConfigDir === undefined ? [top] : [top, options.userConfigDir];
+  const ask = options.readAllowed;
+  return ask === undefined
+    ? { roots }
+    : { roots, allowOutside: (real, written) => ask(real, written, importer) };
+}
+
 function candidates(
   options: DiscoverOptions,
 ): Array<{ path: string; kind: InstructionFile["kind"] }> {
@@ -67,7 +95,9 @@ async function readRules(
   options: DiscoverOptions,
   fs: InstructionFs,
   problems: string[],
+  refused: InstructionFile[],
 ): Promise<Rule[]> {
+  const checker = createScopeChecker(instructionScope(options, "rule"), fs);
   const folder = join(options.projectRoot, ".z-engine", "rules");
   let names: string[] | undefined;
   try {
@@ -78,6 +108,9 @@ async function readRules(
   const rules: Rule[] = [];
   for (const name of (names ?? []).filter((n) => n.endsWith(".md")).sort()) {
     const path = join(folder, name);
+    const admitted = await admitFile(path, checker, problems);
+    if (admitted === "refused") refused.push({ path, kind: "rule", text: refusedNote(path) });
+    if (admitted !== "admitted") continue;
     const text = await fs.readFile(path).catch((error: unknown) => {
       problems.push(`could not read ${path}: ${String(error)}`);
       return undefined;
@@ -88,6 +121,23 @@ async function readRules(
     else problems.push(parsed.error);
   }
   return rules;
+}
+
+/** Whether an instruction file may be read; a refusal is listed in `problems`. */
+async function admitFile(
+  path: string,
+  checker: ReturnType<typeof createScopeChecker>,
+  problems: string[],
+): Promise<"admitted" | "refused" | "missing"> {
+  try {
+    const admission = await checker.admit(path);
+    if (admission.kind === "refused")
+      problems.push(`${path} refused: it links to ${admission.real}, outside the project`);
+    return admission.kind;
+  } catch (error) {
+    problems.push(`could not read ${path}: ${String(error)}`);
+    return "missing";
+  }
 }
 
 /** Renders files as the instructions section. */
@@ -108,26 +158,40 @@ export function renderInstructions(files: readonly InstructionFile[]): string {
  * then `AGENTS.md` and `CLAUDE.md` in each folder from the repository root down to the
  * project, then the project's `AGENTS.local.md`, then the always-applied rules of
  * `.z-engine/rules/`. Imports are expanded. Missing files are skipped; unreadable ones,
- * bad rules and import troubles are listed in `problems`. Never rejects.
+ * bad rules and import troubles are listed in `problems`. A project file (or rule) whose real
+ * path is outside {@link instructionScope}, and any such import, is not read: a note
+ * `[import @path refused: outside the project]` stands in its place. The user's own
+ * `AGENTS.md` may be a link anywhere (the user made it). Never rejects.
  */
 export async function discoverInstructions(options: DiscoverOptions): Promise<InstructionSet> {
   const fs = options.fs ?? nodeInstructionFs;
   const problems: string[] = [];
-  const ctx = { fs, homeDir: options.homeDir, limits: options.importLimits };
+  const ctx = (kind: InstructionFile["kind"]) => ({
+    fs,
+    homeDir: options.homeDir,
+    limits: options.importLimits,
+    scope: instructionScope(options, kind),
+  });
+  const checker = createScopeChecker(instructionScope(options, "project"), fs);
   const files: InstructionFile[] = [];
   for (const { path, kind } of candidates(options)) {
+    const admitted = kind === "user" ? "admitted" : await admitFile(path, checker, problems);
+    if (admitted === "refused") files.push({ path, kind, text: refusedNote(path) });
+    if (admitted !== "admitted") continue;
     const text = await fs.readFile(path).catch((error: unknown) => {
       problems.push(`could not read ${path}: ${String(error)}`);
       return undefined;
     });
     if (text === undefined || text.trim() === "") continue;
-    const expanded = await expandImports(text, path, ctx);
+    const expanded = await expandImports(text, path, ctx(kind));
     problems.push(...expanded.problems);
     files.push({ path, kind, text: expanded.text });
   }
-  const rules = await readRules(options, fs, problems);
+  const refusedRules: InstructionFile[] = [];
+  const rules = await readRules(options, fs, problems, refusedRules);
+  files.push(...refusedRules);
   for (const rule of rules.filter((r) => r.alwaysApply && r.text !== "")) {
-    const expanded = await expandImports(rule.text, rule.path, ctx);
+    const expanded = await expandImports(rule.text, rule.path, ctx("rule"));
     problems.push(...expanded.problems);
     files.push({ path: rule.path, kind: "rule", text: expanded.text });
   }

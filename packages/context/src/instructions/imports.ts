@@ -1,5 +1,11 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { InstructionFs } from "./fs.js";
+import {
+  createScopeChecker,
+  type InstructionScope,
+  refusedNote,
+  type ScopeChecker,
+} from "./scope.js";
 
 /** Limits on `@path` imports inside instruction files. */
 export interface ImportLimits {
@@ -17,6 +23,8 @@ export interface ImportContext {
   /** For `@~/...` imports; without it they are left as text. */
   readonly homeDir?: string;
   readonly limits?: ImportLimits;
+  /** Where imports may come from; one outside it is refused with a note in the text. */
+  readonly scope: InstructionScope;
 }
 
 /** An instruction file's text with its imports expanded, and what could not be imported. */
@@ -33,6 +41,7 @@ const FENCE = /^\s*(```|~~~)/;
 
 interface State {
   readonly ctx: ImportContext;
+  readonly checker: ScopeChecker;
   readonly stack: string[];
   readonly imported: string[];
   readonly problems: string[];
@@ -56,7 +65,7 @@ async function expandLine(line: string, fromDir: string, state: State): Promise<
     const start = (match.index ?? 0) + (match[1] ?? "").length;
     const path = resolveImport(raw, fromDir, state.ctx.homeDir);
     if (path === undefined) continue;
-    const inserted = await importFile(path, state);
+    const inserted = await importFile(path, raw, state);
     if (inserted === undefined) continue;
     out += `${line.slice(last, start)}${inserted}`;
     last = start + 1 + raw.length;
@@ -64,8 +73,21 @@ async function expandLine(line: string, fromDir: string, state: State): Promise<
   return out + line.slice(last);
 }
 
-async function importFile(path: string, state: State): Promise<string | undefined> {
+async function importFile(written: string, raw: string, state: State): Promise<string | undefined> {
   const limits = state.ctx.limits ?? {};
+  let path: string;
+  try {
+    const admission = await state.checker.admit(written);
+    if (admission.kind === "missing") return undefined;
+    if (admission.kind === "refused") {
+      state.problems.push(`import @${raw} refused: ${admission.real} is outside the project`);
+      return refusedNote(raw);
+    }
+    path = admission.real;
+  } catch (error) {
+    state.problems.push(`could not read ${written}: ${String(error)}`);
+    return undefined;
+  }
   if (state.stack.includes(path)) {
     state.problems.push(`import cycle: ${[...state.stack, path].join(" -> ")}`);
     return `[import cycle: ${path}]`;
@@ -114,7 +136,9 @@ async function expandText(text: string, path: string, state: State): Promise<str
 /**
  * Expands `@path` imports in an instruction file's `text` (read from `path`): relative to
  * the file's folder, `~/` from `homeDir`, or absolute. An import whose file does not exist
- * stays as written (it may be a mention such as `@someone`). Code blocks and inline code
+ * stays as written (it may be a mention such as `@someone`). An import is resolved to its
+ * real path (symlinks followed); one outside `ctx.scope` is refused and leaves the note
+ * `[import @path refused: outside the project]` in place of its text. Code blocks and inline code
  * are not expanded. Cycles, nesting beyond `maxDepth` and size limits leave a note in the
  * text and a line in `problems`. Never rejects: unreadable files are problems.
  */
@@ -123,7 +147,8 @@ export async function expandImports(
   path: string,
   ctx: ImportContext,
 ): Promise<ExpandedText> {
-  const state: State = { ctx, stack: [], imported: [], problems: [], total: 0 };
+  const checker = createScopeChecker(ctx.scope, ctx.fs);
+  const state: State = { ctx, checker, stack: [], imported: [], problems: [], total: 0 };
   const expanded = await expandText(text, path, state);
   return { text: expanded, imported: state.imported, problems: state.problems };
 }

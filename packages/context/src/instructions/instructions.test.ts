@@ -96,6 +96,7 @@ describe("discoverInstructions", () => {
         return nodeInstructionFs.readFile(path);
       },
       listDir: nodeInstructionFs.listDir,
+      realPath: nodeInstructionFs.realPath,
     };
     const set = await discoverInstructions({ repoRoot: repo.root, projectRoot: repo.root, fs });
     expect(set.files.map((f) => f.path)).toEqual([repo.path("AGENTS.md")]);
@@ -109,6 +110,7 @@ describe("imports", () => {
     const big = await expandImports("@big.md", repo.path("AGENTS.md"), {
       fs: nodeInstructionFs,
       limits: { maxFileChars: 1000 },
+      scope: { roots: [repo.root] },
     });
     expect(big.text.length).toBeLessThan(1200);
     expect(big.problems).toEqual([`${repo.path("big.md")} cut to 1000 characters`]);
@@ -116,6 +118,7 @@ describe("imports", () => {
     const deep = await expandImports("@chain/0.md", repo.path("x.md"), {
       fs: nodeInstructionFs,
       limits: { maxDepth: 3 },
+      scope: { roots: [repo.root] },
     });
     // Three levels of nesting are imported; the fourth is refused.
     expect(deep.text).toContain("level 2");
@@ -124,6 +127,7 @@ describe("imports", () => {
     const home = await expandImports("@~/AGENTS.md", join(userDir, "x.md"), {
       fs: nodeInstructionFs,
       homeDir: userDir,
+      scope: { roots: [userDir] },
     });
     expect(home.text).toBe("User preferences.");
   });

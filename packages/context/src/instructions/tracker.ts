@@ -4,6 +4,12 @@ import { type InstructionFs, nodeInstructionFs } from "./fs.js";
 import { matchesGlob } from "./glob.js";
 import { expandImports, type ImportLimits } from "./imports.js";
 import type { Rule } from "./rules.js";
+import {
+  createScopeChecker,
+  type InstructionScope,
+  refusedNote,
+  type ScopeChecker,
+} from "./scope.js";
 
 /** What an `InstructionTracker` watches. */
 export interface InstructionTrackerOptions {
@@ -13,6 +19,11 @@ export interface InstructionTrackerOptions {
   readonly fs?: InstructionFs;
   readonly homeDir?: string;
   readonly importLimits?: ImportLimits;
+  /**
+   * Where nested files and imports may be read from (`instructionScope(options, "project")`);
+   * by default the project folder alone.
+   */
+  readonly scope?: InstructionScope;
   /** Reminder keys delivered before (a resumed session); they are not produced again. */
   readonly delivered?: Iterable<string>;
 }
@@ -23,18 +34,23 @@ const NESTED_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
  * Turns touched paths into instruction reminders, each once per session: `AGENTS.md` and
  * `CLAUDE.md` in the folders between the project root (exclusive) and a touched file
  * (inclusive of its folder), and scoped rules whose globs match the file's project-relative
- * path. Paths outside the project produce nothing. Concurrent `touch` calls never produce the
+ * path. Paths outside the project produce nothing. A nested file that links out of the scope,
+ * and an import out of it, gives a refusal note instead of its text. Concurrent `touch` calls never produce the
  * same reminder twice.
  */
 export class InstructionTracker {
   readonly #options: InstructionTrackerOptions;
   readonly #fs: InstructionFs;
+  readonly #scope: InstructionScope;
+  readonly #checker: ScopeChecker;
   readonly #checkedFolders = new Set<string>();
   readonly #given = new Set<string>();
 
   constructor(options: InstructionTrackerOptions) {
     this.#options = options;
     this.#fs = options.fs ?? nodeInstructionFs;
+    this.#scope = options.scope ?? { roots: [options.projectRoot] };
+    this.#checker = createScopeChecker(this.#scope, this.#fs);
     for (const key of options.delivered ?? []) this.#given.add(key);
   }
 
@@ -89,9 +105,14 @@ export class InstructionTracker {
       const path = join(folder, name);
       const key = `instructions:${path}`;
       if (this.#given.has(key)) continue;
-      const text = await this.#fs.readFile(path).catch(() => undefined);
+      const admission = await this.#checker.admit(path).catch(() => undefined);
+      if (admission === undefined || admission.kind === "missing") continue;
+      const text =
+        admission.kind === "refused"
+          ? refusedNote(path)
+          : await this.#fs.readFile(path).catch(() => undefined);
       if (text === undefined || text.trim() === "" || !this.#claim(key)) continue;
-      const expanded = await this.#expand(text, path);
+      const expanded = admission.kind === "refused" ? text : await this.#expand(text, path);
       const where = relative(this.#options.projectRoot, folder);
       out.push({
         key,
@@ -119,6 +140,7 @@ export class InstructionTracker {
       fs: this.#fs,
       homeDir: this.#options.homeDir,
       limits: this.#options.importLimits,
+      scope: this.#scope,
     };
     return (await expandImports(text, path, ctx)).text.trim();
   }

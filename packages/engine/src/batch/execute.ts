@@ -188,9 +188,12 @@ async function runCall(
   const extra = cancelled
     ? []
     : [...call.hookContext, ...(await postToolHook(core, call, text, output.isError, signal))];
-  const content = cancelled
-    ? [{ type: "text" as const, text: CANCELLED_RESULT }]
-    : [...output.content, ...extra.map((t) => ({ type: "text" as const, text: t }))];
+  // Redacted here too, so that the model, the log and the events see the same result.
+  const content = core.journal.redactor.value(
+    cancelled
+      ? [{ type: "text" as const, text: CANCELLED_RESULT }]
+      : [...output.content, ...extra.map((t) => ({ type: "text" as const, text: t }))],
+  );
   const status: "cancelled" | "error" | "ok" = cancelled
     ? "cancelled"
     : output.isError
@@ -239,6 +242,28 @@ async function finishAnswered(
 }
 
 /**
+ * Gates calls as a batch does: each in order through `gateCall` (validation, PreToolUse
+ * hooks, the policy with the sandbox's auto-allow), then all asks requested together, and an
+ * "always allow" answer adds its rule (and saves it for allowProject). Each call comes back
+ * ready or answered. The stop boundary's automatic checks use it with a Verify call, so they
+ * pass the very same gate. Rejects only when the log cannot be written.
+ */
+export async function gateAll(
+  core: SessionCore,
+  uses: readonly ToolUseBlock[],
+  turnId: TurnId,
+  signal: AbortSignal,
+  invalidInputs: ReadonlyMap<string, string> = new Map(),
+): Promise<GatedCall[]> {
+  const gated: GatedCall[] = [];
+  for (const use of uses) {
+    if (signal.aborted) gated.push(cancelledCall(use));
+    else gated.push(await gateCall(core, use, invalidInputs.get(use.id), signal));
+  }
+  return settleAsks(core, gated, turnId, signal);
+}
+
+/**
  * Executes one batch of tool calls in the spec's order: every call gated (in order), all
  * asks requested together, then the calls run in call order, neighbouring
  * concurrency-safe calls together and any other call alone. Every call gets exactly one
@@ -253,12 +278,7 @@ export async function executeBatch(
   signal: AbortSignal,
   hooks: BatchHooks,
 ): Promise<ToolResultBlock[]> {
-  const gated: GatedCall[] = [];
-  for (const use of uses) {
-    if (signal.aborted) gated.push(cancelledCall(use));
-    else gated.push(await gateCall(core, use, invalidInputs.get(use.id), signal));
-  }
-  const calls = await settleAsks(core, gated, turnId, signal);
+  const calls = await gateAll(core, uses, turnId, signal, invalidInputs);
   const results: ToolResultBlock[] = [];
   let i = 0;
   let ranAny = false;

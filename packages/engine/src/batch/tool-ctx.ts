@@ -1,7 +1,7 @@
 import { type DecideContext, decide, type PermissionRules } from "@z-engine/policy";
 import type { AgentId, ToolCallId } from "@z-engine/protocol";
 import { DEFAULT_TOOL_LIMITS, type ToolCtx } from "@z-engine/tools";
-import type { SessionCore } from "../session/core.js";
+import { modelVision, type SessionCore } from "../session/core.js";
 
 /** The main agent's id in events and tool contexts. */
 export const MAIN_AGENT = "main" as AgentId;
@@ -59,7 +59,7 @@ export function toolCtx(
     artifacts: core.log.artifacts,
     limits: DEFAULT_TOOL_LIMITS,
     ...(readDenied ? { readDenied } : {}),
-    vision: true,
+    vision: modelVision(core),
     ports: core.ports,
   };
 }

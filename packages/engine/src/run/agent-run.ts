@@ -1,7 +1,7 @@
 import { buildRequest, todoNudgeReminder } from "@z-engine/context";
 import { addUsage, type ToolSpec } from "@z-engine/protocol";
 import { executeBatch } from "../batch/execute.js";
-import type { SessionCore } from "../session/core.js";
+import { modelVision, type SessionCore } from "../session/core.js";
 import { UserStop } from "../util/abort.js";
 import { requestSystem } from "../repo-map/system.js";
 import { relievePressure } from "./pressure.js";
@@ -80,6 +80,7 @@ export async function runAgent(
       tools,
       messages: core.workingSet(),
       maxTokens: Math.min(info.maxOutputTokens, MAX_RESPONSE_TOKENS),
+      vision: modelVision(core),
       ...(core.effort ? { effort: core.effort } : {}),
     });
     const response = await streamRound(

@@ -1,8 +1,14 @@
-import type { ContentBlock } from "@z-engine/protocol";
+import {
+  type CheckId,
+  type ContentBlock,
+  newToolCallId,
+  type ToolUseBlock,
+  type TurnId,
+} from "@z-engine/protocol";
 import { autoCheckIds, stopVerdict } from "@z-engine/verify";
 import type { SessionCore } from "../session/core.js";
 import { changeState, turnBadge } from "../verification/badge.js";
-import { runChecksThroughGate } from "../verification/gated-checks.js";
+import { gateAll } from "../batch/execute.js";
 import type { TurnState } from "./turn-state.js";
 
 /** Stop hooks may continue a turn at most this often (architecture.md, stop boundary step 1). */
@@ -32,6 +38,46 @@ async function stopHooks(core: SessionCore, turn: TurnState): Promise<StopDecisi
     end: false,
     continueWith: text(`A Stop hook asks you to continue: ${hook.blockReason}`),
   };
+}
+
+/**
+ * Runs the automatic checks as a Verify call the engine makes itself: it passes the batch's
+ * own gate (PreToolUse hooks, the policy and the sandbox's auto-allow, one approval, "always
+ * allow" rules added and saved), then the checks run through the CheckPort. Resolves to
+ * false, with a notice, when the call was refused or the checks cannot run.
+ */
+async function runAutoChecks(
+  core: SessionCore,
+  ids: readonly CheckId[],
+  turnId: TurnId,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const port = core.ports.checks;
+  if (!port || ids.length === 0) return false;
+  const use: ToolUseBlock = {
+    type: "toolUse",
+    id: newToolCallId(),
+    name: "Verify",
+    input: { checks: [...ids] },
+  };
+  const [call] = await gateAll(core, [use], turnId, signal);
+  if (call?.kind !== "ready") {
+    const why =
+      call?.kind === "answered"
+        ? call.result.content.map((c) => (c.type === "text" ? c.text : "")).join("")
+        : "not answered";
+    await core.journal.notice(
+      "warning",
+      "verification.denied",
+      `automatic checks not run: ${why}`,
+      {
+        turnId,
+      },
+    );
+    return false;
+  }
+  await port.run([...ids], signal);
+  return true;
 }
 
 async function verification(core: SessionCore, turn: TurnState): Promise<StopDecision> {
@@ -64,7 +110,7 @@ async function verification(core: SessionCore, turn: TurnState): Promise<StopDec
       return { end: false, continueWith: text(verdict.reminder) };
     }
     turn.autoChecksRan = true;
-    if (!(await runChecksThroughGate(core, verdict.checkIds, turn.turnId, turn.signal)))
+    if (!(await runAutoChecks(core, verdict.checkIds, turn.turnId, turn.signal)))
       return { end: true };
   }
 }

@@ -34,6 +34,8 @@ import type { SessionRepoMap } from "../repo-map/session-map.js";
 export interface ModelInfo {
   readonly contextWindow: number;
   readonly maxOutputTokens: number;
+  /** Whether the model reads images (unknown models: true). */
+  readonly vision: boolean;
 }
 
 /** What the engine needs of the model catalog: sizes and prices. */
@@ -113,4 +115,12 @@ export interface SessionCore {
   ) => (() => Promise<void>) | undefined;
   /** The working set for the next request: the store's fold of the log, so live and replay agree. */
   workingSet(): Message[];
+}
+
+/**
+ * Whether the session's model reads images: `[model] vision` when set, else the catalog's
+ * word, else true.
+ */
+export function modelVision(core: Pick<SessionCore, "config" | "catalog" | "model">): boolean {
+  return core.config.settings.model.vision ?? core.catalog.info(core.model).vision;
 }

@@ -81,7 +81,7 @@ async function trust(
     sessionId: session.id,
     transcriptPath: session.logPath,
     cwd: root,
-    env: { ...ctx.env },
+    env: { ...ctx.childEnv },
   });
   session.checkList = await projectChecks(root, config);
   // A reload is a rebuild point for the repo map (its size may have changed with trust).

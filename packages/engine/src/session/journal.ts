@@ -6,6 +6,7 @@ import {
   type SessionId,
   type TurnId,
 } from "@z-engine/protocol";
+import { createRedactor, type Redactor } from "../util/secrets.js";
 import { type LogRecordFields, type LogRecordKind, logRecord, type Session } from "@z-engine/store";
 
 /** The one place a session's events leave the engine. */
@@ -20,7 +21,8 @@ export interface EventScope {
 /**
  * Record before emit (design.md §2): `record` appends to the session log and only then
  * emits the matching event; `emit` sends a live-only event (deltas, progress). Envelopes get
- * strictly increasing `seq` numbers. A sink that throws never breaks the session.
+ * strictly increasing `seq` numbers. A sink that throws never breaks the session. This is the
+ * one redaction point: known secret values (the engine's keys) never reach the log or a host.
  */
 export class Journal {
   private seq = 0;
@@ -30,6 +32,8 @@ export class Journal {
     private readonly log: Session,
     private readonly sink: EventSink,
     private readonly clock: () => number,
+    /** Known secret values are replaced by `[redacted]` in every record and event. */
+    readonly redactor: Redactor = createRedactor([]),
   ) {}
 
   /** Appends a record (rejects with the store's error when the disk refuses it), then emits `event`. */
@@ -39,7 +43,7 @@ export class Journal {
     event?: EngineEvent,
     scope: EventScope = {},
   ): Promise<void> {
-    const entry = logRecord(kind, fields, this.clock());
+    const entry = logRecord(kind, this.redactor.value(fields), this.clock());
     await this.log.append(entry);
     if (event) this.emit(event, scope);
   }
@@ -53,7 +57,7 @@ export class Journal {
       ts: this.clock(),
       ...(scope.agentId ? { agentId: scope.agentId } : {}),
       ...(scope.turnId ? { turnId: scope.turnId } : {}),
-      event,
+      event: this.redactor.value(event),
     };
     try {
       this.sink(envelope);

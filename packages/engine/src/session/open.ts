@@ -3,8 +3,10 @@ import type { EffectiveSettings, LoadedSettings, Paths, TrustStore } from "@z-en
 import {
   buildSystemSections,
   createTokenEstimator,
+  type DiscoverOptions,
   discoverInstructions,
   InstructionTracker,
+  instructionScope,
   ReminderQueue,
 } from "@z-engine/context";
 import {
@@ -33,10 +35,12 @@ import {
 } from "../settings/session-config.js";
 import { SessionRepoMap } from "../repo-map/session-map.js";
 import { repoMapCacheFile } from "../repo-map/system.js";
+import type { Redactor } from "../util/secrets.js";
 import { turnBadge } from "../verification/badge.js";
 import type { ModelCatalog } from "./core.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
 import { sessionExtensions } from "./extensions.js";
+import { instructionReadGate } from "./instruction-gate.js";
 import { type EventSink, Journal } from "./journal.js";
 import { repairCrash } from "./repair.js";
 import {
@@ -51,7 +55,12 @@ import { EngineSession, type SessionParts } from "./session.js";
 /** What the engine hands every session it opens. */
 export interface OpenContext {
   readonly paths: Paths;
+  /** The engine's environment: settings overrides and keys. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** What child processes (shells, checks, hooks, git) get: `env` without secrets. */
+  readonly childEnv: Readonly<Record<string, string>>;
+  /** Replaces the engine's known secret values in what is recorded and emitted. */
+  readonly redactor: Redactor;
   readonly sink: EventSink;
   readonly store: SessionStore;
   readonly clientFactory: ClientFactory;
@@ -142,21 +151,29 @@ async function buildSession(
 ): Promise<EngineSession> {
   const { projectRoot, config } = prep;
   const state = opened?.replay.state;
-  const journal = new Journal(log.id as SessionId, log, ctx.sink, ctx.clock);
+  const journal = new Journal(log.id as SessionId, log, ctx.sink, ctx.clock, ctx.redactor);
   const repoRoot = await gitToplevel(projectRoot);
   const dirs = config.settings.permissions.additional_directories;
   const { shell, sandbox } = await shellFor(ctx, config, projectRoot, dirs, notices);
-  const instructionSet = await discoverInstructions({
+  const ref: SessionRef = {};
+  const readAllowed = instructionReadGate(projectRoot, ctx.homeDir, () => ({
+    trusted: ref.current?.trusted ?? prep.loaded.trusted,
+    config: ref.current?.config ?? config,
+    mode: ref.current?.mode ?? prep.overrides.mode ?? state?.mode ?? config.mode,
+    additionalDirectories: ref.current?.additionalDirectories ?? dirs,
+  }));
+  const discovery: DiscoverOptions = {
     userConfigDir: ctx.paths.configDir,
     ...(repoRoot ? { repoRoot } : {}),
     projectRoot,
     homeDir: ctx.homeDir,
-  });
+    readAllowed,
+  };
+  const instructionSet = await discoverInstructions(discovery);
   for (const p of instructionSet.problems) notices.push(`instructions: ${p}`);
   const model = state?.model ?? config.model;
   const reminders = new ReminderQueue();
   const records = [...(state?.checks ?? [])];
-  const ref: SessionRef = {};
   const { interaction, jobs, checks, sideModel } = portsFor(
     ctx,
     projectRoot,
@@ -203,6 +220,7 @@ async function buildSession(
       projectRoot,
       scopedRules: instructionSet.scopedRules,
       homeDir: ctx.homeDir,
+      scope: instructionScope(discovery, "project"),
     }),
     estimator: createTokenEstimator(),
     system: buildSystemSections({
@@ -233,9 +251,9 @@ async function buildSession(
       sessionId: log.id,
       transcriptPath: log.logPath,
       cwd: projectRoot,
-      env: { ...ctx.env },
+      env: { ...ctx.childEnv },
     }),
-    tools: offeredTools(ctx.extraTools, ports),
+    tools: offeredTools(ctx.extraTools, ports, config.settings.web.enabled),
     ports,
     shell,
     shellSession: createShellSession(shell, { cwd: projectRoot }),
@@ -243,19 +261,20 @@ async function buildSession(
     locks: createPathLocks(),
     web: {
       ...(config.settings.web.search_url ? { searchUrl: config.settings.web.search_url } : {}),
+      searchHeaders: config.settings.web.search_headers,
     },
     search: {},
     checkpoints: ctx.checkpoints
       ? createCheckpointStore({
           checkpointsDir: join(ctx.paths.dataDir, "checkpoints"),
           projectRoot,
-          env: ctx.env,
+          env: ctx.childEnv,
         })
       : null,
     checkRecords: records,
     catalog: ctx.catalogFor(() => ref.current?.config.settings ?? config.settings),
     clientFor: clientCache(ctx, () => ref.current?.config ?? config),
-    fingerprintOf: () => fingerprint(projectRoot, { env: ctx.env }),
+    fingerprintOf: () => fingerprint(projectRoot, { env: ctx.childEnv }),
     checkList: await projectChecks(projectRoot, config),
   };
   const session = new EngineSession(

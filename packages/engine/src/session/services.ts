@@ -58,7 +58,7 @@ export async function shellFor(
   const box = config.settings.shell.sandbox;
   if (!box.enabled)
     return {
-      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.env }),
+      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv }),
       sandbox: none,
     };
   const detected =
@@ -70,7 +70,7 @@ export async function shellFor(
       `The sandbox is on in the settings but cannot run (${detected.reason}); commands run unconfined and keep asking.`,
     );
     return {
-      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.env }),
+      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv }),
       sandbox: none,
     };
   }
@@ -85,18 +85,27 @@ export async function shellFor(
   return {
     shell: createShell({
       ...(program ? { program } : {}),
-      baseEnv: ctx.env,
+      baseEnv: ctx.childEnv,
       sandbox: { backend: detected.backend, profile },
     }),
     sandbox: { writableRoots: profile.writable, active: true, autoAllow: box.auto_allow },
   };
 }
 
-/** The tools offered: built-ins and the host's own (same name replaces), minus those whose ports are absent. */
-export function offeredTools(extra: readonly Tool[], ports: ToolPorts): Tool[] {
+/** The tools that reach the web; `web.enabled = false` withholds them. */
+const WEB_TOOLS: ReadonlySet<string> = new Set(["WebFetch", "WebSearch"]);
+
+/**
+ * The tools offered: built-ins and the host's own (same name replaces), minus those whose
+ * ports are absent, and minus WebFetch and WebSearch when `webEnabled` is false.
+ */
+export function offeredTools(extra: readonly Tool[], ports: ToolPorts, webEnabled = true): Tool[] {
   const byName = new Map<string, Tool>();
   for (const tool of [...builtinTools(), ...extra]) byName.set(tool.name, tool);
-  return [...byName.values()].filter((t) => t.requires.every((p) => ports[p] !== undefined));
+  return [...byName.values()].filter(
+    (t) =>
+      t.requires.every((p) => ports[p] !== undefined) && (webEnabled || !WEB_TOOLS.has(t.name)),
+  );
 }
 
 /** The checks of a project: discovered, plus configured ones (which replace same ids). */

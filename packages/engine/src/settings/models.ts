@@ -10,7 +10,11 @@ import type { ClientFactory } from "../options.js";
 import type { ModelCatalog, ModelInfo } from "../session/core.js";
 
 /** Sizes used when neither the catalog nor the built-in table knows a model. */
-export const DEFAULT_MODEL_INFO: ModelInfo = { contextWindow: 200_000, maxOutputTokens: 32_000 };
+export const DEFAULT_MODEL_INFO: ModelInfo = {
+  contextWindow: 200_000,
+  maxOutputTokens: 32_000,
+  vision: true,
+};
 
 /** The settings' `[pricing]` table in llm's shape. */
 export function pricingOverrides(settings: EffectiveSettings): PricingOverrides {
@@ -43,6 +47,7 @@ export function catalogView(
       return {
         contextWindow: known?.contextWindow ?? DEFAULT_MODEL_INFO.contextWindow,
         maxOutputTokens: known?.outputLimit ?? DEFAULT_MODEL_INFO.maxOutputTokens,
+        vision: known?.vision ?? DEFAULT_MODEL_INFO.vision,
       };
     },
     price(model: string, usage: TokenUsage): Usage {

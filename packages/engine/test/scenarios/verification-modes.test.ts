@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { reply } from "@z-engine/testkit";
 import { type Harness, harness, loginFix, loginProject } from "../harness.js";
@@ -85,4 +86,51 @@ describe("verification modes at the stop boundary", () => {
     expect(summary.badge).toMatchObject({ status: "unverified" });
     expect(h.recorder.ofType("checkRecorded")).toHaveLength(0);
   });
+});
+
+describe("checks at the stop boundary pass the same gate as a Verify call", () => {
+  it("a PreToolUse hook that denies Verify also stops the automatic check", async () => {
+    h = await harness({
+      files: loginProject,
+      script: [],
+      trusted: true,
+      userSettings: [
+        '[verification]\nmode = "auto"\n',
+        "[[hooks.PreToolUse]]",
+        'matcher = "Verify"',
+        "command = \"echo 'no checks here' >&2; exit 2\"",
+        "",
+      ].join("\n"),
+      overrides: { mode: "bypass" },
+    });
+    h.model.push(...readAndEdit(h, loginFix), reply.text("Done."));
+    const summary = await h.session.run("Fix the login test");
+    expect(h.recorder.ofType("checkRecorded")).toHaveLength(0);
+    expect(summary.badge.status).toBe("unverified");
+    const notices = h.recorder.ofType("notice").map((n) => n.message);
+    expect(notices.some((m) => m.includes("no checks here"))).toBe(true);
+  }, 30_000);
+
+  it("an allowProject answer to the automatic check adds its rule and saves it", async () => {
+    h = await harness({
+      files: loginProject,
+      script: [],
+      trusted: true,
+      userSettings: '[verification]\nmode = "auto"\n[permissions]\nallow = ["Read", "Edit"]\n',
+      overrides: { mode: "ask" },
+      approve: (request) =>
+        request.toolName === "Verify"
+          ? { type: "allowProject", rule: request.suggestedRules[0] ?? "Verify" }
+          : undefined,
+    });
+    h.model.push(...readAndEdit(h, loginFix), reply.text("Done."));
+    const summary = await h.session.run("Fix the login test");
+    const asked = h.recorder.ofType("approvalRequested").filter((a) => a.toolName === "Verify");
+    expect(asked).toHaveLength(1);
+    expect(h.recorder.ofType("checkRecorded").map((e) => e.record.passed)).toEqual([true]);
+    expect(summary.badge.status).toBe("verified");
+    const rule = asked[0]?.suggestedRules[0] ?? "Verify";
+    const saved = await readFile(h.repo.path(".z-engine/settings.local.toml"), "utf8");
+    expect(saved).toContain(JSON.stringify(rule));
+  }, 30_000);
 });

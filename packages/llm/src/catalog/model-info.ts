@@ -19,6 +19,8 @@ export interface ModelInfo {
   contextWindow?: number;
   /** Largest output in tokens. */
   outputLimit?: number;
+  /** Whether it reads images (models.dev `modalities.input` has `image`); absent: unknown. */
+  vision?: boolean;
   cost?: Partial<Pricing>;
   source: ModelInfoSource;
 }
@@ -30,6 +32,7 @@ export const ModelsDevModel = z.object({
   id: z.string().optional(),
   name: z.string().optional(),
   limit: z.object({ context: count.optional(), output: count.optional() }).optional(),
+  modalities: z.object({ input: z.array(z.string()).optional() }).optional(),
   cost: z
     .object({
       input: count.optional(),
@@ -61,6 +64,9 @@ export function fromModelsDev(
     ...(entry.name !== undefined ? { name: entry.name } : {}),
     ...(entry.limit?.context !== undefined ? { contextWindow: entry.limit.context } : {}),
     ...(entry.limit?.output !== undefined ? { outputLimit: entry.limit.output } : {}),
+    ...(entry.modalities?.input !== undefined
+      ? { vision: entry.modalities.input.includes("image") }
+      : {}),
     ...(Object.keys(cost).length > 0 ? { cost } : {}),
   };
 }

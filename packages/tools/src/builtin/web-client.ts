@@ -46,11 +46,16 @@ export async function readLimited(
 }
 
 /** GETs a URL without following redirects. Rejects on a network error, timeout or cancel. */
-export async function getOnce(url: URL, ctx: ToolCtx, accept: string): Promise<Response> {
+export async function getOnce(
+  url: URL,
+  ctx: ToolCtx,
+  accept: string,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): Promise<Response> {
   const doFetch = ctx.web.fetch ?? fetch;
   return doFetch(url, {
     redirect: "manual",
     signal: webSignal(ctx),
-    headers: { accept, "user-agent": ctx.web.userAgent ?? "z-engine" },
+    headers: { ...extraHeaders, accept, "user-agent": ctx.web.userAgent ?? "z-engine" },
   });
 }

@@ -46,7 +46,7 @@ async function webSearch(input: WebSearchInput, ctx: ToolCtx): Promise<ToolOutpu
     return errorOutput(
       "Web search is not configured: set a SearXNG-style JSON endpoint (web.search_url) to use WebSearch.",
     );
-  const response = await getOnce(url, ctx, "application/json");
+  const response = await getOnce(url, ctx, "application/json", ctx.web.searchHeaders);
   if (!response.ok) return errorOutput(`The search endpoint answered HTTP ${response.status}.`);
   const body = await readLimited(response, ctx.web.maxBytes ?? 10 * 1024 * 1024);
   let parsed: z.infer<typeof SearchResults>;

@@ -10,6 +10,7 @@ import { webSearchTool } from "./web-search.js";
 let server: Server;
 let base: string;
 const searches: string[] = [];
+const searchHeaders: Array<Record<string, string | string[] | undefined>> = [];
 
 const PAGE =
   '<html><head><title>T</title><style>.x{}</style><script>alert(1)</script></head><body><h1>Release notes</h1><p>Version <b>2.0</b> adds <a href="/more">things</a>.</p><ul><li>one</li></ul></body></html>';
@@ -34,6 +35,7 @@ beforeAll(async () => {
       res.end(Buffer.from([1, 2, 3]));
     } else if (url.pathname === "/search") {
       searches.push(url.search);
+      searchHeaders.push(req.headers);
       res.writeHead(200, { "content-type": "application/json" });
       res.end(
         JSON.stringify({
@@ -145,6 +147,16 @@ describe("WebSearch", () => {
     expect(await webSearchTool.action({ query: "q q" }, ctx)).toMatchObject([
       { kind: "network", domain: "127.0.0.1" },
     ]);
+  });
+
+  it("sends the configured search headers with each query", async () => {
+    const ctx = testCtx({
+      root: "/tmp",
+      web: { searchUrl: `${base}/search`, searchHeaders: { "x-api-key": "search-key" } },
+    });
+    await runTool(webSearchTool, { query: "headers" }, ctx);
+    expect(searchHeaders.at(-1)?.["x-api-key"]).toBe("search-key");
+    expect(searchHeaders.at(-1)?.accept).toBe("application/json");
   });
 
   it("gives a clear error with no endpoint or a bad answer", async () => {
