@@ -9,7 +9,9 @@ const messages: Message[] = [
   {
     id: "m2" as MessageId,
     role: "assistant",
-    content: [{ type: "toolUse", id: "t1" as ToolCallId, name: "Read", input: { file_path: "a.png" } }],
+    content: [
+      { type: "toolUse", id: "t1" as ToolCallId, name: "Read", input: { file_path: "a.png" } },
+    ],
   },
   {
     id: "m3" as MessageId,

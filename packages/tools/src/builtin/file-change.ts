@@ -190,7 +190,11 @@ export function defineFileChangeTool<S extends z.ZodType<{ file_path: string }>>
       const target = await callTarget(input.file_path, ctx, "write");
       if (!target.ok) return errorOutput(target.error);
       const path = target.target.path;
-      return withDiagnostics(await applyChange(path, spec.transform(input), spec.verb, ctx), path, ctx);
+      return withDiagnostics(
+        await applyChange(path, spec.transform(input), spec.verb, ctx),
+        path,
+        ctx,
+      );
     },
   });
 }
