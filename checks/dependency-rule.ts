@@ -99,7 +99,8 @@ export function importsOf(text: string): string[] {
 }
 
 const isTestFile = (path: string) =>
-  /\.test\.[cm]?[jt]sx?$/.test(path) || path.split(sep).some((p) => p === "test" || p === "bench");
+  /\.test\.[cm]?[jt]sx?$/.test(path) ||
+  path.split(sep).some((p) => p === "test" || p === "bench" || p === "test-support");
 
 function packageOf(specifier: string): { pkg: string; subpath: string } | undefined {
   if (!specifier.startsWith(SCOPE)) return undefined;

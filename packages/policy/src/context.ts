@@ -20,6 +20,12 @@ export interface DecideContext {
    * (in every mode but bypass), like a write to a protected path of the project.
    */
   readonly engineDirs?: readonly string[];
+  /**
+   * True while the project is not trusted. Its repository's git configuration may name
+   * programs (fsmonitor, external diff, textconv, pager) that even `git status` or `git log`
+   * would start, so no git command is auto-allowed as read-only; an allow rule still allows.
+   */
+  readonly untrustedRepository?: boolean;
 }
 
 /** A tool call as the gate sees it: its tool's name and what it would do. */
@@ -47,6 +53,8 @@ export interface Env {
   readonly autoAllowReadOnlyBash: boolean;
   /** The engine's own folders ({@link DecideContext.engineDirs}). */
   readonly engineDirs: readonly string[];
+  /** {@link DecideContext.untrustedRepository}. */
+  readonly untrustedRepository: boolean;
 }
 
 const envCache = new WeakMap<DecideContext, Omit<Env, "toolName" | "mode" | "index">>();
@@ -70,6 +78,7 @@ export function makeEnv(
         : undefined,
       autoAllowReadOnlyBash: ctx.autoAllowReadOnlyBash,
       engineDirs: (ctx.engineDirs ?? []).map(normalizeRoot),
+      untrustedRepository: ctx.untrustedRepository ?? false,
     };
     envCache.set(ctx, base);
   }
@@ -83,6 +92,7 @@ export function makeEnv(
     writableRoots: base.writableRoots,
     autoAllowReadOnlyBash: base.autoAllowReadOnlyBash,
     engineDirs: base.engineDirs,
+    untrustedRepository: base.untrustedRepository,
   };
 }
 

@@ -158,6 +158,7 @@ function allowOrAsk(env: Env, line: Line): Decision {
 function commandAllowed(env: Env, line: Line, c: SimpleCommand): boolean {
   if (matchCommand(env.index.allow, c.argv)) return true;
   if (!env.autoAllowReadOnlyBash || !isReadOnlySimpleCommand(c.argv)) return false;
+  if (env.untrustedRepository && c.argv[0] === "git") return false;
   if (!line.bases.every((b) => b !== undefined && isWithinAny(b, env.insideRoots))) return false;
   const words = readPathWords(c.argv);
   const reads = words.flatMap(line.pathsOf);

@@ -134,6 +134,8 @@ export async function gateCall(
       additionalDirectories: core.additionalDirectories,
       homeDir: core.homeDir,
       autoAllowReadOnlyBash: core.config.settings.permissions.auto_allow_read_only_bash,
+      engineDirs: core.engineDirs,
+      untrustedRepository: !core.trusted,
       ...(core.sandbox.active
         ? {
             sandbox: {

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { safeGitCommand } from "@z-engine/host";
 
 /** The most files the repo map lists (beyond it the rest of the project is left out). */
 export const MAX_PROJECT_FILES = 50_000;
@@ -11,29 +12,21 @@ const ENGINE_FOLDER = ".z-engine/";
 // Folders a walk outside git never enters (inside git, .gitignore decides).
 const WALK_SKIP = new Set(["node_modules", "dist", "build", "target", "vendor", "__pycache__"]);
 
-/**
- * The environment git runs with here: no inherited `GIT_*` variable (a caller's GIT_DIR
- * cannot redirect us), no prompts, no optional locks. The user's global config stays, so a
- * `core.excludesFile` still applies, as it does for checkpoints.
- */
-function gitEnv(base: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(base))
-    if (value !== undefined && !key.startsWith("GIT_")) env[key] = value;
-  return { ...env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" };
-}
-
 function gitListFiles(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<string[] | null> {
-  // A repository's own config must not run commands for us: fsmonitor is turned off.
-  const args = ["-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--others"];
+  // Built like every engine git call, so no repository setting starts a program; the user's
+  // own config is read so that its `core.excludesFile` applies, as for checkpoints.
+  const git = safeGitCommand(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    env,
+    userConfig: true,
+  });
   return new Promise((resolve) => {
     execFile(
-      "git",
-      [...args, "--exclude-standard"],
-      { cwd: root, env: gitEnv(env), maxBuffer: 256 * 1024 * 1024, encoding: "buffer" },
+      git.program,
+      git.args,
+      { cwd: root, env: git.env, maxBuffer: 256 * 1024 * 1024, encoding: "buffer" },
       (error, stdout) => {
         if (error) return resolve(null);
         resolve(

@@ -61,6 +61,8 @@ export interface SessionCore {
   readonly id: SessionId;
   readonly projectRoot: string;
   readonly homeDir: string;
+  /** The engine's data and config folders: writes there always ask (policy's `engineDirs`). */
+  readonly engineDirs: readonly string[];
   readonly journal: Journal;
   readonly log: StoreSession;
   readonly clock: () => number;

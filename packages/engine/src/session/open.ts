@@ -195,6 +195,7 @@ async function buildSession(
     id: log.id as SessionId,
     projectRoot,
     homeDir: ctx.homeDir,
+    engineDirs: [ctx.paths.dataDir, ctx.paths.configDir],
     journal,
     log,
     clock: ctx.clock,
