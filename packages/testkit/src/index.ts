@@ -71,3 +71,9 @@ export {
   /** Waits until a process is gone; false after the timeout. */
   waitForProcessExit,
 } from "./processes.js";
+
+// MCP
+export {
+  /** The path of the MCP test server (stdio, `--http`, `--sse`), to start with `node`. */
+  MCP_TEST_SERVER,
+} from "./mcp-test-server.js";
