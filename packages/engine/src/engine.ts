@@ -10,6 +10,7 @@ import { catalogView, llmClientFactory, pricingOverrides } from "./settings/mode
 import type { SessionOverrides } from "./settings/session-config.js";
 import { createEngineSession, type OpenContext, resumeEngineSession } from "./session/open.js";
 import type { EngineSession } from "./session/session.js";
+import { type SessionMcp, sessionMcp } from "./mcp/prompts.js";
 import { EngineShutdown } from "./util/abort.js";
 
 /** A host's handle on one open session. */
@@ -29,6 +30,8 @@ export interface SessionHandle {
   idle(): Promise<void>;
   /** Stops the running turn, kills the session's jobs, runs SessionEnd hooks and closes the log. */
   close(): Promise<void>;
+  /** The session's MCP servers: states, a wait for starts, and prompts as slash commands. */
+  readonly mcp: SessionMcp;
 }
 
 /** The engine: one per process, the owner of every session it opens. */
@@ -60,6 +63,7 @@ function handleOf(session: EngineSession, forget: () => void): SessionHandle {
       return end;
     },
     idle: () => session.idle(),
+    mcp: sessionMcp(session.mcp),
     close: async () => {
       await session.close();
       forget();

@@ -63,12 +63,14 @@ function budgetEnd(core: SessionCore, turn: TurnState): RunEnd | null {
 export async function runAgent(
   core: SessionCore,
   turn: TurnState,
-  tools: readonly ToolSpec[],
+  builtinTools: readonly ToolSpec[],
 ): Promise<RunEnd> {
   for (;;) {
     if (turn.signal.aborted) return cancelled(turn);
     const budget = budgetEnd(core, turn);
     if (budget) return budget;
+    // MCP tools join each request as the servers are then (list_changed, LoadMcpTools).
+    const tools = [...builtinTools, ...core.mcp.requestSpecs()];
     turn.rounds++;
     await relievePressure(core, turn, tools, false);
     const info = core.catalog.info(core.model);

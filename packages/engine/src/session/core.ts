@@ -28,6 +28,7 @@ import type { HookRunner } from "../hooks/runner.js";
 import type { SessionConfig } from "../settings/session-config.js";
 import type { Approvals } from "../batch/approvals.js";
 import type { Journal } from "./journal.js";
+import type { McpHub } from "../mcp/hub.js";
 
 /** Sizes and prices of a model. */
 export interface ModelInfo {
@@ -87,6 +88,8 @@ export interface SessionCore {
   hooks: HookRunner;
 
   readonly tools: readonly Tool[];
+  /** The session's MCP servers: their tools join each request's list and the gate's lookup. */
+  readonly mcp: McpHub;
   readonly ports: ToolPorts;
   readonly shell: Shell;
   readonly shellSession: ShellSession;

@@ -25,6 +25,8 @@ import { SessionChecks } from "../ports/checks.js";
 import { SessionInteraction } from "../ports/interaction.js";
 import { SessionJobs } from "../ports/jobs.js";
 import { FastModelSide } from "../ports/side-model.js";
+import { McpHub } from "../mcp/hub.js";
+import { hubPort } from "../mcp/port.js";
 import {
   type SessionConfig,
   type SessionOverrides,
@@ -155,7 +157,8 @@ async function buildSession(
     records,
     ref,
   );
-  const ports: ToolPorts = { interaction, jobs, checks, sideModel };
+  const mcp = new McpHub({ journal, reminders, env: ctx.env, cwd: projectRoot, clock: ctx.clock });
+  const ports: ToolPorts = { interaction, jobs, checks, sideModel, mcp: hubPort(mcp) };
   const parts: SessionParts = {
     id: log.id as SessionId,
     projectRoot,
@@ -206,6 +209,7 @@ async function buildSession(
       env: { ...ctx.env },
     }),
     tools: offeredTools(ctx.extraTools, ports),
+    mcp,
     ports,
     shell,
     shellSession: createShellSession(shell, { cwd: projectRoot }),
@@ -231,6 +235,8 @@ async function buildSession(
     sessionExtensions(ctx, { interaction, jobs, overrides: prep.overrides }),
   );
   ref.current = session;
+  // MCP servers start in the background: no request waits for them.
+  mcp.reconcile(config.settings.mcp.servers);
   return session;
 }
 
