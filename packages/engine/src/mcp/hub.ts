@@ -199,6 +199,22 @@ export class McpHub {
     return this.cache;
   }
 
+  /**
+   * Resolves once the tool lists that servers announced as changed have arrived (at most
+   * `limitMs`), so the next request offers them. Server starts are never waited on.
+   */
+  async refreshed(limitMs = 5000): Promise<void> {
+    const pending = this.connections().flatMap((c) => (c.refreshing ? [c.refreshing] : []));
+    if (pending.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, limitMs);
+      timer.unref();
+    });
+    await Promise.race([Promise.all(pending), limit]);
+    clearTimeout(timer);
+  }
+
   /** Every state, in configuration order. */
   status(): McpServerStatus[] {
     return [...this.servers.values()].map((r) => this.statusOf(r));

@@ -70,6 +70,7 @@ export async function runAgent(
     const budget = budgetEnd(core, turn);
     if (budget) return budget;
     // MCP tools join each request as the servers are then (list_changed, LoadMcpTools).
+    await core.mcp.refreshed();
     const tools = [...builtinTools, ...core.mcp.requestSpecs()];
     turn.rounds++;
     await relievePressure(core, turn, tools, false);

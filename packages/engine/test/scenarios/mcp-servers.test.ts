@@ -100,4 +100,88 @@ describe("MCP servers in a session", { timeout: 60_000 }, () => {
     expect(toolNames(h.model.requests[0])).toContain("mcp__test__echo");
     await hooks.dispose();
   });
+
+  it("convert results (images, long text to an artifact), refresh on list_changed, read resources", async () => {
+    h = await harness({
+      files: { "README.md": "# x\n" },
+      script: [
+        reply.toolCalls([
+          { name: "mcp__test__image", input: {} },
+          { name: "mcp__test__big", input: { size: 40_000 } },
+          { name: "ListMcpResources", input: {} },
+          { name: "ReadMcpResource", input: { server: "test", uri: "test://readme" } },
+        ]),
+        reply.toolCall("mcp__test__grow", {}),
+        reply.toolCall("mcp__test__grown", {}),
+        reply.text("done"),
+      ],
+      userSettings: `[permissions]\nallow = ["mcp__test"]\n\n${testServerToml("test")}`,
+    });
+    await serverState(h, "test", "ready");
+    await h.session.run("go");
+    const [image, big, list, read] = resultsOf(h, 1);
+    expect(image?.content[0]).toMatchObject({ type: "image", mediaType: "image/png" });
+    expect(resultText(big)).toMatch(
+      /Output truncated: 40000 characters in all; the full output is stored as/,
+    );
+    expect(resultText(big).length).toBeLessThan(31_000);
+    expect(resultText(list)).toBe("test: test://readme readme (text/plain): The read-me.");
+    expect(resultText(read)).toBe("Resource test://readme:\nRead me first.");
+    // grow announced list_changed: the request after it offers the new tool, and it runs.
+    expect(toolNames(h.model.requests[1])).not.toContain("mcp__test__grown");
+    expect(toolNames(h.model.requests[2])).toContain("mcp__test__grown");
+    expect(resultText(resultsOf(h, 3)[0])).toBe("I am new");
+  });
+
+  it("after a crash keep the tools, reconnect on the next call; closing the session leaves no process", async () => {
+    h = await harness({
+      files: { "README.md": "# x\n" },
+      script: [
+        reply.toolCall("mcp__test__pid", {}),
+        reply.toolCall("mcp__test__crash", {}),
+        reply.toolCall("mcp__test__pid", {}),
+        reply.text("done"),
+      ],
+      userSettings: `[permissions]\nallow = ["mcp__test"]\n\n${testServerToml("test")}`,
+    });
+    await serverState(h, "test", "ready");
+    await h.session.run("go");
+    const first = Number(resultText(resultsOf(h, 1)[0]));
+    expect(resultsOf(h, 2)[0]?.isError).toBe(true);
+    expect(resultText(resultsOf(h, 2)[0])).toMatch(
+      /connection to "test" closed during the call of crash/,
+    );
+    expect(toolNames(h.model.requests[2])).toContain("mcp__test__pid");
+    const second = Number(resultText(resultsOf(h, 3)[0]));
+    expect(second).toBeGreaterThan(0);
+    expect(second).not.toBe(first);
+    expect(await processAlive(second)).toBe(true);
+    await h.session.close();
+    expect(await waitForProcessExit(second)).toBe(true);
+  });
+
+  it("cancel a call with notifications/cancelled; progress becomes toolProgress; sampling is refused", async () => {
+    const log = join(dir, "log");
+    h = await harness({
+      files: { "README.md": "# x\n" },
+      script: [
+        reply.toolCall("mcp__test__sample", {}),
+        reply.toolCall("mcp__test__slow", {}),
+        reply.text("never"),
+      ],
+      userSettings: `[permissions]\nallow = ["mcp__test"]\n\n${testServerToml("test", { env: { MCP_TEST_LOG: log } })}`,
+    });
+    await serverState(h, "test", "ready");
+    const end = h.session.run("go");
+    await until(() => logLines(log).includes("slow started"), "the slow call");
+    await h.recorder.waitFor("toolProgress", { text: "halfway there" });
+    h.session.send({ type: "interrupt" });
+    expect((await end).outcome).toBe("cancelled");
+    await until(
+      () => logLines(log).some((l) => l.startsWith("cancelled ")),
+      "notifications/cancelled",
+    );
+    expect(resultText(resultsOf(h, 1)[0])).toMatch(/sampling refused: .*not supported by Z Engine/);
+    expect(h.recorder.ofType("toolFinished").at(-1)?.status).toBe("cancelled");
+  });
 });

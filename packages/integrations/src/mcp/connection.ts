@@ -46,6 +46,8 @@ export class McpConnection {
   tools: readonly McpToolInfo[] = [];
   /** Milliseconds from start to ready, of the last successful start. */
   startMs: number | undefined;
+  /** The tool list being fetched after `notifications/tools/list_changed`, until it arrives. */
+  refreshing: Promise<void> | undefined;
   private client: Client | undefined;
   private opened: OpenedTransport | undefined;
   private closed = false;
@@ -111,7 +113,11 @@ export class McpConnection {
     const client = sdk.newClient();
     client.onclose = () => this.dropped(client);
     client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
-      if (this.client === client) void this.refreshTools(client);
+      if (this.client !== client) return;
+      const run = this.refreshTools(client).finally(() => {
+        if (this.refreshing === run) this.refreshing = undefined;
+      });
+      this.refreshing = run;
     });
     try {
       await client.connect(opened.transport, { timeout });
