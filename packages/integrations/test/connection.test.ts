@@ -9,7 +9,7 @@ const opened = new Opened();
 afterEach(() => opened.closeAll());
 const signal = () => new AbortController().signal;
 
-describe("McpConnection over stdio (the SDK test server)", () => {
+describe("McpConnection over stdio (the SDK test server)", { timeout: 40_000 }, () => {
   it("starts, lists tools and converts results to content blocks", async () => {
     const c = opened.open(testServer());
     await c.start();
