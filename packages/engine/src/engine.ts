@@ -11,6 +11,7 @@ import type { SessionOverrides } from "./settings/session-config.js";
 import { createEngineSession, type OpenContext, resumeEngineSession } from "./session/open.js";
 import type { EngineSession } from "./session/session.js";
 import { type SessionMcp, sessionMcp } from "./mcp/prompts.js";
+import { checkMcpServers, type McpCheck } from "./mcp/check.js";
 import { EngineShutdown } from "./util/abort.js";
 
 /** A host's handle on one open session. */
@@ -46,6 +47,12 @@ export interface Engine {
   latestSession(projectRoot: string): Promise<SessionSummary | undefined>;
   /** Records a folder as trusted (`zeng trust`). */
   trustFolder(folder: string): Promise<void>;
+  /**
+   * Starts the MCP servers a session of `folder` would start, waits until each is ready or
+   * failed, stops them and resolves with their states (`zeng mcp list`). Creates no session.
+   * Rejects only when the folder does not exist.
+   */
+  checkMcpServers(folder: string): Promise<McpCheck>;
   /** Closes every session and stops what the engine started. Safe to call twice. */
   shutdown(): Promise<void>;
 }
@@ -119,6 +126,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return list.find((s) => s.projectRoot === root);
     },
     trustFolder: (folder) => ctx.trustStore.trust(folder),
+    checkMcpServers: (folder) =>
+      checkMcpServers({
+        folder,
+        paths: ctx.paths,
+        env: ctx.env,
+        trustStore: ctx.trustStore,
+        clock: ctx.clock,
+      }),
     shutdown: () => {
       stopped ??= (async () => {
         await Promise.allSettled([...sessions.values()].map((s) => s.close()));

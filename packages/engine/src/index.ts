@@ -16,6 +16,7 @@ export type { ModelCatalog, ModelInfo } from "./session/core.js";
 export type { McpPromptCommand, McpPromptFetch, SessionMcp } from "./mcp/prompts.js";
 export { promptArguments } from "./mcp/prompts.js";
 export { DEFER_ABOVE } from "./mcp/catalog.js";
+export type { McpCheck } from "./mcp/check.js";
 
 // Hooks (Claude Code's protocol)
 export type { HookDefinition, HookEventName, HookOutcome, HookTable } from "./hooks/types.js";

@@ -10,12 +10,15 @@ import {
   toolSpec,
 } from "@z-engine/tools";
 import type { Journal } from "../session/journal.js";
+
+/** Where the hub reports: a session's journal, or a quiet one for `zeng mcp list`. */
+export type McpReporter = Pick<Journal, "emit" | "notice">;
 import { DEFER_ABOVE, deferredReminderText, serverTools } from "./catalog.js";
 import { type ServerEntry, serverEntries } from "./specs.js";
 
 /** What a session's hub is built from. */
 export interface McpHubOptions {
-  readonly journal: Journal;
+  readonly journal: McpReporter;
   readonly reminders: ReminderQueue;
   /** For `${VAR}` expansion and the environment of stdio servers. */
   readonly env: Readonly<Record<string, string | undefined>>;
