@@ -59,8 +59,34 @@ export class McpHub {
   private remindedNames = "";
   private reminderCount = 0;
   private closed = false;
+  private gate: Promise<void> = Promise.resolve();
+  private release: () => void = () => {};
 
   constructor(private readonly options: McpHubOptions) {}
+
+  /**
+   * Holds server starts until {@link releaseStarts} (the session's first request went out,
+   * or the session sits idle) or `fallbackMs` passed, so that loading the MCP SDK and
+   * spawning servers never slows the first request. Starts begun after the release are not held.
+   */
+  holdStarts(fallbackMs = 2000): void {
+    let release = () => {};
+    this.gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const timer = setTimeout(() => this.releaseStarts(), fallbackMs);
+    timer.unref();
+    this.release = () => {
+      clearTimeout(timer);
+      release();
+    };
+  }
+
+  /** Lets held starts begin (idempotent). */
+  releaseStarts(): void {
+    this.release();
+    this.release = () => {};
+  }
 
   /** True when any server is configured (enabled or not). */
   get configured(): boolean {
@@ -125,6 +151,8 @@ export class McpHub {
   }
 
   private async startAll(batch: readonly Running[]): Promise<void> {
+    await this.gate;
+    if (this.closed) return;
     await Promise.all(batch.map((r) => r.conn?.start()));
     if (this.closed) return;
     const current = batch.filter((r) => this.servers.get(r.entry.spec.name) === r);
@@ -292,6 +320,7 @@ export class McpHub {
   /** Stops every server and waits for them (no process outlives the session). Safe twice. */
   async close(): Promise<void> {
     this.closed = true;
+    this.releaseStarts();
     const all = [...this.servers.values()];
     await Promise.all(all.map((r) => r.conn?.close()));
     await this.settled();

@@ -83,13 +83,15 @@ export async function runAgent(
       maxTokens: Math.min(info.maxOutputTokens, MAX_RESPONSE_TOKENS),
       ...(core.effort ? { effort: core.effort } : {}),
     });
-    const response = await streamRound(
+    const stream = streamRound(
       core,
       core.client("main", core.model),
       request,
       turn.turnId,
       turn.signal,
     );
+    core.mcp.releaseStarts();
+    const response = await stream;
     turn.usage = addUsage(turn.usage, response.usage);
     if (response.error) {
       if (turn.signal.aborted || response.error.kind === "cancelled") return cancelled(turn);

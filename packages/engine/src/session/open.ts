@@ -235,7 +235,9 @@ async function buildSession(
     sessionExtensions(ctx, { interaction, jobs, overrides: prep.overrides }),
   );
   ref.current = session;
-  // MCP servers start in the background: no request waits for them.
+  // MCP servers start in the background: no request waits for them, and the first one is
+  // not slowed by their start-up (held until it went out, or the session sits idle).
+  mcp.holdStarts();
   mcp.reconcile(config.settings.mcp.servers);
   return session;
 }
@@ -279,6 +281,13 @@ async function announce(
   }
 }
 
+/** Once the session is open: a session that is not running a turn by then starts its MCP servers. */
+function releaseMcpWhenIdle(session: EngineSession): void {
+  setTimeout(() => {
+    if (!session.busy) session.mcp.releaseStarts();
+  }, 0).unref();
+}
+
 async function sessionStartHooks(
   session: EngineSession,
   source: "startup" | "resume",
@@ -314,6 +323,7 @@ export async function createEngineSession(
   }
   await announce(session, prep.loaded, notices);
   await sessionStartHooks(session, "startup");
+  releaseMcpWhenIdle(session);
   return session;
 }
 
@@ -352,5 +362,6 @@ export async function resumeEngineSession(
   await repairCrash(session, opened);
   await announce(session, loadProjectSettings(ctx, session.projectRoot), notices);
   await sessionStartHooks(session, "resume");
+  releaseMcpWhenIdle(session);
   return session;
 }
