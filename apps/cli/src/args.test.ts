@@ -65,6 +65,15 @@ describe("parseArgs", () => {
     expect(ok(["demo", "--help"])).toEqual({ kind: "usage" });
   });
 
+  it("reads mcp list [--cwd DIR]", () => {
+    expect(ok(["mcp", "list"])).toEqual({ kind: "mcpList" });
+    expect(ok(["mcp", "list", "--cwd", "/srv/app"])).toEqual({ kind: "mcpList", cwd: "/srv/app" });
+    expect(bad(["mcp"])).toBe("zeng mcp needs a command: list");
+    expect(bad(["mcp", "add"])).toBe('unknown mcp command "add"');
+    expect(bad(["mcp", "list", "x"])).toBe('unexpected argument "x" after mcp list');
+    expect(bad(["mcp", "list", "--model", "m"])).toBe("--model does not apply to `zeng mcp`");
+  });
+
   it("rejects unknown flags, bad and missing values, repeats and misplaced flags with one line", () => {
     expect(bad(["--bogus"])).toBe("unknown option --bogus");
     expect(bad(["-x"])).toBe("unknown option -x");

@@ -30,6 +30,7 @@ export type Command =
   | { readonly kind: "version" }
   | { readonly kind: "headless"; readonly args: HeadlessArgs }
   | { readonly kind: "trust"; readonly dir?: string }
+  | { readonly kind: "mcpList"; readonly cwd?: string }
   | { readonly kind: "demo" };
 
 /** The parser's answer: a command, or the one-line reason the usage is bad. */
@@ -58,7 +59,7 @@ const VALUE_FLAGS = new Set<FlagName>([
 ]);
 const BOOLEAN_FLAGS = new Set<FlagName>(["continue", "help", "version"]);
 const SHORT: Record<string, FlagName> = { "-p": "print", "-h": "help", "-V": "version" };
-const SUBCOMMANDS = new Set(["trust", "demo"]);
+const SUBCOMMANDS = new Set(["trust", "demo", "mcp"]);
 
 class UsageError extends Error {}
 
@@ -155,7 +156,25 @@ function headless(flags: Map<FlagName, string>): HeadlessArgs {
   };
 }
 
+/** `zeng mcp list [--cwd DIR]`. */
+function mcpCommand(rest: string[], flags: Map<FlagName, string>): Command {
+  const stray = [...flags.keys()].find((f) => f !== "help" && f !== "cwd");
+  if (stray) throw new UsageError(`${shown(stray)} does not apply to \`zeng mcp\``);
+  if (flags.has("help")) return { kind: "usage" };
+  if (rest[0] !== "list")
+    throw new UsageError(
+      rest[0] === undefined
+        ? "zeng mcp needs a command: list"
+        : `unknown mcp command ${quote(rest[0])}`,
+    );
+  if (rest.length > 1)
+    throw new UsageError(`unexpected argument ${quote(rest[1] as string)} after mcp list`);
+  const cwd = flags.get("cwd");
+  return cwd === undefined ? { kind: "mcpList" } : { kind: "mcpList", cwd };
+}
+
 function subcommand(name: string, rest: string[], flags: Map<FlagName, string>): Command {
+  if (name === "mcp") return mcpCommand(rest, flags);
   const stray = [...flags.keys()].find((f) => f !== "help");
   if (stray) throw new UsageError(`${shown(stray)} does not apply to \`zeng ${name}\``);
   if (flags.has("help")) return { kind: "usage" };

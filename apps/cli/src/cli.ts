@@ -33,6 +33,10 @@ async function dispatch(command: Command): Promise<number> {
       const { runTrust } = await import("./trust.js");
       return runTrust(command.dir, io, process.env);
     }
+    case "mcpList": {
+      const { runMcpList } = await import("./mcp-list.js");
+      return runMcpList(command.cwd, io, process.env);
+    }
     case "demo": {
       const { runDemo } = await import("./demo.js");
       return runDemo(io, process.env);

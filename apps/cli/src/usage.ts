@@ -5,6 +5,7 @@ Usage:
   zeng -p "PROMPT" [options]   run one prompt headless and exit
   zeng demo                    the "fix the failing test" walkthrough (scripted model, no key, no network)
   zeng trust [DIR]             trust a project folder (default: the working directory)
+  zeng mcp list [--cwd DIR]    start the folder's MCP servers, print each one's state, stop them
   zeng --help | --version
 
 Options for -p (--print):

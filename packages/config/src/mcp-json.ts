@@ -9,7 +9,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 const REMOTE_TYPES = new Set(["http", "sse", "streamable-http"]);
 
-/** Claude Code's server entry to ours: `type` is dropped (it follows from `command`/`url`). */
+/**
+ * Claude Code's server entry to ours: `type` is kept only for `sse` (stdio and streamable
+ * HTTP follow from `command`/`url`), and `$schema`, `$comment` and other `$` keys are dropped
+ * silently, as Claude Code ignores them.
+ */
 function toServer(entry: Record<string, unknown>): Record<string, unknown> | string {
   const { type, ...rest } = entry;
   if (
@@ -19,7 +23,8 @@ function toServer(entry: Record<string, unknown>): Record<string, unknown> | str
   ) {
     return `unknown server type \`${String(type)}\``;
   }
-  return rest;
+  for (const key of Object.keys(rest)) if (key.startsWith("$")) delete rest[key];
+  return type === "sse" ? { type, ...rest } : rest;
 }
 
 /**
@@ -27,7 +32,8 @@ function toServer(entry: Record<string, unknown>): Record<string, unknown> | str
  * args, env } | { type: "http", url, headers } } }`) into settings holding only
  * `mcp.servers`, to join the project layer. Undefined when the file is missing; a file that
  * is not JSON, or not of that shape, is reported and gives no servers; a bad server is
- * reported and left out. `${VAR}` expansion is not done. Never throws.
+ * reported and left out (the others stay). `${VAR}` is expanded when a server starts, not
+ * here. Never throws.
  */
 export function readMcpJson(file: string, problems: SettingsProblem[]): SettingsFile | undefined {
   const source = readText(file, problems);

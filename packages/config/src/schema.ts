@@ -48,18 +48,35 @@ export const HookEntry = z.strictObject({
 });
 export type HookEntry = z.infer<typeof HookEntry>;
 
-/** One `[mcp.servers.<name>]`: stdio (`command`, `args`, `env`) or HTTP (`url`, `headers`). */
+/** A server URL: http(s), or text holding `${VAR}` that expands to one when the server starts. */
+const serverUrl = z.union([
+  httpUrl,
+  z.string().regex(/\$\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\}/, "expected an http(s) URL"),
+]);
+
+/**
+ * One `[mcp.servers.<name>]`: stdio (`command`, `args`, `env`) or remote (`url`, `headers`;
+ * streamable HTTP, or the legacy SSE transport with `type = "sse"`). Values may hold `${VAR}`
+ * and `${VAR:-default}`, expanded when the server starts. `timeout` is in milliseconds (start
+ * and each call); `enabled = false` keeps the entry without starting it.
+ */
 export const McpServer = z
   .strictObject({
+    type: z.enum(["stdio", "http", "sse"]).optional(),
     command: text.optional(),
     args: z.array(z.string()).optional(),
     env: stringMap.optional(),
-    url: httpUrl.optional(),
+    url: serverUrl.optional(),
     headers: stringMap.optional(),
     disabled_tools: stringList.optional(),
+    timeout: z.int().positive().optional(),
+    enabled: z.boolean().optional(),
   })
   .refine((s) => (s.command === undefined) !== (s.url === undefined), {
     message: "an MCP server needs exactly one of `command` (stdio) or `url` (streamable HTTP)",
+  })
+  .refine((s) => s.type === undefined || (s.type === "stdio") === (s.command !== undefined), {
+    message: '`type = "stdio"` needs `command`; `http` and `sse` need `url`',
   });
 export type McpServer = z.infer<typeof McpServer>;
 

@@ -21,6 +21,8 @@ import { EventFeed } from "./session/event-feed.js";
 import { createRedactor, scrubbedEnvironment, secretValues } from "./util/secrets.js";
 import { createEngineSession, type OpenContext, resumeEngineSession } from "./session/open.js";
 import type { EngineSession } from "./session/session.js";
+import { type SessionMcp, sessionMcp } from "./mcp/prompts.js";
+import { checkMcpServers, type McpCheck } from "./mcp/check.js";
 import { EngineShutdown } from "./util/abort.js";
 
 /** A host's handle on one open session. */
@@ -54,6 +56,8 @@ export interface SessionHandle {
   repoMapIdle(): Promise<RepoMapStatus>;
   /** Stops the running turn, kills the session's jobs, runs SessionEnd hooks and closes the log. */
   close(): Promise<void>;
+  /** The session's MCP servers: states, a wait for starts, and prompts as slash commands. */
+  readonly mcp: SessionMcp;
 }
 
 /** What a host may choose per session: the overrides, and a listener for its events. */
@@ -74,7 +78,14 @@ export interface Engine {
   latestSession(projectRoot: string): Promise<SessionSummary | undefined>;
   /** Records a folder as trusted (`zeng trust`). */
   trustFolder(folder: string): Promise<void>;
+  /**
+   * Starts the MCP servers a session of `folder` would start, waits until each is ready or
+   * failed, stops them and resolves with their states (`zeng mcp list`). Creates no session.
+   * Rejects only when the folder does not exist.
+   */
+  checkMcpServers(folder: string): Promise<McpCheck>;
   /** Closes every session and stops what the engine started (an ephemeral engine's folders are removed). Safe to call twice. */
+
   shutdown(): Promise<void>;
 }
 
@@ -94,6 +105,7 @@ function handleOf(session: EngineSession, feed: EventFeed, forget: () => void): 
     idle: () => session.idle(),
     repoMap: () => session.repoMap?.status() ?? OFF_MAP,
     repoMapIdle: async () => (await session.repoMap?.whenIdle()) ?? OFF_MAP,
+    mcp: sessionMcp(session.mcp),
     close: async () => {
       await session.close();
       feed.close();
@@ -194,6 +206,14 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       return list.find((s) => s.projectRoot === root);
     },
     trustFolder: (folder) => ctx.trustStore.trust(folder),
+    checkMcpServers: (folder) =>
+      checkMcpServers({
+        folder,
+        paths: ctx.paths,
+        env: ctx.env,
+        trustStore: ctx.trustStore,
+        clock: ctx.clock,
+      }),
     shutdown: () => {
       stopped ??= (async () => {
         await Promise.allSettled([...sessions.values()].map((s) => s.close()));

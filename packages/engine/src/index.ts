@@ -12,6 +12,13 @@ export type { Submission, TurnSummary } from "./run/turn.js";
 export type { ModelCatalog, ModelInfo } from "./session/core.js";
 export type { RepoMapStatus } from "./repo-map/session-map.js";
 
+// MCP
+/** A session's MCP servers for hosts and the command catalog; prompts as `/mcp__<server>__<prompt>`. */
+export type { McpPromptCommand, McpPromptFetch, SessionMcp } from "./mcp/prompts.js";
+export { promptArguments } from "./mcp/prompts.js";
+export { DEFER_ABOVE } from "./mcp/catalog.js";
+export type { McpCheck } from "./mcp/check.js";
+
 // Hooks (Claude Code's protocol)
 export type { HookDefinition, HookEventName, HookOutcome, HookTable } from "./hooks/types.js";
 export { HOOK_EVENTS } from "./hooks/types.js";

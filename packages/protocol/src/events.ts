@@ -12,6 +12,7 @@ import {
   ToolCallId,
   TurnId,
 } from "./ids.js";
+import { McpServerStatus } from "./mcp.js";
 import { Effort, ModelErrorKind, StopReason } from "./model.js";
 import { parseJsonWith, parseWith, type ParseResult } from "./parse.js";
 import {
@@ -43,8 +44,8 @@ export type CompactionMarker = z.infer<typeof CompactionMarker>;
 
 /**
  * Everything a session reports. Events that change lasting state are recorded in the
- * session log before they are emitted; `textDelta`, `thinkingDelta` and `toolProgress` are
- * live only.
+ * session log before they are emitted; `textDelta`, `thinkingDelta`, `toolProgress` and
+ * `mcpServerUpdated` are live only.
  */
 export const EngineEvent = z.discriminatedUnion("type", [
   event("turnStarted", { turnId: TurnId, userMessageId: MessageId, prompt: z.string() }),
@@ -135,6 +136,8 @@ export const EngineEvent = z.discriminatedUnion("type", [
   event("titleChanged", { title: z.string() }),
   /** The session's running total, after each priced response. */
   event("costUpdated", { sessionUsage: Usage }),
+  /** An MCP server's state changed (live only: the state is the running session's, not the log's). */
+  event("mcpServerUpdated", { server: McpServerStatus }),
 ]);
 export type EngineEvent = z.infer<typeof EngineEvent>;
 export type EngineEventType = EngineEvent["type"];

@@ -243,4 +243,8 @@ export const EVENT_EXAMPLES: { [T in EngineEventType]: Extract<EngineEvent, { ty
   effortChanged: { type: "effortChanged", effort: "low" },
   titleChanged: { type: "titleChanged", title: "Fix the login test" },
   costUpdated: { type: "costUpdated", sessionUsage: usage },
+  mcpServerUpdated: {
+    type: "mcpServerUpdated",
+    server: { name: "github", state: "ready", transport: "stdio", tools: 12, startMs: 840 },
+  },
 };

@@ -109,6 +109,9 @@ export {
   TurnOutcome,
 } from "./records.js";
 
+// MCP server state (the `mcpServerUpdated` event)
+export { McpServerStatus } from "./mcp.js";
+
 // Commands and events
 export type { EngineCommandType } from "./commands.js";
 export { EngineCommand, parseEngineCommand, parseEngineCommandJson } from "./commands.js";

@@ -81,3 +81,9 @@ export type {
   TestEngineOptions,
 } from "./test-engine.js";
 export { createTestEngine } from "./test-engine.js";
+
+// MCP
+export {
+  /** The path of the MCP test server (stdio, `--http`, `--sse`), to start with `node`. */
+  MCP_TEST_SERVER,
+} from "./mcp-test-server.js";

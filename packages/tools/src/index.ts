@@ -25,6 +25,7 @@ export type {
   JobPort,
   LspPort,
   LspQuery,
+  McpCallOptions,
   McpPort,
   PlanReview,
   PortName,
@@ -57,6 +58,17 @@ export { grepTool } from "./builtin/grep.js";
 export { askUserQuestionTool, exitPlanModeTool, todoWriteTool } from "./builtin/interaction.js";
 export { jobKillTool, jobOutputTool } from "./builtin/jobs.js";
 export { lspTool } from "./builtin/lsp.js";
+
+// MCP
+/** The tool standing for one MCP server tool (`mcp__<server>__<tool>`), and its definition. */
+export type { McpToolDefinition } from "./builtin/mcp-tool.js";
+export { createMcpTool } from "./builtin/mcp-tool.js";
+/** ListMcpResources, ReadMcpResource and LoadMcpTools: the engine's MCP hub offers them (not in builtinTools). */
+export {
+  listMcpResourcesTool,
+  loadMcpToolsTool,
+  readMcpResourceTool,
+} from "./builtin/mcp-resources.js";
 export { multiEditTool } from "./builtin/multi-edit.js";
 export { readTool } from "./builtin/read.js";
 export { verifyTool } from "./builtin/verify.js";

@@ -120,11 +120,33 @@ export interface LspQuery {
   readonly newName?: string;
 }
 
-/** MCP servers: call tools, list and read resources. */
+/**
+ * MCP servers: call tools, list and read resources, load deferred tool definitions. Each
+ * method resolves with the result for the model (a server that is gone, a timeout or a
+ * protocol error is an error output); none rejects, except on cancellation.
+ */
 export interface McpPort {
-  callTool(server: string, tool: string, input: unknown, signal: AbortSignal): Promise<ToolOutput>;
+  /** Calls `tool` of `server` (their own names, not the sanitized ones). */
+  callTool(
+    server: string,
+    tool: string,
+    input: unknown,
+    signal: AbortSignal,
+    options?: McpCallOptions,
+  ): Promise<ToolOutput>;
+  /** The resources of one server, or of every ready server when `server` is undefined. */
   listResources(server: string | undefined, signal: AbortSignal): Promise<ToolOutput>;
   readResource(server: string, uri: string, signal: AbortSignal): Promise<ToolOutput>;
+  /** Adds the definitions of deferred MCP tools (by their `mcp__` names) from the next request on. */
+  loadTools(names: readonly string[]): Promise<ToolOutput>;
+}
+
+/** What an MCP call may be told while it runs. */
+export interface McpCallOptions {
+  /** A progress notification of the server, as text (the engine emits `toolProgress`). */
+  readonly onProgress?: (text: string) => void;
+  /** Whether image content may be returned as image blocks. */
+  readonly vision?: boolean;
 }
 
 /** The fast side model, for WebFetch extraction. */

@@ -18,6 +18,11 @@ export interface Tool<I = unknown> {
   readonly inputSchema: z.ZodType<I>;
   /** Ports the tool needs; the engine offers it only when all are present. */
   readonly requires: readonly PortName[];
+  /**
+   * The input's JSON Schema as the model is offered it, when it comes from elsewhere (an MCP
+   * server's tool); {@link toolSpec} then sends it instead of converting `inputSchema`.
+   */
+  readonly inputJsonSchema?: Readonly<Record<string, unknown>>;
   /** True when the call changes nothing (may run beside other read-only calls). */
   isReadOnly(input: I): boolean;
   /** True when the call may run at the same time as other concurrency-safe calls. */
@@ -75,8 +80,17 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<z.
   };
 }
 
-/** The tool as the model is offered it: name, description, input JSON Schema (`io: "input"`). Never throws. */
+/**
+ * The tool as the model is offered it: name, description, input JSON Schema (`io: "input"`,
+ * or the tool's own `inputJsonSchema`). Never throws.
+ */
 export function toolSpec(tool: Tool): ToolSpec {
+  if (tool.inputJsonSchema)
+    return {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: { ...tool.inputJsonSchema },
+    };
   const schema = z.toJSONSchema(tool.inputSchema, { io: "input", unrepresentable: "any" });
   const { $schema: _ignored, ...inputSchema } = schema as Record<string, unknown>;
   return { name: tool.name, description: tool.description, inputSchema };

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { reply } from "@z-engine/testkit";
+import { MCP_TEST_SERVER, reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { main, streamJson, type World, world } from "./cli.test.helpers.js";
 
@@ -86,6 +86,41 @@ describe("zeng trust", () => {
     const after = streamJson((await w.run(["-p", "b", "--output-format", "stream-json"])).stdout);
     expect(after.envelopes.some((e) => e.event.type === "trustRequired")).toBe(false);
   });
+});
+
+describe("zeng mcp list", () => {
+  it("starts the configured servers, prints each state with its reason, withholds an untrusted project's", async () => {
+    const q = JSON.stringify;
+    w = await world({
+      format: "anthropic",
+      files: {
+        "README.md": "# x\n",
+        ".mcp.json": JSON.stringify({ mcpServers: { planted: { command: "/no/such/planted" } } }),
+      },
+      userSettings: [
+        "[mcp.servers.test]",
+        `command = ${q(process.execPath)}`,
+        `args = [${q(MCP_TEST_SERVER)}]`,
+        "[mcp.servers.broken]",
+        'command = "/no/such/mcp-server"',
+        "[mcp.servers.off]",
+        'url = "http://127.0.0.1:9/mcp"',
+        "enabled = false",
+        "",
+      ].join("\n"),
+    });
+    const run = await w.run(["mcp", "list"]);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split("\n");
+    expect(lines[0]).toMatch(/^test \(stdio\): ready, 14 tools, started in \d+ ms$/);
+    expect(lines[1]).toMatch(/^broken \(stdio\): failed: .*(ENOENT|no such)/i);
+    expect(lines[2]).toBe("off (http): disabled");
+    expect(lines[3]).toBe(
+      `The project's own MCP servers start only once ${w.repo.root} is trusted (zeng trust).`,
+    );
+    expect(run.stdout).not.toContain("planted");
+    expect(w.provider.requests).toHaveLength(0);
+  }, 60_000);
 });
 
 describe("zeng demo", () => {

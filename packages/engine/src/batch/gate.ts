@@ -111,7 +111,7 @@ export async function gateCall(
     return answered(
       `The arguments of ${use.name} were not valid JSON (${invalidJson}); send the call again with a JSON object.`,
     );
-  const tool = core.tools.find((t) => t.name === use.name);
+  const tool = core.tools.find((t) => t.name === use.name) ?? core.mcp.find(use.name);
   if (!tool)
     return answered(
       `Unknown tool "${use.name}". Available tools: ${core.tools.map((t) => t.name).join(", ")}.`,

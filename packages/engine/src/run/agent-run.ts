@@ -64,13 +64,16 @@ function budgetEnd(core: SessionCore, turn: TurnState): RunEnd | null {
 export async function runAgent(
   core: SessionCore,
   turn: TurnState,
-  tools: readonly ToolSpec[],
+  builtinTools: readonly ToolSpec[],
 ): Promise<RunEnd> {
   if (turn.rounds === 0) turn.recordCheckpoint = core.beginCheckpoint?.(turn);
   for (;;) {
     if (turn.signal.aborted) return cancelled(turn);
     const budget = budgetEnd(core, turn);
     if (budget) return budget;
+    // MCP tools join each request as the servers are then (list_changed, LoadMcpTools).
+    await core.mcp.refreshed();
+    const tools = [...builtinTools, ...core.mcp.requestSpecs()];
     turn.rounds++;
     await relievePressure(core, turn, tools, false);
     const info = core.catalog.info(core.model);
@@ -83,13 +86,15 @@ export async function runAgent(
       vision: modelVision(core),
       ...(core.effort ? { effort: core.effort } : {}),
     });
-    const response = await streamRound(
+    const stream = streamRound(
       core,
       core.client("main", core.model),
       request,
       turn.turnId,
       turn.signal,
     );
+    core.mcp.releaseStarts();
+    const response = await stream;
     turn.usage = addUsage(turn.usage, response.usage);
     if (response.error) {
       if (turn.signal.aborted || response.error.kind === "cancelled") return cancelled(turn);

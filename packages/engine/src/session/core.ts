@@ -29,6 +29,7 @@ import type { SessionConfig } from "../settings/session-config.js";
 import type { Approvals } from "../batch/approvals.js";
 import type { Journal } from "./journal.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
+import type { McpHub } from "../mcp/hub.js";
 
 /** Sizes and prices of a model. */
 export interface ModelInfo {
@@ -94,6 +95,8 @@ export interface SessionCore {
   hooks: HookRunner;
 
   readonly tools: readonly Tool[];
+  /** The session's MCP servers: their tools join each request's list and the gate's lookup. */
+  readonly mcp: McpHub;
   readonly ports: ToolPorts;
   readonly shell: Shell;
   readonly shellSession: ShellSession;

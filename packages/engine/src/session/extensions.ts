@@ -40,7 +40,12 @@ export function sessionExtensions(
         for (const w of hook.warnings) await session.journal.notice("warning", "hook.warning", w);
       }
       await session.repoMap?.close();
-      await Promise.all([parts.jobs.killAll(), parts.lsp.close(), checkpoints.settled()]);
+      await Promise.all([
+        parts.jobs.killAll(),
+        parts.lsp.close(),
+        session.mcp.close(),
+        checkpoints.settled(),
+      ]);
       await session.log.close();
     },
   };
@@ -49,7 +54,8 @@ export function sessionExtensions(
 /**
  * trustWorkspace: `true` records the folder in trust.json and reloads the session's
  * settings, so the project's withheld settings apply from now on (hooks, checks, rules,
- * mode, additional directories; a changed [shell] section applies from the next session);
+ * mode, additional directories, MCP servers: only new or changed entries start; a changed
+ * [shell] section applies from the next session);
  * the session's mode moves only when the settings' mode changed with trust, so a mode the
  * user chose stays. `false` only dismisses the request. Rejects only when the log or
  * trust.json cannot be written.
@@ -86,6 +92,7 @@ async function trust(
   session.checkList = await projectChecks(root, config);
   // A reload is a rebuild point for the repo map (its size may have changed with trust).
   session.repoMap?.rebuild();
+  session.mcp.reconcile(config.settings.mcp.servers);
   await session.journal.record("trust", { projectRoot: root, withheld, decision: "trusted" });
   // Only a mode the settings now give differently moves the session's mode: a mode the user
   // chose during the session stays unless the project's own mode was what trust withheld.

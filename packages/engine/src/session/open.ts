@@ -28,6 +28,8 @@ import { SessionChecks } from "../ports/checks.js";
 import { SessionInteraction } from "../ports/interaction.js";
 import { SessionJobs } from "../ports/jobs.js";
 import { FastModelSide } from "../ports/side-model.js";
+import { McpHub } from "../mcp/hub.js";
+import { hubPort } from "../mcp/port.js";
 import {
   type SessionConfig,
   type SessionOverrides,
@@ -190,7 +192,8 @@ async function buildSession(
     trusted: () => ref.current?.trusted ?? prep.loaded.trusted,
     settings: () => (ref.current?.config ?? config).settings.lsp,
   });
-  const ports: ToolPorts = { interaction, jobs, checks, sideModel, lsp };
+  const mcp = new McpHub({ journal, reminders, env: ctx.env, cwd: projectRoot, clock: ctx.clock });
+  const ports: ToolPorts = { interaction, jobs, checks, sideModel, lsp, mcp: hubPort(mcp) };
   const parts: SessionParts = {
     id: log.id as SessionId,
     projectRoot,
@@ -255,6 +258,7 @@ async function buildSession(
       env: { ...ctx.childEnv },
     }),
     tools: offeredTools(ctx.extraTools, ports, config.settings.web.enabled),
+    mcp,
     ports,
     shell,
     shellSession: createShellSession(shell, { cwd: projectRoot }),
@@ -284,6 +288,10 @@ async function buildSession(
   );
   ref.current = session;
   session.repoMap?.start();
+  // MCP servers start in the background: no request waits for them, and the first one is
+  // not slowed by their start-up (held until it went out, or the session sits idle).
+  mcp.holdStarts();
+  mcp.reconcile(config.settings.mcp.servers);
   return session;
 }
 
@@ -334,6 +342,13 @@ async function announce(
   }
 }
 
+/** Once the session is open: a session that is not running a turn by then starts its MCP servers. */
+function releaseMcpWhenIdle(session: EngineSession): void {
+  setTimeout(() => {
+    if (!session.busy) session.mcp.releaseStarts();
+  }, 0).unref();
+}
+
 async function sessionStartHooks(
   session: EngineSession,
   source: "startup" | "resume",
@@ -369,6 +384,7 @@ export async function createEngineSession(
   }
   await announce(session, prep.loaded, notices);
   await sessionStartHooks(session, "startup");
+  releaseMcpWhenIdle(session);
   return session;
 }
 
@@ -403,5 +419,6 @@ export async function resumeEngineSession(
   await repairCrash(session, opened);
   await announce(session, prep.loaded, notices);
   await sessionStartHooks(session, "resume");
+  releaseMcpWhenIdle(session);
   return session;
 }

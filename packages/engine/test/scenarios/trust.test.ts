@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HEADLESS_DENIAL } from "@z-engine/engine";
-import { reply } from "@z-engine/testkit";
+import { MCP_TEST_SERVER, reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, harness, loginProject } from "../harness.js";
 
@@ -54,6 +54,16 @@ async function hostileProject(options: { headless: boolean }): Promise<Harness> 
       ...loginProject,
       "README.md": "# demo\n",
       ".z-engine/settings.toml": hostileSettings(outside),
+      // A planted MCP server: it must not start before trust (it logs its start outside).
+      ".mcp.json": JSON.stringify({
+        mcpServers: {
+          planted: {
+            command: process.execPath,
+            args: [MCP_TEST_SERVER],
+            env: { MCP_TEST_LOG: join(outside, "mcp-log") },
+          },
+        },
+      }),
     },
     script: [],
     engine: { headless: options.headless },
@@ -87,6 +97,7 @@ describe("workspace trust", () => {
         "permissions.mode",
         "permissions.allow",
         "permissions.additional_directories",
+        "mcp.servers",
       ]),
     );
     expect(required[0]?.withheld).not.toContain("permissions.deny");
@@ -97,8 +108,9 @@ describe("workspace trust", () => {
     expect(x.recorder.ofType("modeChanged")).toHaveLength(0);
     expect(existsSync(x.repo.path("ran.txt"))).toBe(false);
     expect(existsSync(x.repo.path("README.md"))).toBe(true);
-    for (const marker of ["session-start", "prompt-submit", "pre-tool-use", "check-ran"])
+    for (const marker of ["session-start", "prompt-submit", "pre-tool-use", "check-ran", "mcp-log"])
       expect(existsSync(join(dir, marker))).toBe(false);
+    expect(x.recorder.ofType("mcpServerUpdated")).toEqual([]);
     expect(x.recorder.ofType("toolFinished").map((f) => [f.toolName, f.status])).toEqual([
       ["Bash", "denied"],
       ["Bash", "denied"],
@@ -120,6 +132,12 @@ describe("workspace trust", () => {
     await x.session.idle();
     expect(await trustFile(x)).toContain(x.repo.root);
     expect(x.recorder.ofType("modeChanged").map((m) => m.mode)).toEqual(["bypass"]);
+    await x.recorder.waitFor(
+      "mcpServerUpdated",
+      { server: { name: "planted", state: "ready" } },
+      { timeoutMs: 20_000 },
+    );
+    expect(await readFile(join(dir, "mcp-log"), "utf8")).toMatch(/^started \d+\n$/);
     const before = x.recorder.ofType("toolFinished").length;
     x.model.push(turnCalls(dir), reply.text("done"));
     await x.session.run("try everything again");
@@ -142,7 +160,7 @@ describe("workspace trust", () => {
     expect(x.recorder.ofType("trustRequired")).toHaveLength(1);
     expect(existsSync(join(dir, "session-start"))).toBe(true);
     await next.close();
-  });
+  }, 60_000);
 
   it("trustWorkspace false only dismisses the request", async () => {
     const x = await hostileProject({ headless: true });

@@ -1,0 +1,89 @@
+import { McpError } from "@z-engine/integrations";
+import { errorOutput, type McpPort, textOutput, type ToolOutput } from "@z-engine/tools";
+import type { McpHub } from "./hub.js";
+
+function failure(error: unknown, signal: AbortSignal): ToolOutput {
+  // A cancelled call is rethrown so that the batch reports it as cancelled.
+  if (signal.aborted) throw error;
+  const message = error instanceof Error ? error.message : String(error);
+  return errorOutput(error instanceof McpError ? message : `MCP request failed: ${message}`);
+}
+
+function unknownServer(hub: McpHub, server: string): ToolOutput {
+  const names = hub.status().map((s) => s.name);
+  return errorOutput(
+    `No MCP server named "${server}" is running. Servers: ${names.length > 0 ? names.join(", ") : "none"}.`,
+  );
+}
+
+async function listResources(hub: McpHub, server: string | undefined, signal: AbortSignal) {
+  const conns = server === undefined ? hub.connections() : [hub.connection(server)];
+  if (server !== undefined && !conns[0]) return unknownServer(hub, server);
+  const lines: string[] = [];
+  for (const conn of conns) {
+    if (!conn || (server === undefined && (conn.state !== "ready" || !conn.offers("resources"))))
+      continue;
+    try {
+      for (const r of await conn.listResources(signal)) {
+        const mime = r.mimeType ? ` (${r.mimeType})` : "";
+        const about = r.description ? `: ${r.description}` : "";
+        lines.push(`${conn.name}: ${r.uri} ${r.name}${mime}${about}`);
+      }
+    } catch (error) {
+      if (signal.aborted) throw error;
+      lines.push(`${conn.name}: ${(error as Error).message}`);
+    }
+  }
+  return textOutput(lines.length > 0 ? lines.join("\n") : "No MCP server lists any resource.");
+}
+
+/**
+ * The McpPort of a session, over its hub. Calls and reads go to the named server's
+ * connection (which reconnects once after a drop); failures come back as error outputs that
+ * say what went wrong; a cancelled call rejects, so the batch answers it as cancelled.
+ */
+export function hubPort(hub: McpHub): McpPort {
+  return {
+    async callTool(server, tool, input, signal, options = {}) {
+      const conn = hub.connection(server);
+      if (!conn) return unknownServer(hub, server);
+      try {
+        const result = await conn.callTool(tool, (input ?? {}) as Record<string, unknown>, {
+          signal,
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          ...(options.vision !== undefined ? { vision: options.vision } : {}),
+        });
+        return {
+          content: result.content,
+          isError: result.isError,
+          writtenPaths: [],
+          artifacts: [],
+        };
+      } catch (error) {
+        return failure(error, signal);
+      }
+    },
+    listResources: (server, signal) => listResources(hub, server, signal),
+    async readResource(server, uri, signal) {
+      const conn = hub.connection(server);
+      if (!conn) return unknownServer(hub, server);
+      try {
+        const content = await conn.readResource(uri, signal);
+        return { content, isError: false, writtenPaths: [], artifacts: [] };
+      } catch (error) {
+        return failure(error, signal);
+      }
+    },
+    async loadTools(names) {
+      const { loaded, unknown } = hub.load(names);
+      const parts: string[] = [];
+      if (loaded.length > 0)
+        parts.push(
+          `Loaded ${loaded.join(", ")}; call ${loaded.length > 1 ? "them" : "it"} from your next response on.`,
+        );
+      if (unknown.length > 0) parts.push(`Unknown MCP tools: ${unknown.join(", ")}.`);
+      const text = parts.join("\n");
+      return loaded.length > 0 ? textOutput(text) : errorOutput(text);
+    },
+  };
+}
