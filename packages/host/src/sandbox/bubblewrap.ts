@@ -99,7 +99,9 @@ export class BubblewrapSandbox implements SandboxBackend {
     args.push("--ro-bind", placeholders, placeholders);
     const created: string[] = [];
     for (const path of profile.readOnlyInside) {
-      const mount = protectMount(path, writable, placeholders);
+      const mount =
+        (this.mountPoints.has(path) ? sharedPlaceholder(path, placeholders) : null) ??
+        protectMount(path, writable, placeholders);
       if (!mount) continue;
       args.push(...mount.args);
       if (mount.created && !created.includes(mount.created)) created.push(mount.created);
@@ -174,6 +176,20 @@ export class BubblewrapSandbox implements SandboxBackend {
       // Someone else is using it now; leaving an empty placeholder is harmless.
     }
   }
+}
+
+/**
+ * The mount for a protected path that is another running command's placeholder mount point
+ * (an empty file or folder bwrap made on the host): it gets the placeholder too and counts as
+ * created, so the first command's release cannot remove it while this one runs. Binding the
+ * path onto itself instead would leave this command exposed: unlinking a mount point in
+ * another mount namespace detaches the mount there.
+ */
+function sharedPlaceholder(path: string, placeholders: string): Mount | null {
+  const stat = lstatOrNull(path);
+  if (!stat || stat === "notdir" || stat.isSymbolicLink()) return null;
+  const source = join(placeholders, stat.isDirectory() ? "dir" : "file");
+  return { args: ["--ro-bind", source, path], created: path };
 }
 
 /** The bwrap arguments that keep one protected path read-only, or null when nothing is needed. */
