@@ -11,14 +11,17 @@ pnpm typecheck
 report="$(mktemp)"
 status=0
 pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$report" || status=$?
-node -e '
+summary="$(node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const skipped = r.numPendingTests + r.numTodoTests;
   console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
-' "$report" || true
+' "$report" || true)"
 rm -f "$report"
-[ "$status" -eq 0 ] || exit "$status"
 
 # The packages as someone else gets them: packed, installed with npm outside the workspace,
 # and the examples type-checked and run there.
-./scripts/examples.sh
+if [ "$status" -eq 0 ]; then ./scripts/examples.sh || status=$?; fi
+
+# The test count closes the output.
+echo "$summary"
+exit "$status"
