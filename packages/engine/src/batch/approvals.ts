@@ -64,10 +64,21 @@ export class Approvals {
     signal: AbortSignal,
   ): Promise<ApprovalAnswer[]> {
     const scope = { turnId };
-    const ids: ApprovalId[] = [];
-    for (const request of requests) {
-      const approvalId = newApprovalId();
-      ids.push(approvalId);
+    const ids = requests.map(() => newApprovalId());
+    // Each wait is registered before any request is recorded and emitted: a host may answer
+    // the first one while the others are still being written.
+    const waits = requests.map(
+      (request, i): Promise<ApprovalAnswer> =>
+        this.headless
+          ? Promise.resolve({ decision: { type: "deny" }, by: "headless", reason: HEADLESS_DENIAL })
+          : this.broker.wait(ids[i] as ApprovalId, request, signal, () => ({
+              decision: { type: "deny" },
+              by: "cancelled",
+              reason: "cancelled by user",
+            })),
+    );
+    for (const [i, request] of requests.entries()) {
+      const approvalId = ids[i] as ApprovalId;
       const { preview, suggestedRules, ...fields } = request;
       await this.journal.record(
         "approvalRequested",
@@ -85,13 +96,7 @@ export class Approvals {
     if (!this.headless && requests.length > 0) this.onWaiting(requests);
     const answers = requests.map((request, i) => {
       const id = ids[i] as ApprovalId;
-      const answer: Promise<ApprovalAnswer> = this.headless
-        ? Promise.resolve({ decision: { type: "deny" }, by: "headless", reason: HEADLESS_DENIAL })
-        : this.broker.wait(id, request, signal, () => ({
-            decision: { type: "deny" },
-            by: "cancelled",
-            reason: "cancelled by user",
-          }));
+      const answer = waits[i] as Promise<ApprovalAnswer>;
       return answer.then(async (a) => {
         await this.journal.record(
           "approvalResolved",

@@ -15,6 +15,33 @@ function resultsOf(h: Harness, request: number): ToolResultBlock[] {
 }
 
 describe("the tool batch", () => {
+  it("takes an answer a host sends as soon as it sees the first ask of a batch", async () => {
+    // The harness answers each approvalRequested in a microtask, while the engine may still be
+    // recording the batch's later asks: every wait must already be registered by then.
+    h = await harness({
+      files: loginProject,
+      script: [],
+      approve: () => ({ type: "allowOnce" }),
+    });
+    const p = (x: string) => (h as Harness).repo.path(x);
+    h.model.push(
+      reply.toolCalls([
+        { name: "Write", input: { file_path: p("a.txt"), content: "a" } },
+        { name: "Write", input: { file_path: p("b.txt"), content: "b" } },
+        { name: "Bash", input: { command: "touch c.txt" } },
+      ]),
+      reply.text("done"),
+    );
+    expect((await h.session.run("write three files")).outcome).toBe("completed");
+    expect(h.recorder.ofType("approvalResolved").map((e) => e.decision.type)).toEqual([
+      "allowOnce",
+      "allowOnce",
+      "allowOnce",
+    ]);
+    expect(await h.repo.read("b.txt")).toBe("b");
+    expect(h.recorder.ofType("notice").filter((n) => n.message.includes("no pending"))).toEqual([]);
+  });
+
   it("requests every ask of a batch together and takes answers in any order", async () => {
     h = await harness({ files: loginProject, script: [] });
     const p = (x: string) => (h as Harness).repo.path(x);
