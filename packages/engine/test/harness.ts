@@ -9,7 +9,12 @@ import {
   type SessionHandle,
   type SessionOverrides,
 } from "@z-engine/engine";
-import type { ApprovalDecision, EngineEventType, EventEnvelope } from "@z-engine/protocol";
+import type {
+  ApprovalDecision,
+  EngineEventType,
+  EventEnvelope,
+  ToolResultBlock,
+} from "@z-engine/protocol";
 import {
   createFixtureRepo,
   EventRecorder,
@@ -163,4 +168,10 @@ export async function waitForCount(
       )
       .catch(() => undefined);
   }
+}
+
+/** The tool results the `request`-th model request carried in its last message. */
+export function resultsOf(h: Harness, request: number): ToolResultBlock[] {
+  const last = h.model.requests[request]?.messages.at(-1);
+  return (last?.content ?? []).filter((b): b is ToolResultBlock => b.type === "toolResult");
 }

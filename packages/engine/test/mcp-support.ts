@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { ModelRequest, ToolResultBlock } from "@z-engine/protocol";
 import { MCP_TEST_SERVER } from "@z-engine/testkit";
-import type { Harness } from "./harness.js";
+import { type Harness, resultsOf } from "./harness.js";
+
+export { resultsOf };
 
 const q = (s: string) => JSON.stringify(s);
 
@@ -31,12 +33,6 @@ export function serverState(h: Harness, name: string, state: string, timeoutMs =
 
 /** The tool names a request offered. */
 export const toolNames = (r: ModelRequest | undefined) => (r?.tools ?? []).map((t) => t.name);
-
-/** The tool results in the last message of request `i`. */
-export function resultsOf(h: Harness, i: number): ToolResultBlock[] {
-  const last = h.model.requests[i]?.messages.at(-1);
-  return (last?.content ?? []).filter((b): b is ToolResultBlock => b.type === "toolResult");
-}
 
 /** The text of a tool result. */
 export const resultText = (r: ToolResultBlock | undefined) =>

@@ -1,18 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { ApprovalDecision, ToolResultBlock } from "@z-engine/protocol";
+import type { ApprovalDecision } from "@z-engine/protocol";
 import { reply } from "@z-engine/testkit";
-import { type Harness, harness, loginProject, waitForCount } from "../harness.js";
+import { type Harness, harness, loginProject, waitForCount, resultsOf } from "../harness.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.dispose();
   h = undefined;
 });
-
-function resultsOf(h: Harness, request: number): ToolResultBlock[] {
-  const last = h.model.requests[request]?.messages.at(-1);
-  return (last?.content ?? []).filter((b): b is ToolResultBlock => b.type === "toolResult");
-}
 
 describe("the tool batch", () => {
   it("takes an answer a host sends as soon as it sees the first ask of a batch", async () => {

@@ -1,9 +1,8 @@
 import { link, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ToolResultBlock } from "@z-engine/protocol";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, harness, loginProject } from "../harness.js";
+import { type Harness, harness, loginProject, resultsOf } from "../harness.js";
 
 // Issue 16, items 4 and 5, end to end: the session's own rules and gate.
 let h: Harness | undefined;
@@ -11,11 +10,6 @@ afterEach(async () => {
   await h?.dispose();
   h = undefined;
 });
-
-function resultsOf(h: Harness, request: number): ToolResultBlock[] {
-  const last = h.model.requests[request]?.messages.at(-1);
-  return (last?.content ?? []).filter((b): b is ToolResultBlock => b.type === "toolResult");
-}
 
 describe("file tools against the session's gate", () => {
   it("Grep and Glob leave out what the settings' Read deny rules cover", async () => {
