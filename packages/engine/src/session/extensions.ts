@@ -4,7 +4,7 @@ import type { SessionInteraction } from "../ports/interaction.js";
 import type { SessionJobs } from "../ports/jobs.js";
 import { type SessionOverrides, sessionConfig } from "../settings/session-config.js";
 import { TurnCheckpoints } from "./checkpoint.js";
-import type { OpenContext } from "./open.js";
+import type { OpenContext } from "./open-context.js";
 import { loadProjectSettings, projectChecks } from "./services.js";
 import { rewindSession } from "./rewind.js";
 import type { EngineSession, SessionExtensions } from "./session.js";
