@@ -7,6 +7,7 @@ import { linkedController } from "../util/abort.js";
 import type { ApprovalAnswer } from "./approvals.js";
 import { errorResult, type GatedCall, gateCall } from "./gate.js";
 import { toolCtx } from "./tool-ctx.js";
+import { runHook } from "../hooks/run-hook.js";
 
 /** The text of a result answered because the user stopped the turn. */
 export const CANCELLED_RESULT = "cancelled by user";
@@ -123,8 +124,8 @@ async function postToolHook(
   isError: boolean,
   signal: AbortSignal,
 ): Promise<string[]> {
-  if (!core.hooks.has("PostToolUse")) return [];
-  const outcome = await core.hooks.run(
+  const outcome = await runHook(
+    core,
     "PostToolUse",
     {
       tool_name: call.tool.name,
@@ -133,8 +134,7 @@ async function postToolHook(
     },
     { subject: call.tool.name, signal },
   );
-  for (const warning of outcome.warnings)
-    await core.journal.notice("warning", "hook.warning", warning);
+  if (!outcome) return [];
   const extra = [...outcome.additionalContext];
   if (outcome.blocked) extra.push(`PostToolUse hook feedback: ${outcome.blockReason}`);
   return extra;

@@ -5,6 +5,7 @@ import type { HookOutcome } from "../hooks/types.js";
 import type { SessionCore } from "../session/core.js";
 import type { ApprovalRequest } from "./approvals.js";
 import { toolCtx } from "./tool-ctx.js";
+import { runHook } from "../hooks/run-hook.js";
 
 /** A call after validation, hooks and the permission decision. */
 export type GatedCall =
@@ -72,23 +73,6 @@ export function withHook(decision: Decision, hook: HookOutcome): Decision {
   }
 }
 
-async function runPreToolHook(
-  core: SessionCore,
-  use: ToolUseBlock,
-  input: unknown,
-  signal: AbortSignal,
-) {
-  if (!core.hooks.has("PreToolUse")) return undefined;
-  const outcome = await core.hooks.run(
-    "PreToolUse",
-    { tool_name: use.name, tool_input: input },
-    { subject: use.name, signal },
-  );
-  for (const warning of outcome.warnings)
-    await core.journal.notice("warning", "hook.warning", warning);
-  return outcome;
-}
-
 /**
  * Gates one call in the spec's order: malformed JSON, unknown tool and invalid input become
  * error results; PreToolUse hooks may block, rewrite the input or force a decision; then the
@@ -119,7 +103,12 @@ export async function gateCall(
   let input = use.input;
   const valid = parseToolInput(tool, input);
   if (!valid.ok) return answered(valid.error);
-  const hook = await runPreToolHook(core, use, input, signal);
+  const hook = await runHook(
+    core,
+    "PreToolUse",
+    { tool_name: use.name, tool_input: input },
+    { subject: use.name, signal },
+  );
   if (hook?.blocked) return answered(`Blocked by a PreToolUse hook: ${hook.blockReason}`, "denied");
   if (hook?.updatedInput) input = hook.updatedInput;
   const ctx = toolCtx(core, use.id, signal);

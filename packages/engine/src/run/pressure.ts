@@ -3,6 +3,7 @@ import type { ToolSpec } from "@z-engine/protocol";
 import { requestSystem } from "../repo-map/system.js";
 import type { SessionCore } from "../session/core.js";
 import type { TurnState } from "./turn-state.js";
+import { runHook } from "../hooks/run-hook.js";
 
 /** Recent history a compaction keeps as it is, as a share of the window (or, after an overflow, of the history). */
 const KEEP_RECENT_SHARE = 0.25;
@@ -84,12 +85,13 @@ export async function compactNow(
         { type: "compactionStarted", trigger: trigger === "manual" ? "manual" : "auto" },
         scope,
       );
-      if (!core.hooks.has("PreCompact")) return { proceed: true };
-      const hook = await core.hooks.run(
+      const hook = await runHook(
+        core,
         "PreCompact",
         { trigger: trigger === "manual" ? "manual" : "auto", custom_instructions: "" },
         { signal },
       );
+      if (!hook) return { proceed: true };
       if (hook.blocked) return { proceed: false, reason: `PreCompact hook: ${hook.blockReason}` };
       return hook.additionalContext.length > 0
         ? { proceed: true, instructions: hook.additionalContext.join("\n") }

@@ -10,6 +10,7 @@ import type { SessionCore } from "../session/core.js";
 import { changeState, turnBadge } from "../verification/badge.js";
 import { gateAll } from "../batch/execute.js";
 import type { TurnState } from "./turn-state.js";
+import { runHook } from "../hooks/run-hook.js";
 
 /** Stop hooks may continue a turn at most this often (architecture.md, stop boundary step 1). */
 export const MAX_STOP_HOOK_CONTINUATIONS = 5;
@@ -22,15 +23,14 @@ export type StopDecision =
 const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
 
 async function stopHooks(core: SessionCore, turn: TurnState): Promise<StopDecision | null> {
-  if (!core.hooks.has("Stop") || turn.stopHookContinuations >= MAX_STOP_HOOK_CONTINUATIONS)
-    return null;
-  const hook = await core.hooks.run(
+  if (turn.stopHookContinuations >= MAX_STOP_HOOK_CONTINUATIONS) return null;
+  const hook = await runHook(
+    core,
     "Stop",
     { stop_hook_active: turn.stopHookContinuations > 0 },
-    { signal: turn.signal },
+    { signal: turn.signal, scope: { turnId: turn.turnId } },
   );
-  for (const warning of hook.warnings)
-    await core.journal.notice("warning", "hook.warning", warning, { turnId: turn.turnId });
+  if (!hook) return null;
   if (hook.stop) return { end: true, reason: hook.stopReason || "a Stop hook ended the turn" };
   if (!hook.blocked) return null;
   turn.stopHookContinuations++;

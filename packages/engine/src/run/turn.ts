@@ -13,6 +13,7 @@ import { turnBadge } from "../verification/badge.js";
 import { runAgent } from "./agent-run.js";
 import { newTurnState, type RunEnd, type TurnState } from "./turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
+import { runHook } from "../hooks/run-hook.js";
 
 /** What a user turn submits. */
 export interface Submission {
@@ -38,9 +39,8 @@ async function promptHooks(
   prompt: string,
   signal: AbortSignal,
 ): Promise<string | null> {
-  if (!core.hooks.has("UserPromptSubmit")) return null;
-  const hook = await core.hooks.run("UserPromptSubmit", { prompt }, { signal });
-  for (const w of hook.warnings) await core.journal.notice("warning", "hook.warning", w);
+  const hook = await runHook(core, "UserPromptSubmit", { prompt }, { signal });
+  if (!hook) return null;
   for (const m of hook.systemMessages) await core.journal.notice("info", "hook.message", m);
   if (hook.blocked || hook.stop)
     return hook.blockReason || hook.stopReason || "blocked by a UserPromptSubmit hook";

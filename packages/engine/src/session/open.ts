@@ -45,6 +45,7 @@ import {
   shellFor,
 } from "./services.js";
 import { EngineSession, type SessionParts } from "./session.js";
+import { runHook } from "../hooks/run-hook.js";
 
 interface Prepared {
   readonly projectRoot: string;
@@ -313,9 +314,8 @@ async function sessionStartHooks(
   session: EngineSession,
   source: "startup" | "resume",
 ): Promise<void> {
-  if (!session.hooks.has("SessionStart")) return;
-  const hook = await session.hooks.run("SessionStart", { source }, { subject: source });
-  for (const w of hook.warnings) await session.journal.notice("warning", "hook.warning", w);
+  const hook = await runHook(session, "SessionStart", { source }, { subject: source });
+  if (!hook) return;
   for (const [i, text] of hook.additionalContext.entries())
     session.reminders.add({ key: `session-start:${i}`, text });
 }
