@@ -78,16 +78,18 @@ async function trust(
   await ctx.trustStore.trust(root);
   const loaded = loadProjectSettings(ctx, root, overrides);
   const config = sessionConfig(loaded, overrides);
-  session.config = config;
-  session.trusted = loaded.trusted;
-  session.additionalDirectories = config.settings.permissions.additional_directories;
-  session.hooks = new HookRunner(config.hooks, {
-    sessionId: session.id,
-    transcriptPath: session.logPath,
-    cwd: root,
-    env: { ...ctx.childEnv },
+  session.state.replaceSettings({
+    config,
+    trusted: loaded.trusted,
+    additionalDirectories: config.settings.permissions.additional_directories,
+    hooks: new HookRunner(config.hooks, {
+      sessionId: session.id,
+      transcriptPath: session.logPath,
+      cwd: root,
+      env: { ...ctx.childEnv },
+    }),
+    checks: await projectChecks(root, config),
   });
-  session.checkList = await projectChecks(root, config);
   // A reload is a rebuild point for the repo map (its size may have changed with trust).
   session.repoMap?.rebuild();
   session.mcp.reconcile(config.settings.mcp.servers);

@@ -37,6 +37,7 @@ import { instructionReadGate } from "./instruction-gate.js";
 import { Journal } from "./journal.js";
 import type { OpenContext } from "./open-context.js";
 import { repairCrash } from "./repair.js";
+import { SessionState } from "./state.js";
 import {
   clientCache,
   loadProjectSettings,
@@ -67,16 +68,15 @@ function portsFor(
   shell: Shell,
   reminders: ReminderQueue,
   records: SessionParts["checkRecords"],
+  sessionState: SessionState,
   ref: SessionRef,
 ) {
   const session = () => ref.current as EngineSession;
   const interaction = new SessionInteraction({
     journal,
     headless: ctx.headless,
-    setTodos: (todos) => {
-      session().todos = todos;
-    },
-    setMode: (mode) => session().setMode(mode),
+    setTodos: (todos) => sessionState.setTodos(todos),
+    setMode: (mode) => sessionState.setMode(mode),
     onWaiting: (message) => session().notify(message),
     onError: (error) =>
       void journal.notice("error", "engine.recordFailed", (error as Error).message),
@@ -89,7 +89,7 @@ function portsFor(
     artifacts: log.artifacts,
     clock: ctx.clock,
     fingerprint: () => session().fingerprint(),
-    checks: () => session().checks(),
+    checks: () => sessionState.settings.checks,
     changedPaths: () => [...(session().currentTurn?.writtenPaths ?? [])],
     records,
     badge: async () => {
@@ -98,8 +98,8 @@ function portsFor(
     },
   });
   const sideModel = new FastModelSide(
-    () => session().client("fast", session().config.fastModel),
-    () => session().config.fastModel,
+    () => session().client("fast", sessionState.settings.config.fastModel),
+    () => sessionState.settings.config.fastModel,
   );
   return { interaction, jobs, checks, sideModel };
 }
@@ -119,11 +119,28 @@ async function buildSession(
   const dirs = config.settings.permissions.additional_directories;
   const { shell, sandbox } = await shellFor(ctx, config, projectRoot, dirs, notices);
   const ref: SessionRef = {};
+  const sessionState = new SessionState(journal, {
+    settings: {
+      config,
+      trusted: prep.loaded.trusted,
+      additionalDirectories: dirs,
+      hooks: new HookRunner(config.hooks, {
+        sessionId: log.id,
+        transcriptPath: log.logPath,
+        cwd: projectRoot,
+        env: { ...ctx.childEnv },
+      }),
+      checks: await projectChecks(projectRoot, config),
+    },
+    mode: prep.overrides.mode ?? state?.mode ?? config.mode,
+    model: prep.overrides.model ?? state?.model ?? config.model,
+    effort: prep.overrides.effort ?? state?.effort ?? config.effort,
+    todos: state?.todos ?? [],
+    totalUsage: opened?.replay.totalUsage ?? emptyUsage(),
+  });
   const readAllowed = instructionReadGate(projectRoot, ctx.homeDir, () => ({
-    trusted: ref.current?.trusted ?? prep.loaded.trusted,
-    config: ref.current?.config ?? config,
-    mode: ref.current?.mode ?? prep.overrides.mode ?? state?.mode ?? config.mode,
-    additionalDirectories: ref.current?.additionalDirectories ?? dirs,
+    ...sessionState.settings,
+    mode: sessionState.mode,
   }));
   const discovery: DiscoverOptions = {
     userConfigDir: ctx.paths.configDir,
@@ -145,13 +162,14 @@ async function buildSession(
     shell,
     reminders,
     records,
+    sessionState,
     ref,
   );
   const lsp = new SessionLsp({
     root: projectRoot,
     env: ctx.env,
-    trusted: () => ref.current?.trusted ?? prep.loaded.trusted,
-    settings: () => (ref.current?.config ?? config).settings.lsp,
+    trusted: () => sessionState.settings.trusted,
+    settings: () => sessionState.settings.config.settings.lsp,
   });
   const mcp = new McpHub({ journal, reminders, env: ctx.env, cwd: projectRoot, clock: ctx.clock });
   const ports: ToolPorts = { interaction, jobs, checks, sideModel, lsp, mcp: hubPort(mcp) };
@@ -165,15 +183,8 @@ async function buildSession(
     clock: ctx.clock,
     headless: ctx.headless,
     parent: ctx.parent,
-    trusted: prep.loaded.trusted,
-    config,
-    mode: prep.overrides.mode ?? state?.mode ?? config.mode,
-    model: prep.overrides.model ?? model,
-    effort: prep.overrides.effort ?? state?.effort ?? config.effort,
-    todos: state?.todos ?? [],
-    totalUsage: opened?.replay.totalUsage ?? emptyUsage(),
+    state: sessionState,
     turnCount: state?.turnCount ?? 0,
-    additionalDirectories: dirs,
     sandbox,
     approvals: new Approvals(journal, ctx.headless, (requests) =>
       ref.current?.notify(
@@ -205,19 +216,13 @@ async function buildSession(
           projectRoot,
           cacheFile: repoMapCacheFile(ctx.paths.dataDir, projectRoot),
           env: ctx.env,
-          tokens: () => (ref.current?.config ?? config).settings.context.repo_map_tokens,
+          tokens: () => sessionState.settings.config.settings.context.repo_map_tokens,
           messages: () => ref.current?.workingSet() ?? [],
           // A problem found after the session closed has no log to go to: it is dropped.
           onProblem: (message) =>
             void journal.notice("warning", "context.repoMap", message).catch(() => {}),
         })
       : undefined,
-    hooks: new HookRunner(config.hooks, {
-      sessionId: log.id,
-      transcriptPath: log.logPath,
-      cwd: projectRoot,
-      env: { ...ctx.childEnv },
-    }),
     tools: offeredTools(ctx.extraTools, ports, config.settings.web.enabled),
     mcp,
     ports,
@@ -238,10 +243,9 @@ async function buildSession(
         })
       : null,
     checkRecords: records,
-    catalog: ctx.catalogFor(() => ref.current?.config.settings ?? config.settings),
-    clientFor: clientCache(ctx, () => ref.current?.config ?? config),
+    catalog: ctx.catalogFor(() => sessionState.settings.config.settings),
+    clientFor: clientCache(ctx, () => sessionState.settings.config),
     fingerprintOf: () => fingerprint(projectRoot, { env: ctx.childEnv }),
-    checkList: await projectChecks(projectRoot, config),
   };
   const session = new EngineSession(
     parts,

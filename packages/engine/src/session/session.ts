@@ -1,14 +1,19 @@
 import type { PermissionRules } from "@z-engine/policy";
 import {
   type CheckDefinition,
+  type Effort,
   type EngineCommand,
   type Message,
   type ModelClient,
   newTurnId,
   type PermissionMode,
   parseEngineCommand,
+  type TodoItem,
   type TurnId,
+  type Usage,
 } from "@z-engine/protocol";
+import type { HookRunner } from "../hooks/runner.js";
+import type { SessionConfig } from "../settings/session-config.js";
 import { runTurn, type Submission, type TurnSummary } from "../run/turn.js";
 import type { TurnState } from "../run/turn-state.js";
 import { type LinkedController, linkedController, UserStop } from "../util/abort.js";
@@ -23,8 +28,21 @@ type SessionBehaviour =
   | "checks"
   | "workingSet"
   | "beginCheckpoint"
+  | "steering"
+  | StateView;
+
+/** The members that read the session's state (`SessionState`). */
+type StateView =
+  | "trusted"
+  | "config"
+  | "mode"
+  | "model"
+  | "effort"
+  | "todos"
+  | "totalUsage"
   | "sessionRules"
-  | "steering";
+  | "additionalDirectories"
+  | "hooks";
 
 /** Everything a session is built from (see `buildSession` in open.ts): its SessionCore data and services. */
 export type SessionParts = Omit<SessionCore, SessionBehaviour> & {
@@ -33,7 +51,6 @@ export type SessionParts = Omit<SessionCore, SessionBehaviour> & {
   turnCount: number;
   readonly clientFor: (role: "main" | "fast", model: string) => ModelClient;
   readonly fingerprintOf: () => Promise<string>;
-  checkList: readonly CheckDefinition[];
 };
 
 /** Session-level operations that live in their own modules (rewind, trust, close). */
@@ -66,7 +83,6 @@ interface RunningTurn {
 export interface EngineSession extends SessionParts {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: every SessionParts field is assigned from `parts` in the constructor.
 export class EngineSession implements SessionCore {
-  sessionRules: PermissionRules = { allow: [], ask: [], deny: [] };
   readonly steering: string[] = [];
   readonly beginCheckpoint: (turn: TurnState) => (() => Promise<void>) | undefined;
 
@@ -88,6 +104,37 @@ export class EngineSession implements SessionCore {
     Object.assign(this, parts);
     this.lifetime = linkedController(parts.parent);
     this.beginCheckpoint = (turn) => this.ext.beginCheckpoint(this, turn);
+  }
+
+  get trusted(): boolean {
+    return this.state.settings.trusted;
+  }
+  get config(): SessionConfig {
+    return this.state.settings.config;
+  }
+  get additionalDirectories(): readonly string[] {
+    return this.state.settings.additionalDirectories;
+  }
+  get hooks(): HookRunner {
+    return this.state.settings.hooks;
+  }
+  get mode(): PermissionMode {
+    return this.state.mode;
+  }
+  get model(): string {
+    return this.state.model;
+  }
+  get effort(): Effort | undefined {
+    return this.state.effort;
+  }
+  get todos(): readonly TodoItem[] {
+    return this.state.todos;
+  }
+  get totalUsage(): Usage {
+    return this.state.totalUsage;
+  }
+  get sessionRules(): PermissionRules {
+    return this.state.sessionRules;
   }
 
   /** The log's path (hooks get it as `transcript_path`). */
@@ -114,7 +161,7 @@ export class EngineSession implements SessionCore {
   }
 
   checks(): readonly CheckDefinition[] {
-    return this.checkList;
+    return this.state.settings.checks;
   }
 
   workingSet(): Message[] {
@@ -218,19 +265,9 @@ export class EngineSession implements SessionCore {
       case "setMode":
         return this.setMode(command.mode);
       case "setModel":
-        this.model = command.model;
-        return this.journal.record(
-          "model",
-          { model: command.model },
-          { type: "modelChanged", model: command.model },
-        );
+        return this.state.setModel(command.model);
       case "setEffort":
-        this.effort = command.effort;
-        return this.journal.record(
-          "effort",
-          { effort: command.effort },
-          { type: "effortChanged", effort: command.effort },
-        );
+        return this.state.setEffort(command.effort);
       case "rewind":
         if (this.running)
           return this.journal.notice(
@@ -258,9 +295,8 @@ export class EngineSession implements SessionCore {
   }
 
   /** Changes the permission mode (recorded, then modeChanged). */
-  async setMode(mode: PermissionMode): Promise<void> {
-    this.mode = mode;
-    await this.journal.record("mode", { mode }, { type: "modeChanged", mode });
+  setMode(mode: PermissionMode): Promise<void> {
+    return this.state.setMode(mode);
   }
 
   private pump(): void {
