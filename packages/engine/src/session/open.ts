@@ -11,7 +11,7 @@ import {
 } from "@z-engine/context";
 import { createCheckpointStore, createShellSession, fingerprint, type Shell } from "@z-engine/host";
 import { basePrompt } from "@z-engine/prompts";
-import { emptyUsage, type SessionId } from "@z-engine/protocol";
+import { emptyUsage, type ModelClient, type SessionId } from "@z-engine/protocol";
 import type { Session as StoreSession, OpenedSession } from "@z-engine/store";
 import { createFileTracker, createPathLocks, type ToolPorts } from "@z-engine/tools";
 import { Approvals } from "../batch/approvals.js";
@@ -32,12 +32,14 @@ import { SessionRepoMap } from "../repo-map/session-map.js";
 import { repoMapCacheFile } from "../repo-map/system.js";
 import { turnBadge } from "../verification/badge.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
-import { sessionExtensions } from "./extensions.js";
+import { BackgroundTasks, notifier } from "./background.js";
+import { TurnCheckpoints } from "./checkpoint.js";
 import { instructionReadGate } from "./instruction-gate.js";
 import { Journal } from "./journal.js";
 import type { OpenContext } from "./open-context.js";
 import { repairCrash } from "./repair.js";
 import { SessionState } from "./state.js";
+import { type TrustTarget, trustWorkspace } from "./trust.js";
 import {
   clientCache,
   loadProjectSettings,
@@ -55,11 +57,6 @@ interface Prepared {
   readonly overrides: SessionOverrides;
 }
 
-/** A late-bound reference to the session the ports belong to (they are built before it). */
-interface SessionRef {
-  current?: EngineSession;
-}
-
 function portsFor(
   ctx: OpenContext,
   projectRoot: string,
@@ -69,15 +66,18 @@ function portsFor(
   reminders: ReminderQueue,
   records: SessionParts["checkRecords"],
   sessionState: SessionState,
-  ref: SessionRef,
+  live: {
+    readonly notify: (message: string) => void;
+    readonly fingerprint: () => Promise<string>;
+    readonly client: (role: "main" | "fast", model: string) => ModelClient;
+  },
 ) {
-  const session = () => ref.current as EngineSession;
   const interaction = new SessionInteraction({
     journal,
     headless: ctx.headless,
     setTodos: (todos) => sessionState.setTodos(todos),
     setMode: (mode) => sessionState.setMode(mode),
-    onWaiting: (message) => session().notify(message),
+    onWaiting: live.notify,
     onError: (error) =>
       void journal.notice("error", "engine.recordFailed", (error as Error).message),
   });
@@ -88,17 +88,22 @@ function portsFor(
     shell,
     artifacts: log.artifacts,
     clock: ctx.clock,
-    fingerprint: () => session().fingerprint(),
+    fingerprint: live.fingerprint,
     checks: () => sessionState.settings.checks,
-    changedPaths: () => [...(session().currentTurn?.writtenPaths ?? [])],
+    changedPaths: () => [...(sessionState.currentTurn?.writtenPaths ?? [])],
     records,
     badge: async () => {
-      const turn = session().currentTurn;
-      return turn ? turnBadge(session(), turn) : null;
+      const turn = sessionState.currentTurn;
+      const view = {
+        fingerprint: live.fingerprint,
+        config: sessionState.settings.config,
+        checkRecords: records,
+      };
+      return turn ? turnBadge(view, turn) : null;
     },
   });
   const sideModel = new FastModelSide(
-    () => session().client("fast", sessionState.settings.config.fastModel),
+    () => live.client("fast", sessionState.settings.config.fastModel),
     () => sessionState.settings.config.fastModel,
   );
   return { interaction, jobs, checks, sideModel };
@@ -118,7 +123,6 @@ async function buildSession(
   const repoRoot = await gitToplevel(projectRoot);
   const dirs = config.settings.permissions.additional_directories;
   const { shell, sandbox } = await shellFor(ctx, config, projectRoot, dirs, notices);
-  const ref: SessionRef = {};
   const sessionState = new SessionState(journal, {
     settings: {
       config,
@@ -138,6 +142,10 @@ async function buildSession(
     todos: state?.todos ?? [],
     totalUsage: opened?.replay.totalUsage ?? emptyUsage(),
   });
+  const background = new BackgroundTasks();
+  const notify = notifier(() => sessionState.settings.hooks, journal, background);
+  const fingerprintOf = () => fingerprint(projectRoot, { env: ctx.childEnv });
+  const clientFor = clientCache(ctx, () => sessionState.settings.config);
   const readAllowed = instructionReadGate(projectRoot, ctx.homeDir, () => ({
     ...sessionState.settings,
     mode: sessionState.mode,
@@ -163,7 +171,7 @@ async function buildSession(
     reminders,
     records,
     sessionState,
-    ref,
+    { notify, fingerprint: fingerprintOf, client: clientFor },
   );
   const lsp = new SessionLsp({
     root: projectRoot,
@@ -187,9 +195,7 @@ async function buildSession(
     turnCount: state?.turnCount ?? 0,
     sandbox,
     approvals: new Approvals(journal, ctx.headless, (requests) =>
-      ref.current?.notify(
-        `Z Engine needs your approval: ${requests.map((r) => r.title).join(", ")}`,
-      ),
+      notify(`Z Engine needs your approval: ${requests.map((r) => r.title).join(", ")}`),
     ),
     reminders,
     instructions: new InstructionTracker({
@@ -217,7 +223,7 @@ async function buildSession(
           cacheFile: repoMapCacheFile(ctx.paths.dataDir, projectRoot),
           env: ctx.env,
           tokens: () => sessionState.settings.config.settings.context.repo_map_tokens,
-          messages: () => ref.current?.workingSet() ?? [],
+          messages: () => log.snapshot().workingSet.slice(),
           // A problem found after the session closed has no log to go to: it is dropped.
           onProblem: (message) =>
             void journal.notice("warning", "context.repoMap", message).catch(() => {}),
@@ -244,14 +250,27 @@ async function buildSession(
       : null,
     checkRecords: records,
     catalog: ctx.catalogFor(() => sessionState.settings.config.settings),
-    clientFor: clientCache(ctx, () => sessionState.settings.config),
-    fingerprintOf: () => fingerprint(projectRoot, { env: ctx.childEnv }),
+    clientFor,
+    fingerprintOf,
   };
-  const session = new EngineSession(
-    parts,
-    sessionExtensions(ctx, { interaction, jobs, lsp, overrides: prep.overrides }),
-  );
-  ref.current = session;
+  const trustTarget: TrustTarget = {
+    id: parts.id,
+    projectRoot,
+    logPath: log.logPath,
+    journal,
+    state: sessionState,
+    ...(parts.repoMap ? { repoMap: parts.repoMap } : {}),
+    mcp,
+  };
+  const session = new EngineSession(parts, {
+    interaction,
+    jobs,
+    lsp,
+    checkpoints: new TurnCheckpoints(),
+    background,
+    notify,
+    trust: (trusted) => trustWorkspace(ctx, trustTarget, trusted, prep.overrides),
+  });
   session.repoMap?.start();
   // MCP servers start in the background: no request waits for them, and the first one is
   // not slowed by their start-up (held until it went out, or the session sits idle).

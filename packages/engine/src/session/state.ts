@@ -10,6 +10,7 @@ import {
   type Usage,
 } from "@z-engine/protocol";
 import type { HookRunner } from "../hooks/runner.js";
+import type { TurnState } from "../run/turn-state.js";
 import type { SessionConfig } from "../settings/session-config.js";
 import type { EventScope, Journal } from "./journal.js";
 
@@ -52,6 +53,7 @@ export class SessionState {
   #todos: readonly TodoItem[];
   #totalUsage: Usage;
   #sessionRules: PermissionRules = { allow: [], ask: [], deny: [] };
+  #currentTurn: TurnState | undefined;
 
   constructor(
     private readonly journal: Journal,
@@ -87,6 +89,16 @@ export class SessionState {
   /** Rules added in this session ("allow in this session"), ahead of the settings' rules. */
   get sessionRules(): PermissionRules {
     return this.#sessionRules;
+  }
+
+  /** The running turn's state (live only, not recorded), when a turn runs. */
+  get currentTurn(): TurnState | undefined {
+    return this.#currentTurn;
+  }
+
+  /** Sets or clears the running turn (the session's actor, as a turn starts and ends). */
+  setCurrentTurn(turn: TurnState | undefined): void {
+    this.#currentTurn = turn;
   }
 
   /** Replaces the settings (trust reloaded them). Recording the trust decision is the caller's. */

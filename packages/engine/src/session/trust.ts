@@ -1,52 +1,22 @@
 import { HookRunner } from "../hooks/runner.js";
-import type { SessionLsp } from "../lsp/hub.js";
-import type { SessionInteraction } from "../ports/interaction.js";
-import type { SessionJobs } from "../ports/jobs.js";
+import type { McpHub } from "../mcp/hub.js";
+import type { SessionRepoMap } from "../repo-map/session-map.js";
 import { type SessionOverrides, sessionConfig } from "../settings/session-config.js";
-import { TurnCheckpoints } from "./checkpoint.js";
+import type { Journal } from "./journal.js";
 import type { OpenContext } from "./open-context.js";
 import { loadProjectSettings, projectChecks } from "./services.js";
-import { rewindSession } from "./rewind.js";
-import type { EngineSession, SessionExtensions } from "./session.js";
-import { runHook } from "../hooks/run-hook.js";
+import type { SessionState } from "./state.js";
 
-/** The session operations that need the engine's context: rewind, trust, checkpoints, close. */
-export function sessionExtensions(
-  ctx: OpenContext,
-  parts: {
-    interaction: SessionInteraction;
-    jobs: SessionJobs;
-    lsp: SessionLsp;
-    overrides: SessionOverrides;
-  },
-): SessionExtensions {
-  const checkpoints = new TurnCheckpoints();
-  return {
-    rewind: (session, command) => rewindSession(session, command.messageId, command.restore),
-    trust: (session, trusted) => trust(ctx, session, trusted, parts.overrides),
-    resolveQuestion: (c) => parts.interaction.questions.resolve(c.questionId, c.answers),
-    resolvePlan: (c) =>
-      parts.interaction.plans.resolve(c.planId, {
-        approved: c.approved,
-        dismissed: false,
-        ...(c.feedback ? { feedback: c.feedback } : {}),
-        ...(c.mode ? { mode: c.mode } : {}),
-      }),
-    killJob: async (id) =>
-      (await parts.jobs.kill(id as Parameters<SessionJobs["kill"]>[0])) !== null,
-    beginCheckpoint: (session, turn) => checkpoints.begin(session, turn),
-    close: async (session) => {
-      await runHook(session, "SessionEnd", { reason: "exit" });
-      await session.repoMap?.close();
-      await Promise.all([
-        parts.jobs.killAll(),
-        parts.lsp.close(),
-        session.mcp.close(),
-        checkpoints.settled(),
-      ]);
-      await session.log.close();
-    },
-  };
+/** What trusting the workspace changes: the session's settings, its repo map and MCP servers. */
+export interface TrustTarget {
+  readonly id: string;
+  readonly projectRoot: string;
+  /** The log's path (hooks get it as `transcript_path`). */
+  readonly logPath: string;
+  readonly journal: Journal;
+  readonly state: SessionState;
+  readonly repoMap?: SessionRepoMap;
+  readonly mcp: Pick<McpHub, "reconcile">;
 }
 
 /**
@@ -58,9 +28,9 @@ export function sessionExtensions(
  * user chose stays. `false` only dismisses the request. Rejects only when the log or
  * trust.json cannot be written.
  */
-async function trust(
+export async function trustWorkspace(
   ctx: OpenContext,
-  session: EngineSession,
+  session: TrustTarget,
   trusted: boolean,
   overrides: SessionOverrides,
 ): Promise<void> {
@@ -73,7 +43,7 @@ async function trust(
     });
     return;
   }
-  const previous = session.config;
+  const previous = session.state.settings.config;
   const withheld = [...loadProjectSettings(ctx, root, overrides).withheld];
   await ctx.trustStore.trust(root);
   const loaded = loadProjectSettings(ctx, root, overrides);
@@ -96,8 +66,8 @@ async function trust(
   await session.journal.record("trust", { projectRoot: root, withheld, decision: "trusted" });
   // Only a mode the settings now give differently moves the session's mode: a mode the user
   // chose during the session stays unless the project's own mode was what trust withheld.
-  if (config.mode !== previous.mode && session.mode !== config.mode)
-    await session.setMode(config.mode);
+  if (config.mode !== previous.mode && session.state.mode !== config.mode)
+    await session.state.setMode(config.mode);
   await session.journal.notice(
     "info",
     "trust.trusted",
