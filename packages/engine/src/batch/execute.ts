@@ -33,12 +33,7 @@ async function addRule(
     source: persist ? "settings.local.toml" : "session",
     root: core.projectRoot,
   });
-  if (compiled.rules.length > 0) {
-    core.sessionRules = {
-      ...core.sessionRules,
-      allow: [...core.sessionRules.allow, ...compiled.rules],
-    };
-  }
+  core.state.allowForSession(compiled.rules);
   for (const e of compiled.errors)
     await core.journal.notice("warning", "rule.invalid", `"${e.text}" was not added: ${e.error}`, {
       turnId,

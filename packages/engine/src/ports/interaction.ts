@@ -23,8 +23,8 @@ export interface PlanAnswer {
 export interface InteractionHost {
   readonly journal: Journal;
   readonly headless: boolean;
-  /** Replaces the todo list in the session state. */
-  setTodos(todos: readonly TodoItem[]): void;
+  /** Replaces the todo list in the session state: recorded, then todosUpdated. */
+  setTodos(todos: readonly TodoItem[]): Promise<void>;
   /** Leaves plan mode into `mode` after an approved plan. */
   setMode(mode: PermissionMode): Promise<void>;
   /** Called when a question or plan waits on the user (the Notification hook). */
@@ -85,9 +85,6 @@ export class SessionInteraction implements InteractionPort {
   }
 
   updateTodos(todos: readonly TodoItem[]): void {
-    this.host.setTodos(todos);
-    this.host.journal
-      .record("todos", { todos: [...todos] }, { type: "todosUpdated", todos: [...todos] })
-      .catch((error) => this.host.onError(error));
+    this.host.setTodos(todos).catch((error) => this.host.onError(error));
   }
 }

@@ -1,5 +1,4 @@
 import {
-  addUsage,
   type Message,
   MessageAssembler,
   type ModelClient,
@@ -137,14 +136,12 @@ export async function streamRound(
     );
   }
   if (usage.input + usage.output + usage.cacheRead + usage.cacheWrite > 0) {
-    core.totalUsage = addUsage(core.totalUsage, usage);
     // Usage goes to the session log whoever spent it (a subagent's carries its id), so the
     // session's total and its cost cap count every agent, live and on replay.
     const agent = run.agentId ? { agentId: run.agentId } : {};
-    await core.journal.record(
-      "usage",
-      { usage, model: request.model, turnId, ...agent },
-      { type: "costUpdated", sessionUsage: core.totalUsage },
+    await core.state.addUsage(
+      usage,
+      { model: request.model, turnId, ...agent },
       { ...scope, ...agent },
     );
   }

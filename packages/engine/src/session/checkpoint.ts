@@ -1,9 +1,12 @@
 import { type CheckpointInfo, newCheckpointId } from "@z-engine/protocol";
 import type { TurnState } from "../run/turn-state.js";
-import type { EngineSession } from "./session.js";
+import type { SessionCore } from "./core.js";
+
+/** What taking a checkpoint uses of the session. */
+type CheckpointTarget = Pick<SessionCore, "checkpoints" | "journal" | "clock">;
 
 type SnapshotOutcome =
-  | Awaited<ReturnType<NonNullable<EngineSession["checkpoints"]>["snapshot"]>>
+  | Awaited<ReturnType<NonNullable<SessionCore["checkpoints"]>["snapshot"]>>
   | { readonly failed: string };
 
 /**
@@ -22,7 +25,7 @@ export class TurnCheckpoints {
    * undefined when the session takes no checkpoints. The recorder never rejects for git
    * trouble (a failure is a warning notice); call it at most once.
    */
-  begin(session: EngineSession, turn: TurnState): (() => Promise<void>) | undefined {
+  begin(session: CheckpointTarget, turn: TurnState): (() => Promise<void>) | undefined {
     const store = session.checkpoints;
     if (!store || this.disabled || !turn.userMessageId) return undefined;
     const snapshot: Promise<SnapshotOutcome> = store
@@ -38,7 +41,7 @@ export class TurnCheckpoints {
     await Promise.all(this.pending);
   }
 
-  private async record(session: EngineSession, turn: TurnState, snap: SnapshotOutcome) {
+  private async record(session: CheckpointTarget, turn: TurnState, snap: SnapshotOutcome) {
     const turnId = turn.turnId;
     if ("failed" in snap) {
       const text = `no checkpoint for this turn: ${snap.failed}`;

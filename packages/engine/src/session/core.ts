@@ -30,6 +30,7 @@ import type { Approvals } from "../batch/approvals.js";
 import type { Journal } from "./journal.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
 import type { McpHub } from "../mcp/hub.js";
+import type { SessionState } from "./state.js";
 
 /** Sizes and prices of a model. */
 export interface ModelInfo {
@@ -68,18 +69,23 @@ export interface SessionCore {
   readonly log: StoreSession;
   readonly clock: () => number;
   readonly headless: boolean;
+  /**
+   * The session's changing state and its settings. Changes go through its methods (they
+   * record, then emit); the members below read it.
+   */
+  readonly state: SessionState;
   /** Whether the project folder is trusted (its withheld settings apply). */
-  trusted: boolean;
+  readonly trusted: boolean;
 
-  config: SessionConfig;
-  mode: PermissionMode;
-  model: string;
-  effort: Effort | undefined;
-  todos: readonly TodoItem[];
-  totalUsage: Usage;
+  readonly config: SessionConfig;
+  readonly mode: PermissionMode;
+  readonly model: string;
+  readonly effort: Effort | undefined;
+  readonly todos: readonly TodoItem[];
+  readonly totalUsage: Usage;
   /** Rules added in this session ("allow in this session"), ahead of the settings' rules. */
-  sessionRules: PermissionRules;
-  additionalDirectories: readonly string[];
+  readonly sessionRules: PermissionRules;
+  readonly additionalDirectories: readonly string[];
   readonly sandbox: SandboxState;
 
   readonly approvals: Approvals;
@@ -92,7 +98,7 @@ export interface SessionCore {
   /** The repo map, joined to `system` at requests once ready (absent in sessions built without one). */
   readonly repoMap?: SessionRepoMap;
   /** Replaced when trusting the workspace reloads the settings. */
-  hooks: HookRunner;
+  readonly hooks: HookRunner;
 
   readonly tools: readonly Tool[];
   /** The session's MCP servers: their tools join each request's list and the gate's lookup. */

@@ -11,7 +11,7 @@ import {
 } from "@z-engine/context";
 import { createCheckpointStore, createShellSession, fingerprint, type Shell } from "@z-engine/host";
 import { basePrompt } from "@z-engine/prompts";
-import { emptyUsage, type SessionId } from "@z-engine/protocol";
+import { emptyUsage, type ModelClient, type SessionId } from "@z-engine/protocol";
 import type { Session as StoreSession, OpenedSession } from "@z-engine/store";
 import { createFileTracker, createPathLocks, type ToolPorts } from "@z-engine/tools";
 import { Approvals } from "../batch/approvals.js";
@@ -32,11 +32,14 @@ import { SessionRepoMap } from "../repo-map/session-map.js";
 import { repoMapCacheFile } from "../repo-map/system.js";
 import { turnBadge } from "../verification/badge.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
-import { sessionExtensions } from "./extensions.js";
+import { BackgroundTasks, notifier } from "./background.js";
+import { TurnCheckpoints } from "./checkpoint.js";
 import { instructionReadGate } from "./instruction-gate.js";
 import { Journal } from "./journal.js";
 import type { OpenContext } from "./open-context.js";
 import { repairCrash } from "./repair.js";
+import { SessionState } from "./state.js";
+import { type TrustTarget, trustWorkspace } from "./trust.js";
 import {
   clientCache,
   loadProjectSettings,
@@ -54,11 +57,6 @@ interface Prepared {
   readonly overrides: SessionOverrides;
 }
 
-/** A late-bound reference to the session the ports belong to (they are built before it). */
-interface SessionRef {
-  current?: EngineSession;
-}
-
 function portsFor(
   ctx: OpenContext,
   projectRoot: string,
@@ -67,17 +65,19 @@ function portsFor(
   shell: Shell,
   reminders: ReminderQueue,
   records: SessionParts["checkRecords"],
-  ref: SessionRef,
+  sessionState: SessionState,
+  live: {
+    readonly notify: (message: string) => void;
+    readonly fingerprint: () => Promise<string>;
+    readonly client: (role: "main" | "fast", model: string) => ModelClient;
+  },
 ) {
-  const session = () => ref.current as EngineSession;
   const interaction = new SessionInteraction({
     journal,
     headless: ctx.headless,
-    setTodos: (todos) => {
-      session().todos = todos;
-    },
-    setMode: (mode) => session().setMode(mode),
-    onWaiting: (message) => session().notify(message),
+    setTodos: (todos) => sessionState.setTodos(todos),
+    setMode: (mode) => sessionState.setMode(mode),
+    onWaiting: live.notify,
     onError: (error) =>
       void journal.notice("error", "engine.recordFailed", (error as Error).message),
   });
@@ -88,18 +88,23 @@ function portsFor(
     shell,
     artifacts: log.artifacts,
     clock: ctx.clock,
-    fingerprint: () => session().fingerprint(),
-    checks: () => session().checks(),
-    changedPaths: () => [...(session().currentTurn?.writtenPaths ?? [])],
+    fingerprint: live.fingerprint,
+    checks: () => sessionState.settings.checks,
+    changedPaths: () => [...(sessionState.currentTurn?.writtenPaths ?? [])],
     records,
     badge: async () => {
-      const turn = session().currentTurn;
-      return turn ? turnBadge(session(), turn) : null;
+      const turn = sessionState.currentTurn;
+      const view = {
+        fingerprint: live.fingerprint,
+        config: sessionState.settings.config,
+        checkRecords: records,
+      };
+      return turn ? turnBadge(view, turn) : null;
     },
   });
   const sideModel = new FastModelSide(
-    () => session().client("fast", session().config.fastModel),
-    () => session().config.fastModel,
+    () => live.client("fast", sessionState.settings.config.fastModel),
+    () => sessionState.settings.config.fastModel,
   );
   return { interaction, jobs, checks, sideModel };
 }
@@ -118,12 +123,32 @@ async function buildSession(
   const repoRoot = await gitToplevel(projectRoot);
   const dirs = config.settings.permissions.additional_directories;
   const { shell, sandbox } = await shellFor(ctx, config, projectRoot, dirs, notices);
-  const ref: SessionRef = {};
+  const sessionState = new SessionState(journal, {
+    settings: {
+      config,
+      trusted: prep.loaded.trusted,
+      additionalDirectories: dirs,
+      hooks: new HookRunner(config.hooks, {
+        sessionId: log.id,
+        transcriptPath: log.logPath,
+        cwd: projectRoot,
+        env: { ...ctx.childEnv },
+      }),
+      checks: await projectChecks(projectRoot, config),
+    },
+    mode: prep.overrides.mode ?? state?.mode ?? config.mode,
+    model: prep.overrides.model ?? state?.model ?? config.model,
+    effort: prep.overrides.effort ?? state?.effort ?? config.effort,
+    todos: state?.todos ?? [],
+    totalUsage: opened?.replay.totalUsage ?? emptyUsage(),
+  });
+  const background = new BackgroundTasks();
+  const notify = notifier(() => sessionState.settings.hooks, journal, background);
+  const fingerprintOf = () => fingerprint(projectRoot, { env: ctx.childEnv });
+  const clientFor = clientCache(ctx, () => sessionState.settings.config);
   const readAllowed = instructionReadGate(projectRoot, ctx.homeDir, () => ({
-    trusted: ref.current?.trusted ?? prep.loaded.trusted,
-    config: ref.current?.config ?? config,
-    mode: ref.current?.mode ?? prep.overrides.mode ?? state?.mode ?? config.mode,
-    additionalDirectories: ref.current?.additionalDirectories ?? dirs,
+    ...sessionState.settings,
+    mode: sessionState.mode,
   }));
   const discovery: DiscoverOptions = {
     userConfigDir: ctx.paths.configDir,
@@ -145,13 +170,14 @@ async function buildSession(
     shell,
     reminders,
     records,
-    ref,
+    sessionState,
+    { notify, fingerprint: fingerprintOf, client: clientFor },
   );
   const lsp = new SessionLsp({
     root: projectRoot,
     env: ctx.env,
-    trusted: () => ref.current?.trusted ?? prep.loaded.trusted,
-    settings: () => (ref.current?.config ?? config).settings.lsp,
+    trusted: () => sessionState.settings.trusted,
+    settings: () => sessionState.settings.config.settings.lsp,
   });
   const mcp = new McpHub({ journal, reminders, env: ctx.env, cwd: projectRoot, clock: ctx.clock });
   const ports: ToolPorts = { interaction, jobs, checks, sideModel, lsp, mcp: hubPort(mcp) };
@@ -165,20 +191,11 @@ async function buildSession(
     clock: ctx.clock,
     headless: ctx.headless,
     parent: ctx.parent,
-    trusted: prep.loaded.trusted,
-    config,
-    mode: prep.overrides.mode ?? state?.mode ?? config.mode,
-    model: prep.overrides.model ?? model,
-    effort: prep.overrides.effort ?? state?.effort ?? config.effort,
-    todos: state?.todos ?? [],
-    totalUsage: opened?.replay.totalUsage ?? emptyUsage(),
+    state: sessionState,
     turnCount: state?.turnCount ?? 0,
-    additionalDirectories: dirs,
     sandbox,
     approvals: new Approvals(journal, ctx.headless, (requests) =>
-      ref.current?.notify(
-        `Z Engine needs your approval: ${requests.map((r) => r.title).join(", ")}`,
-      ),
+      notify(`Z Engine needs your approval: ${requests.map((r) => r.title).join(", ")}`),
     ),
     reminders,
     instructions: new InstructionTracker({
@@ -205,19 +222,13 @@ async function buildSession(
           projectRoot,
           cacheFile: repoMapCacheFile(ctx.paths.dataDir, projectRoot),
           env: ctx.env,
-          tokens: () => (ref.current?.config ?? config).settings.context.repo_map_tokens,
-          messages: () => ref.current?.workingSet() ?? [],
+          tokens: () => sessionState.settings.config.settings.context.repo_map_tokens,
+          messages: () => log.snapshot().workingSet.slice(),
           // A problem found after the session closed has no log to go to: it is dropped.
           onProblem: (message) =>
             void journal.notice("warning", "context.repoMap", message).catch(() => {}),
         })
       : undefined,
-    hooks: new HookRunner(config.hooks, {
-      sessionId: log.id,
-      transcriptPath: log.logPath,
-      cwd: projectRoot,
-      env: { ...ctx.childEnv },
-    }),
     tools: offeredTools(ctx.extraTools, ports, config.settings.web.enabled),
     mcp,
     ports,
@@ -238,16 +249,28 @@ async function buildSession(
         })
       : null,
     checkRecords: records,
-    catalog: ctx.catalogFor(() => ref.current?.config.settings ?? config.settings),
-    clientFor: clientCache(ctx, () => ref.current?.config ?? config),
-    fingerprintOf: () => fingerprint(projectRoot, { env: ctx.childEnv }),
-    checkList: await projectChecks(projectRoot, config),
+    catalog: ctx.catalogFor(() => sessionState.settings.config.settings),
+    clientFor,
+    fingerprintOf,
   };
-  const session = new EngineSession(
-    parts,
-    sessionExtensions(ctx, { interaction, jobs, lsp, overrides: prep.overrides }),
-  );
-  ref.current = session;
+  const trustTarget: TrustTarget = {
+    id: parts.id,
+    projectRoot,
+    logPath: log.logPath,
+    journal,
+    state: sessionState,
+    ...(parts.repoMap ? { repoMap: parts.repoMap } : {}),
+    mcp,
+  };
+  const session = new EngineSession(parts, {
+    interaction,
+    jobs,
+    lsp,
+    checkpoints: new TurnCheckpoints(),
+    background,
+    notify,
+    trust: (trusted) => trustWorkspace(ctx, trustTarget, trusted, prep.overrides),
+  });
   session.repoMap?.start();
   // MCP servers start in the background: no request waits for them, and the first one is
   // not slowed by their start-up (held until it went out, or the session sits idle).

@@ -1,5 +1,11 @@
 import type { MessageId, RewindRestore } from "@z-engine/protocol";
-import type { EngineSession } from "./session.js";
+import type { SessionCore } from "./core.js";
+
+/** What a rewind reads and resets. */
+export type RewindTarget = Pick<
+  SessionCore,
+  "log" | "checkpoints" | "journal" | "files" | "reminders" | "instructions"
+>;
 
 interface CodeRestore {
   readonly restoredPaths: string[];
@@ -12,7 +18,7 @@ interface CodeRestore {
  * files already are as they were. Resolves to null (after a notice) when the restore failed.
  */
 async function restoreCode(
-  session: EngineSession,
+  session: RewindTarget,
   order: readonly { id: string }[],
   index: number,
 ): Promise<CodeRestore | null> {
@@ -22,7 +28,7 @@ async function restoreCode(
     .snapshot()
     .state.checkpoints.find((c) => (position.get(c.messageId) ?? -1) >= index);
   if (!checkpoint || !session.checkpoints) return none;
-  let result: Awaited<ReturnType<NonNullable<EngineSession["checkpoints"]>["restore"]>>;
+  let result: Awaited<ReturnType<NonNullable<SessionCore["checkpoints"]>["restore"]>>;
   try {
     result = await session.checkpoints.restore(checkpoint.commit);
   } catch (error) {
@@ -57,7 +63,7 @@ async function restoreCode(
  * Rejects only when the log cannot be written.
  */
 export async function rewindSession(
-  session: EngineSession,
+  session: RewindTarget,
   messageId: MessageId,
   restore: RewindRestore,
 ): Promise<void> {

@@ -1,19 +1,31 @@
 import type { PermissionRules } from "@z-engine/policy";
 import {
   type CheckDefinition,
+  type Effort,
   type EngineCommand,
+  type JobId,
   type Message,
   type ModelClient,
   newTurnId,
   type PermissionMode,
   parseEngineCommand,
+  type TodoItem,
   type TurnId,
+  type Usage,
 } from "@z-engine/protocol";
+import type { HookRunner } from "../hooks/runner.js";
+import type { SessionConfig } from "../settings/session-config.js";
 import { runTurn, type Submission, type TurnSummary } from "../run/turn.js";
 import type { TurnState } from "../run/turn-state.js";
 import { type LinkedController, linkedController, UserStop } from "../util/abort.js";
 import type { SessionCore } from "./core.js";
 import { generateTitle } from "./title.js";
+import type { SessionLsp } from "../lsp/hub.js";
+import type { SessionInteraction } from "../ports/interaction.js";
+import type { SessionJobs } from "../ports/jobs.js";
+import type { BackgroundTasks } from "./background.js";
+import type { TurnCheckpoints } from "./checkpoint.js";
+import { rewindSession } from "./rewind.js";
 import { runHook } from "../hooks/run-hook.js";
 
 /** What `EngineSession` adds to the data it is built from (its behaviour and its own state). */
@@ -23,8 +35,21 @@ type SessionBehaviour =
   | "checks"
   | "workingSet"
   | "beginCheckpoint"
+  | "steering"
+  | StateView;
+
+/** The members that read the session's state (`SessionState`). */
+type StateView =
+  | "trusted"
+  | "config"
+  | "mode"
+  | "model"
+  | "effort"
+  | "todos"
+  | "totalUsage"
   | "sessionRules"
-  | "steering";
+  | "additionalDirectories"
+  | "hooks";
 
 /** Everything a session is built from (see `buildSession` in open.ts): its SessionCore data and services. */
 export type SessionParts = Omit<SessionCore, SessionBehaviour> & {
@@ -33,21 +58,19 @@ export type SessionParts = Omit<SessionCore, SessionBehaviour> & {
   turnCount: number;
   readonly clientFor: (role: "main" | "fast", model: string) => ModelClient;
   readonly fingerprintOf: () => Promise<string>;
-  checkList: readonly CheckDefinition[];
 };
 
-/** Session-level operations that live in their own modules (rewind, trust, close). */
-export interface SessionExtensions {
-  rewind(
-    session: EngineSession,
-    command: Extract<EngineCommand, { type: "rewind" }>,
-  ): Promise<void>;
-  trust(session: EngineSession, trusted: boolean): Promise<void>;
-  resolveQuestion(command: Extract<EngineCommand, { type: "answerQuestion" }>): boolean;
-  resolvePlan(command: Extract<EngineCommand, { type: "resolvePlan" }>): boolean;
-  killJob(jobId: string): Promise<boolean>;
-  beginCheckpoint(session: EngineSession, turn: TurnState): (() => Promise<void>) | undefined;
-  close(session: EngineSession): Promise<void>;
+/** The session's own services beside its core: ports to answer, checkpoints, trust, background work. */
+export interface SessionServices {
+  readonly interaction: SessionInteraction;
+  readonly jobs: SessionJobs;
+  readonly lsp: SessionLsp;
+  readonly checkpoints: TurnCheckpoints;
+  readonly background: BackgroundTasks;
+  /** Runs the Notification hooks in the background. */
+  readonly notify: (message: string) => void;
+  /** trustWorkspace: reloads the settings as trusted (true) or dismisses the request (false). */
+  readonly trust: (trusted: boolean) => Promise<void>;
 }
 
 interface RunningTurn {
@@ -66,7 +89,6 @@ interface RunningTurn {
 export interface EngineSession extends SessionParts {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: every SessionParts field is assigned from `parts` in the constructor.
 export class EngineSession implements SessionCore {
-  sessionRules: PermissionRules = { allow: [], ask: [], deny: [] };
   readonly steering: string[] = [];
   readonly beginCheckpoint: (turn: TurnState) => (() => Promise<void>) | undefined;
 
@@ -74,7 +96,6 @@ export class EngineSession implements SessionCore {
   private readonly queue: Array<{ readonly turnId: TurnId; readonly submission: Submission }> = [];
   private running: RunningTurn | null = null;
   private commands: Promise<void> = Promise.resolve();
-  private background = new Set<Promise<unknown>>();
   private turnWaiters: Array<(summary: TurnSummary) => void> = [];
   /** Waiters for one turn's end, by the id its submit named. */
   private readonly endWaiters = new Map<TurnId, Array<(summary: TurnSummary) => void>>();
@@ -83,11 +104,42 @@ export class EngineSession implements SessionCore {
 
   constructor(
     parts: SessionParts,
-    private readonly ext: SessionExtensions,
+    private readonly services: SessionServices,
   ) {
     Object.assign(this, parts);
     this.lifetime = linkedController(parts.parent);
-    this.beginCheckpoint = (turn) => this.ext.beginCheckpoint(this, turn);
+    this.beginCheckpoint = (turn) => this.services.checkpoints.begin(this, turn);
+  }
+
+  get trusted(): boolean {
+    return this.state.settings.trusted;
+  }
+  get config(): SessionConfig {
+    return this.state.settings.config;
+  }
+  get additionalDirectories(): readonly string[] {
+    return this.state.settings.additionalDirectories;
+  }
+  get hooks(): HookRunner {
+    return this.state.settings.hooks;
+  }
+  get mode(): PermissionMode {
+    return this.state.mode;
+  }
+  get model(): string {
+    return this.state.model;
+  }
+  get effort(): Effort | undefined {
+    return this.state.effort;
+  }
+  get todos(): readonly TodoItem[] {
+    return this.state.todos;
+  }
+  get totalUsage(): Usage {
+    return this.state.totalUsage;
+  }
+  get sessionRules(): PermissionRules {
+    return this.state.sessionRules;
   }
 
   /** The log's path (hooks get it as `transcript_path`). */
@@ -114,7 +166,7 @@ export class EngineSession implements SessionCore {
   }
 
   checks(): readonly CheckDefinition[] {
-    return this.checkList;
+    return this.state.settings.checks;
   }
 
   workingSet(): Message[] {
@@ -175,8 +227,7 @@ export class EngineSession implements SessionCore {
 
   /** Runs a background task of the session (awaited on close). */
   track(task: Promise<unknown>): void {
-    this.background.add(task);
-    void task.finally(() => this.background.delete(task));
+    this.services.background.track(task);
   }
 
   private async handle(command: EngineCommand): Promise<void> {
@@ -210,27 +261,18 @@ export class EngineSession implements SessionCore {
           await this.unknown("approval", command.approvalId);
         return;
       case "answerQuestion":
-        if (!this.ext.resolveQuestion(command)) await this.unknown("question", command.questionId);
+        if (!this.services.interaction.questions.resolve(command.questionId, command.answers))
+          await this.unknown("question", command.questionId);
         return;
       case "resolvePlan":
-        if (!this.ext.resolvePlan(command)) await this.unknown("plan", command.planId);
+        if (!this.resolvePlan(command)) await this.unknown("plan", command.planId);
         return;
       case "setMode":
         return this.setMode(command.mode);
       case "setModel":
-        this.model = command.model;
-        return this.journal.record(
-          "model",
-          { model: command.model },
-          { type: "modelChanged", model: command.model },
-        );
+        return this.state.setModel(command.model);
       case "setEffort":
-        this.effort = command.effort;
-        return this.journal.record(
-          "effort",
-          { effort: command.effort },
-          { type: "effortChanged", effort: command.effort },
-        );
+        return this.state.setEffort(command.effort);
       case "rewind":
         if (this.running)
           return this.journal.notice(
@@ -238,11 +280,12 @@ export class EngineSession implements SessionCore {
             "rewind.busy",
             "rewind needs an idle session: cancel the running turn first",
           );
-        return this.ext.rewind(this, command);
+        return rewindSession(this, command.messageId, command.restore);
       case "trustWorkspace":
-        return this.ext.trust(this, command.trusted);
+        return this.services.trust(command.trusted);
       case "killJob":
-        if (!(await this.ext.killJob(command.jobId))) await this.unknown("job", command.jobId);
+        if ((await this.services.jobs.kill(command.jobId as JobId)) === null)
+          await this.unknown("job", command.jobId);
         return;
     }
   }
@@ -251,16 +294,23 @@ export class EngineSession implements SessionCore {
     return this.journal.notice("warning", `${what}.unknown`, `no pending ${what} has the id ${id}`);
   }
 
+  private resolvePlan(command: Extract<EngineCommand, { type: "resolvePlan" }>): boolean {
+    return this.services.interaction.plans.resolve(command.planId, {
+      approved: command.approved,
+      dismissed: false,
+      ...(command.feedback ? { feedback: command.feedback } : {}),
+      ...(command.mode ? { mode: command.mode } : {}),
+    });
+  }
+
   /** Runs the Notification hooks in the background (an approval, question or plan waits). */
   notify(message: string): void {
-    if (!this.hooks.has("Notification")) return;
-    this.track(runHook(this, "Notification", { message }));
+    this.services.notify(message);
   }
 
   /** Changes the permission mode (recorded, then modeChanged). */
-  async setMode(mode: PermissionMode): Promise<void> {
-    this.mode = mode;
-    await this.journal.record("mode", { mode }, { type: "modeChanged", mode });
+  setMode(mode: PermissionMode): Promise<void> {
+    return this.state.setMode(mode);
   }
 
   private pump(): void {
@@ -280,6 +330,7 @@ export class EngineSession implements SessionCore {
     const title = () => this.track(generateTitle(this, next.text, this.lifetime.signal));
     void runTurn(this, turnId, next, controller.signal, (turn) => {
       state.turn = turn;
+      this.state.setCurrentTurn(turn);
       if (first && this.headless) title();
     })
       .catch(async (error): Promise<TurnSummary> => {
@@ -300,6 +351,7 @@ export class EngineSession implements SessionCore {
       .then((summary) => {
         controller.release();
         this.running = null;
+        this.state.setCurrentTurn(undefined);
         if (summary.outcome !== null) this.turnCount++;
         if (first && !this.headless && summary.outcome !== null) title();
         for (const wake of this.turnWaiters.splice(0)) wake(summary);
@@ -319,8 +371,16 @@ export class EngineSession implements SessionCore {
       this.running?.controller.abort(new UserStop("cancel"));
       await this.idle().catch(() => {});
       this.lifetime.abort(new UserStop("cancel"));
-      await Promise.allSettled([...this.background]);
-      await this.ext.close(this);
+      await this.services.background.settled();
+      await runHook(this, "SessionEnd", { reason: "exit" });
+      await this.repoMap?.close();
+      await Promise.all([
+        this.services.jobs.killAll(),
+        this.services.lsp.close(),
+        this.mcp.close(),
+        this.services.checkpoints.settled(),
+      ]);
+      await this.log.close();
       this.lifetime.release();
     })();
     return this.closing;

@@ -13,7 +13,10 @@ export interface ChangeState {
  * "Files changed this turn": a write tool reported a changed path, or the workspace
  * fingerprint now differs from the one at turn start (this catches changes made by Bash).
  */
-export async function changeState(core: SessionCore, turn: TurnState): Promise<ChangeState> {
+export async function changeState(
+  core: Pick<SessionCore, "fingerprint">,
+  turn: TurnState,
+): Promise<ChangeState> {
   const fingerprint = await core.fingerprint().catch(() => "");
   const moved =
     turn.startFingerprint !== null && fingerprint !== "" && fingerprint !== turn.startFingerprint;
@@ -22,7 +25,7 @@ export async function changeState(core: SessionCore, turn: TurnState): Promise<C
 
 /** The turn's badge, read from the check records only. Never rejects. */
 export async function turnBadge(
-  core: SessionCore,
+  core: Pick<SessionCore, "fingerprint" | "config" | "checkRecords">,
   turn: TurnState,
   state?: ChangeState,
 ): Promise<Badge> {

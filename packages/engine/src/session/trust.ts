@@ -1,0 +1,78 @@
+import { HookRunner } from "../hooks/runner.js";
+import type { McpHub } from "../mcp/hub.js";
+import type { SessionRepoMap } from "../repo-map/session-map.js";
+import { type SessionOverrides, sessionConfig } from "../settings/session-config.js";
+import type { Journal } from "./journal.js";
+import type { OpenContext } from "./open-context.js";
+import { loadProjectSettings, projectChecks } from "./services.js";
+import type { SessionState } from "./state.js";
+
+/** What trusting the workspace changes: the session's settings, its repo map and MCP servers. */
+export interface TrustTarget {
+  readonly id: string;
+  readonly projectRoot: string;
+  /** The log's path (hooks get it as `transcript_path`). */
+  readonly logPath: string;
+  readonly journal: Journal;
+  readonly state: SessionState;
+  readonly repoMap?: SessionRepoMap;
+  readonly mcp: Pick<McpHub, "reconcile">;
+}
+
+/**
+ * trustWorkspace: `true` records the folder in trust.json and reloads the session's
+ * settings, so the project's withheld settings apply from now on (hooks, checks, rules,
+ * mode, additional directories, MCP servers: only new or changed entries start; a changed
+ * [shell] section applies from the next session);
+ * the session's mode moves only when the settings' mode changed with trust, so a mode the
+ * user chose stays. `false` only dismisses the request. Rejects only when the log or
+ * trust.json cannot be written.
+ */
+export async function trustWorkspace(
+  ctx: OpenContext,
+  session: TrustTarget,
+  trusted: boolean,
+  overrides: SessionOverrides,
+): Promise<void> {
+  const root = session.projectRoot;
+  if (!trusted) {
+    await session.journal.record("trust", {
+      projectRoot: root,
+      withheld: [],
+      decision: "dismissed",
+    });
+    return;
+  }
+  const previous = session.state.settings.config;
+  const withheld = [...loadProjectSettings(ctx, root, overrides).withheld];
+  await ctx.trustStore.trust(root);
+  const loaded = loadProjectSettings(ctx, root, overrides);
+  const config = sessionConfig(loaded, overrides);
+  session.state.replaceSettings({
+    config,
+    trusted: loaded.trusted,
+    additionalDirectories: config.settings.permissions.additional_directories,
+    hooks: new HookRunner(config.hooks, {
+      sessionId: session.id,
+      transcriptPath: session.logPath,
+      cwd: root,
+      env: { ...ctx.childEnv },
+    }),
+    checks: await projectChecks(root, config),
+  });
+  // A reload is a rebuild point for the repo map (its size may have changed with trust).
+  session.repoMap?.rebuild();
+  session.mcp.reconcile(config.settings.mcp.servers);
+  await session.journal.record("trust", { projectRoot: root, withheld, decision: "trusted" });
+  // Only a mode the settings now give differently moves the session's mode: a mode the user
+  // chose during the session stays unless the project's own mode was what trust withheld.
+  if (config.mode !== previous.mode && session.state.mode !== config.mode)
+    await session.state.setMode(config.mode);
+  await session.journal.notice(
+    "info",
+    "trust.trusted",
+    withheld.length > 0
+      ? `${root} is trusted; its project settings now apply (${withheld.join(", ")}).`
+      : `${root} is trusted; its project settings now apply.`,
+  );
+}
