@@ -232,11 +232,60 @@ async function benchList(dir: string): Promise<void> {
   console.log(`BENCH store.list ${median(times).toFixed(1)} ms`);
 }
 
+/**
+ * The engine reads the working set up to three times a round. `workingSet()` reads the fold
+ * kept as records are appended; the baseline is `snapshot().workingSet`, the whole replay
+ * (transcript, state, resume report) built each time, as the engine read it before.
+ */
+async function benchWorkingSet(dir: string): Promise<void> {
+  const store = new FileSessionStore({ dataDir: join(dir, "working-set") });
+  const session = await store.create({ projectRoot: "/project" });
+  const lastCall = { id: newToolCallId() };
+  for (let i = 0; i < 2000; i++) await session.append(mixRecord(i, lastCall));
+  const rounds = 200;
+  console.log(
+    `workload: a session of 2,000 records, then ${rounds} rounds of 3 appends (assistant, tool result, usage) and 3 working-set reads each; median of 7 after 2 warm-ups`,
+  );
+  const round = async (read: () => readonly Message[]) => {
+    const t = performance.now();
+    let n = 0;
+    for (let i = 0; i < rounds; i++) {
+      for (let k = 0; k < 3; k++) await session.append(mixRecord(i, lastCall));
+      for (let k = 0; k < 3; k++) n += read().length;
+    }
+    if (n === 0) throw new Error("empty working set");
+    return ((performance.now() - t) * 1000) / rounds;
+  };
+  const ours: number[] = [];
+  const base: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    const o = await round(() => session.workingSet());
+    const b = await round(() => session.snapshot().workingSet);
+    if (i >= 2) {
+      ours.push(o);
+      base.push(b);
+    }
+  }
+  await session.close();
+  const o = median(ours);
+  const b = median(base);
+  console.log(
+    `BENCH store.workingset-round ${o.toFixed(1)} us baseline=${b.toFixed(1)} ratio=${(o / b).toFixed(2)}`,
+  );
+}
+
 const dir = await mkdtemp(join(tmpdir(), "zeng-store-bench-"));
 try {
-  await benchReplay(dir);
-  await benchAppend(dir);
-  await benchList(dir);
+  // `--only NAME` runs one figure (workingset, resume, replay, append, list).
+  const only = process.argv[process.argv.indexOf("--only") + 1];
+  const figures: Record<string, (dir: string) => Promise<void>> = {
+    workingset: benchWorkingSet,
+    replay: benchReplay,
+    append: benchAppend,
+    list: benchList,
+  };
+  for (const [name, run] of Object.entries(figures))
+    if (!process.argv.includes("--only") || only === name) await run(dir);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

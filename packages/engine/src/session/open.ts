@@ -253,7 +253,7 @@ async function buildSession(
       : undefined,
     hooks: new HookRunner(config.hooks, {
       sessionId: log.id,
-      transcriptPath: log.logPath,
+      transcriptPath: log.transcriptPath ?? "",
       cwd: projectRoot,
       env: { ...ctx.childEnv },
     }),

@@ -89,9 +89,9 @@ export class EngineSession implements SessionCore {
     this.beginCheckpoint = (turn) => this.ext.beginCheckpoint(this, turn);
   }
 
-  /** The log's path (hooks get it as `transcript_path`). */
+  /** The log's path (hooks get it as `transcript_path`); empty when the store keeps no file. */
   get logPath(): string {
-    return this.log.logPath;
+    return this.log.transcriptPath ?? "";
   }
 
   /** True while a turn runs. */
@@ -117,7 +117,7 @@ export class EngineSession implements SessionCore {
   }
 
   workingSet(): Message[] {
-    return this.log.snapshot().workingSet.slice();
+    return this.log.workingSet().slice();
   }
 
   /**
