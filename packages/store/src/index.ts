@@ -36,11 +36,11 @@ export type { FileAgentTranscript, FileSession } from "./file-session.js";
 
 // A store of one's own over a few functions
 /**
- * `createSessionStore(backend)`: a whole `SessionStore` from a `RecordBackend` (append records
- * to a log, read them back, list, remove). `checkValues` checks values a backend read.
+ * `createSessionStore(backend)`: a whole `SessionStore` from a `RecordBackend` (append text to
+ * a log, read it back, list, remove). `parseLog` parses a log's text as the file reader does.
  */
-export { checkValues, createSessionStore } from "./record-store.js";
-export type { LogName, RecordBackend } from "./record-store.js";
+export { createSessionStore, parseLog } from "./record-store.js";
+export type { LogName, ParsedLog, RecordBackend } from "./record-store.js";
 /** An `ArtifactSink` in memory, with a size limit. Never rejects. */
 export { MemoryArtifactSink } from "./memory-artifacts.js";
 

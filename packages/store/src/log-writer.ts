@@ -113,7 +113,8 @@ function cutBack(fd: number, size: number): void {
   }
 }
 
-function serialise(records: readonly LogRecord[]): string {
+/** JSON lines of records that pass `checkRecord`; throws `invalidRecord` for one that does not. */
+export function serialise(records: readonly LogRecord[]): string {
   let out = "";
   for (const record of records) {
     const check = checkRecord(record);

@@ -1,8 +1,8 @@
 import type { ArtifactSink, SessionId } from "@z-engine/protocol";
 import { StoreError } from "./errors.js";
-import { checkRecord } from "./record-check.js";
+import { serialise } from "./log-writer.js";
 import type { LogRecord } from "./records.js";
-import type { LogName, RecordBackend } from "./record-store.js";
+import { type LogName, parseLog, type RecordBackend } from "./record-store.js";
 import { type ReplayFold, replay } from "./replay.js";
 import type { AgentTranscript, Session } from "./session-store.js";
 
@@ -14,9 +14,11 @@ export interface RecordSessionParts {
   readonly backend: RecordBackend;
   readonly fold: ReplayFold;
   readonly artifacts: ArtifactSink;
-  readonly read: (name: LogName) => Promise<readonly unknown[] | undefined>;
+  readonly read: (name: LogName) => Promise<string | undefined>;
   /** Called once, on close. */
   readonly release: () => void;
+  /** The log ends in a torn line: the first append starts a new line, so the fragment stays one damaged line. */
+  readonly torn: boolean;
 }
 
 /** A session over a `RecordBackend` (see `Session`). */
@@ -27,11 +29,13 @@ export class RecordSession implements Session {
   // One chain per log keeps appends in call order and never overlapping.
   private readonly chains = new Map<string, Promise<void>>();
   private closed: Promise<void> | null = null;
+  private torn: boolean;
 
   constructor(parts: RecordSessionParts) {
     this.id = parts.id;
     this.artifacts = parts.artifacts;
     this.parts = parts;
+    this.torn = parts.torn;
   }
 
   append(record: LogRecord): Promise<void> {
@@ -55,11 +59,11 @@ export class RecordSession implements Session {
 
   async readAgent(agentId: string): Promise<AgentTranscript> {
     await this.chains.get(`${this.id}/${agentId}`);
-    const values = SAFE_AGENT_ID.test(agentId)
+    const text = SAFE_AGENT_ID.test(agentId)
       ? await this.parts.read({ sessionId: this.id, agentId })
       : undefined;
-    if (values === undefined) throw new StoreError("notFound", `no transcript of agent ${agentId}`);
-    const records = values.filter((v): v is LogRecord => checkRecord(v).status === "ok");
+    if (text === undefined) throw new StoreError("notFound", `no transcript of agent ${agentId}`);
+    const { records } = parseLog(text);
     return { records, replay: replay(records) };
   }
 
@@ -87,18 +91,21 @@ export class RecordSession implements Session {
   private enqueue(name: LogName, records: readonly LogRecord[], then: () => void): Promise<void> {
     if (this.closed)
       return Promise.reject(new StoreError("closed", `session ${this.id} is closed`));
-    for (const record of records) {
-      const check = checkRecord(record);
-      if (check.status !== "ok") {
-        const why = check.status === "unknown" ? `unknown kind ${check.kind}` : check.reason;
-        return Promise.reject(new StoreError("invalidRecord", `refusing a bad record: ${why}`));
-      }
+    let text: string;
+    try {
+      text = serialise(records);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (name.agentId === undefined && this.torn) {
+      text = `\n${text}`;
+      this.torn = false;
     }
     const key = name.agentId === undefined ? name.sessionId : `${name.sessionId}/${name.agentId}`;
     const previous = this.chains.get(key) ?? Promise.resolve();
     const done = previous.then(async () => {
       try {
-        await this.parts.backend.append(name, records);
+        await this.parts.backend.append(name, text);
       } catch (error) {
         throw new StoreError("appendFailed", `cannot append to ${key}`, { cause: error });
       }

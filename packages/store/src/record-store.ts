@@ -1,9 +1,8 @@
 import { newSessionId, type SessionId } from "@z-engine/protocol";
 import { StoreError } from "./errors.js";
-import type { LogDamage, UnknownRecord } from "./log-reader.js";
+import { type LogDamage, LineFolder, type UnknownRecord } from "./log-reader.js";
 import { MemoryArtifactSink } from "./memory-artifacts.js";
 import { metaFromReplay } from "./meta.js";
-import { checkRecord } from "./record-check.js";
 import type { LogRecord } from "./records.js";
 import { RecordSession } from "./record-session.js";
 import { ReplayFold } from "./replay.js";
@@ -13,6 +12,7 @@ import type {
   OpenedSession,
   SessionStore,
   SessionSummary,
+  StoreNotice,
 } from "./session-store.js";
 import type { ArtifactSink } from "@z-engine/protocol";
 
@@ -24,24 +24,22 @@ export interface LogName {
 }
 
 /**
- * The smallest thing a host writes to keep sessions somewhere of its own (a database, a
- * remote service, JSON-lines files in its folder): append records to a log and read them
- * back. `createSessionStore` adds the rest of `SessionStore` (checks, replay, the working
- * set, locking within the process, the chat list).
+ * The smallest thing a host writes to keep sessions somewhere of its own (files in its
+ * folder, a database row per log, a remote service): append text to a log and read it back.
+ * `createSessionStore` adds the rest of `SessionStore`: serialising and checking records,
+ * parsing with damage reports, replay, the working set, one writer per session in this
+ * process, the chat list.
  */
 export interface RecordBackend {
   /**
-   * Stores `records` at the end of the log `name` (creating it), in order. Resolve once they
-   * are stored as durably as the backend promises; reject when they are not (then none of
-   * them may be stored). Calls for one log never overlap: the next waits for this one.
+   * Stores `text` (whole JSON lines, each ending in a newline) at the end of the log `name`,
+   * creating it. Resolve once stored as durably as the backend promises; reject when it is
+   * not. Calls for one log never overlap: the next waits for this one.
    */
-  append(name: LogName, records: readonly LogRecord[]): Promise<void>;
-  /**
-   * Every value stored in the log `name`, in order (parsed, not yet checked: the store checks
-   * each), or `undefined` when there is no such log.
-   */
-  read(name: LogName): Promise<readonly unknown[] | undefined>;
-  /** The ids of every session that has a log. */
+  append(name: LogName, text: string): Promise<void>;
+  /** The log's whole text, or `undefined` when there is no such log. */
+  read(name: LogName): Promise<string | undefined>;
+  /** The ids of every session that has a log (subagent logs are not sessions). */
   sessions(): Promise<readonly string[]>;
   /** Removes a session's logs (its subagents' included) and artifacts. */
   remove(sessionId: string): Promise<void>;
@@ -51,30 +49,22 @@ export interface RecordBackend {
 
 const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/;
 
-/** Checks what a backend read: the intact records, damaged values and unknown kinds. */
-export function checkValues(values: readonly unknown[]): {
-  records: LogRecord[];
-  damage: LogDamage[];
-  unknown: UnknownRecord[];
-} {
-  const records: LogRecord[] = [];
-  const damage: LogDamage[] = [];
-  const unknown: UnknownRecord[] = [];
-  values.forEach((value, i) => {
-    const check = checkRecord(value);
-    if (check.status === "ok") records.push(check.record);
-    else if (check.status === "unknown") unknown.push({ line: i + 1, kind: check.kind });
-    else damage.push({ line: i + 1, reason: check.reason, excerpt: excerpt(value) });
-  });
-  return { records, damage, unknown };
+/** A log's text parsed: intact records, damaged lines, unknown kinds, a torn last line. */
+export interface ParsedLog {
+  readonly records: LogRecord[];
+  readonly damage: LogDamage[];
+  readonly unknown: UnknownRecord[];
+  /** Bytes after the last newline: a record whose append never finished. */
+  readonly tornBytes: number;
 }
 
-function excerpt(value: unknown): string {
-  try {
-    return String(JSON.stringify(value)).slice(0, 120);
-  } catch {
-    return String(value).slice(0, 120);
-  }
+/** Parses a log's text as the file reader does (see `readLog`). Never throws. */
+export function parseLog(text: string): ParsedLog {
+  const folder = new LineFolder();
+  const end = text.lastIndexOf("\n") + 1;
+  folder.fold(text.slice(0, end));
+  const { records, damage, unknown } = folder;
+  return { records, damage, unknown, tornBytes: Buffer.byteLength(text.slice(end)) };
 }
 
 /**
@@ -94,17 +84,11 @@ export function createSessionStore(backend: RecordBackend): SessionStore {
       throw new StoreError("io", `cannot read the log of ${name.sessionId}`, { cause: error });
     }
   };
-  const handle = (id: SessionId, fold: ReplayFold) => {
+  const handle = (id: SessionId, fold: ReplayFold, torn = false) => {
     open.add(id);
     const artifacts = backend.artifacts?.(id) ?? new MemoryArtifactSink();
-    return new RecordSession({
-      id,
-      backend,
-      fold,
-      artifacts,
-      read,
-      release: () => open.delete(id),
-    });
+    const release = () => open.delete(id);
+    return new RecordSession({ id, backend, fold, artifacts, read, release, torn });
   };
   const safe = (id: string) => {
     if (!SAFE_ID.test(id))
@@ -124,14 +108,24 @@ export function createSessionStore(backend: RecordBackend): SessionStore {
     async open(id: string): Promise<OpenedSession> {
       safe(id);
       if (open.has(id)) throw new StoreError("locked", `session ${id} is already open`);
-      const values = await read({ sessionId: id });
-      if (values === undefined) throw new StoreError("notFound", `no session ${id}`);
-      const { records, damage, unknown } = checkValues(values);
+      const text = await read({ sessionId: id });
+      if (text === undefined) throw new StoreError("notFound", `no session ${id}`);
+      const { records, damage, unknown, tornBytes } = parseLog(text);
       const fold = new ReplayFold();
       for (const record of records) fold.apply(record);
       if (open.has(id)) throw new StoreError("locked", `session ${id} is already open`);
-      const session = handle(id as SessionId, fold);
-      return { session, replay: fold.snapshot(), report: { damage, unknown, notices: [] } };
+      const session = handle(id as SessionId, fold, tornBytes > 0);
+      const notices: StoreNotice[] =
+        tornBytes === 0
+          ? []
+          : [
+              {
+                level: "warning",
+                code: "log.tornTail",
+                message: `the log's last line was half-written (a crash); it was skipped (${tornBytes} bytes)`,
+              },
+            ];
+      return { session, replay: fold.snapshot(), report: { damage, unknown, notices } };
     },
     async list(): Promise<SessionSummary[]> {
       let ids: readonly string[];
@@ -142,10 +136,10 @@ export function createSessionStore(backend: RecordBackend): SessionStore {
       }
       const out: SessionSummary[] = [];
       for (const id of ids) {
-        const values = await read({ sessionId: id });
-        if (values === undefined) continue;
+        const text = await read({ sessionId: id });
+        if (text === undefined) continue;
         const fold = new ReplayFold();
-        for (const record of checkValues(values).records) fold.apply(record);
+        for (const record of parseLog(text).records) fold.apply(record);
         out.push({ ...metaFromReplay(id, fold.snapshot(), 0, 0), source: "folder" });
       }
       return out.sort((a, b) => b.updatedAt - a.updatedAt);

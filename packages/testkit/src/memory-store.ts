@@ -3,6 +3,7 @@ import {
   type LogName,
   type LogRecord,
   MemoryArtifactSink,
+  parseLog,
   type SessionStore,
 } from "@z-engine/store";
 
@@ -18,22 +19,18 @@ const keyOf = (name: LogName) =>
 /**
  * A `SessionStore` that keeps every session in memory, for tests and ephemeral hosts: built
  * with `createSessionStore` from `@z-engine/store`, so it checks, replays and locks like any
- * store. Records are stored as JSON text (as a real store would), so a record that cannot be
- * serialised is refused and later changes to an appended object are not seen. Lost when the
- * process ends. Passes `runStoreConformance`.
+ * store. Logs are kept as JSON-lines text (as a file would be), so later changes to an
+ * appended object are not seen. Lost when the process ends. Passes `runStoreConformance`.
  */
 export function createMemoryStore(): MemoryStore {
-  const logs = new Map<string, string[]>();
+  const logs = new Map<string, string>();
   const artifacts = new Map<string, MemoryArtifactSink>();
   const store = createSessionStore({
-    async append(name, records) {
-      const lines = records.map((r) => JSON.stringify(r));
-      const log = logs.get(keyOf(name)) ?? [];
-      logs.set(keyOf(name), log);
-      log.push(...lines);
+    async append(name, text) {
+      logs.set(keyOf(name), (logs.get(keyOf(name)) ?? "") + text);
     },
     async read(name) {
-      return logs.get(keyOf(name))?.map((line) => JSON.parse(line) as unknown);
+      return logs.get(keyOf(name));
     },
     async sessions() {
       return [...logs.keys()].filter((key) => !key.includes("/"));
@@ -52,8 +49,6 @@ export function createMemoryStore(): MemoryStore {
   return {
     ...store,
     records: (sessionId, agentId) =>
-      (logs.get(keyOf({ sessionId, ...(agentId ? { agentId } : {}) })) ?? []).map(
-        (line) => JSON.parse(line) as LogRecord,
-      ),
+      parseLog(logs.get(keyOf({ sessionId, ...(agentId ? { agentId } : {}) })) ?? "").records,
   };
 }
