@@ -186,6 +186,18 @@ async function benchReplay(dir: string): Promise<void> {
   console.log(
     `BENCH store.replay-vs-kept ${o.toFixed(1)} ms baseline=${k.toFixed(1)} ratio=${(o / k).toFixed(2)}`,
   );
+  // The heap a replay holds (its records and fold, after a full collection) against the
+  // file's size: the target is at most 1.5 times.
+  const h0 = heapNow();
+  const read = await readLog(path, { chunkBytes: READ_CHUNK });
+  const held = replay(read.records);
+  const heap = heapNow() - h0;
+  console.log(
+    `workload: heap held by readLog + replay of the same log (${held.transcript.length} transcript records)`,
+  );
+  console.log(
+    `BENCH store.replay-heap ${(heap / 1e6).toFixed(1)} MB baseline=${(size / 1e6).toFixed(1)} ratio=${(heap / size).toFixed(2)}`,
+  );
 }
 
 async function benchAppend(dir: string): Promise<void> {
