@@ -136,13 +136,14 @@ export class FileSessionStore implements SessionStore {
     if (!(await exists(dir))) throw new StoreError("notFound", `no session ${id}`);
     const lock = await acquireLock(dir, id);
     try {
-      const { log, read, fold } = await openAndFold(join(dir, "log.jsonl"));
+      const hint = await resumeHint(join(dir, "meta.json"), join(dir, "log.jsonl"));
+      const { log, read, fold, resumeAt } = await openAndFold(join(dir, "log.jsonl"), hint);
       if (initial.length > 0) log.appendSync(initial);
       for (const record of initial) fold.apply(record);
       const replay = fold.snapshot();
-      const metaRebuilt = await this.healMeta(id, dir, replay, log.size);
+      const metaRebuilt = await this.healMeta(id, dir, replay, log.size, resumeAt);
       const artifacts = new FileArtifactSink(join(dir, "artifacts"), this.artifactMaxBytes);
-      const session = new FileSession({ id, dir, log, fold, lock, artifacts });
+      const session = new FileSession({ id, dir, log, fold, lock, artifacts, resumeAt });
       const notices: StoreNotice[] = [];
       if (read.tornTail !== null)
         notices.push({
@@ -170,6 +171,7 @@ export class FileSessionStore implements SessionStore {
     dir: string,
     replay: Replay,
     logBytes: number,
+    resumeAt: number | null,
   ): Promise<FileOpenReport["metaRebuilt"]> {
     const path = join(dir, "meta.json");
     const meta = await readMeta(path);
@@ -182,10 +184,26 @@ export class FileSessionStore implements SessionStore {
           ? "stale"
           : null;
     if (reason !== null) {
-      await writeMeta(path, metaFromReplay(id, replay, logBytes, Date.now()));
+      await writeMeta(path, metaFromReplay(id, replay, logBytes, Date.now(), resumeAt));
     }
     return reason;
   }
+}
+
+type Folded = OpenedLog & { readonly fold: ReplayFold; readonly resumeAt: number | null };
+
+/**
+ * Where the last resume point starts, from meta.json when it describes the log as it is now
+ * (null: none), else undefined (scan for it).
+ */
+async function resumeHint(metaPath: string, logPath: string): Promise<number | null | undefined> {
+  const meta = await readMeta(metaPath);
+  if (meta?.resumeAt === undefined) return undefined;
+  const size = await stat(logPath).then(
+    (s) => s.size,
+    () => -1,
+  );
+  return meta.logBytes === size ? meta.resumeAt : undefined;
 }
 
 /**
@@ -193,28 +211,29 @@ export class FileSessionStore implements SessionStore {
  * records before it are not read), else from the first line. Falls back to the whole log
  * when the resume point is not whole or a later rewind reaches before it.
  */
-async function openAndFold(path: string): Promise<OpenedLog & { fold: ReplayFold }> {
-  const from = (await findLastResumePoint(path)) ?? 0;
+async function openAndFold(path: string, hint: number | null | undefined): Promise<Folded> {
+  const from = (hint === undefined ? await findLastResumePoint(path) : hint) ?? 0;
   const opened = await openLogForAppend(path, { from });
   const [first, ...rest] = opened.read.records;
   if (from === 0 || first?.kind !== "resumePoint") {
     if (from > 0) return wholeLog(opened);
     const fold = new ReplayFold({ rebase: true });
     for (const record of opened.read.records) fold.apply(record);
-    return { ...opened, fold };
+    return fold.missedHistory ? wholeLog(opened) : { ...opened, fold, resumeAt: null };
   }
   const fold = ReplayFold.fromResumePoint(first, { rebase: true });
   for (const record of rest) fold.apply(record);
-  return fold.missedHistory ? wholeLog(opened) : { ...opened, fold };
+  return fold.missedHistory ? wholeLog(opened) : { ...opened, fold, resumeAt: from };
 }
 
 /** The whole log read and folded, keeping every record's history (no rebase). */
-async function wholeLog(opened: OpenedLog): Promise<OpenedLog & { fold: ReplayFold }> {
+async function wholeLog(opened: OpenedLog): Promise<Folded> {
   const whole = await readLog(opened.log.path);
   const fold = new ReplayFold();
   for (const record of whole.records) fold.apply(record);
   // The torn tail was cut by the first read; report it from there.
-  return { log: opened.log, read: { ...whole, tornTail: opened.read.tornTail }, fold };
+  const read = { ...whole, tornTail: opened.read.tornTail };
+  return { log: opened.log, read, fold, resumeAt: null };
 }
 
 async function exists(path: string): Promise<boolean> {

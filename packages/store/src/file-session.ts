@@ -25,6 +25,8 @@ export interface FileSessionParts {
   readonly fold: ReplayFold;
   readonly lock: SessionLock;
   readonly artifacts: FileArtifactSink;
+  /** Where the log's last resume point starts, when known (null: none). */
+  readonly resumeAt: number | null;
 }
 
 /** A subagent transcript read from its file: what `readAgent` returns, with the file read. */
@@ -45,6 +47,7 @@ export class FileSession implements Session {
   readonly artifacts: FileArtifactSink;
   private readonly log: AppendLog;
   private fold: ReplayFold;
+  private resumeAt: number | null;
   private readonly lock: SessionLock;
   private readonly agentLogs = new Map<string, Promise<AppendLog>>();
   private metaChain: Promise<void> = Promise.resolve();
@@ -57,6 +60,7 @@ export class FileSession implements Session {
     this.logPath = parts.log.path;
     this.transcriptPath = parts.log.path;
     this.fold = parts.fold;
+    this.resumeAt = parts.resumeAt;
     this.lock = parts.lock;
     this.artifacts = parts.artifacts;
   }
@@ -89,8 +93,10 @@ export class FileSession implements Session {
    */
   private writeResumePoint(ts: number): void {
     const point = this.fold.resumePoint(ts);
+    const at = this.log.size;
     try {
       this.log.appendSync([point]);
+      this.resumeAt = at;
     } catch {
       return; // derived data: the compaction is in the log, and the next open starts earlier
     }
@@ -180,7 +186,8 @@ export class FileSession implements Session {
   // Meta writes are serialised; a failure only leaves meta.json stale (the log is the truth,
   // and the next open rebuilds it).
   private queueMeta(): void {
-    const meta = metaFromReplay(this.id, this.fold.snapshot(), this.log.size, Date.now());
+    const now = this.fold.snapshot();
+    const meta = metaFromReplay(this.id, now, this.log.size, Date.now(), this.resumeAt);
     this.metaChain = this.metaChain
       .then(() => writeMeta(join(this.dir, "meta.json"), meta))
       .catch(() => undefined);

@@ -1,9 +1,11 @@
 import { readFile, truncate, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { MessageId } from "@z-engine/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileSessionStore } from "./file-session-store.js";
 import type { FileSession } from "./file-session.js";
 import { readLog } from "./log-reader.js";
+import { readMeta, type SessionMeta, writeMeta } from "./meta.js";
 import { logRecord } from "./records.js";
 import { replay } from "./replay.js";
 import { findLastResumePoint } from "./resume-scan.js";
@@ -124,6 +126,22 @@ describe("resume points", () => {
     await again.close();
     const after = await whole(path);
     expect(after.workingSet.map((m) => m.id)).toEqual(["s2", "u2", "u3", "u4"]);
+  });
+
+  it("meta.json names the last resume point, and a wrong hint still opens right", async () => {
+    const session = await compactedSession();
+    await session.close();
+    const metaPath = join(session.dir, "meta.json");
+    const meta = await readMeta(metaPath);
+    expect(meta?.resumeAt).toBe(await findLastResumePoint(session.logPath));
+    const full = await whole(session.logPath);
+    for (const resumeAt of [3, null]) {
+      await writeMeta(metaPath, { ...(meta as SessionMeta), resumeAt });
+      const { replay: resumed, session: again } = await store.open(session.id);
+      expect(json(resumed.workingSet)).toBe(json(full.workingSet));
+      expect(json(resumed.state)).toBe(json(full.state));
+      await again.close();
+    }
   });
 
   it("finds no resume point in a log without compactions, or a missing file", async () => {
