@@ -39,8 +39,9 @@ export type { FileAgentTranscript, FileSession } from "./file-session.js";
  * `createSessionStore(backend)`: a whole `SessionStore` from a `RecordBackend` (append text to
  * a log, read it back, list, remove). `parseLog` parses a log's text as the file reader does.
  */
-export { createSessionStore, parseLog } from "./record-store.js";
-export type { LogName, ParsedLog, RecordBackend } from "./record-store.js";
+export { createSessionStore } from "./record-store.js";
+export { parseLog } from "./record-backend.js";
+export type { LogName, ParsedLog, RecordBackend } from "./record-backend.js";
 /** An `ArtifactSink` in memory, with a size limit. Never rejects. */
 export { MemoryArtifactSink } from "./memory-artifacts.js";
 

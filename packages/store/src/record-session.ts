@@ -2,7 +2,7 @@ import type { ArtifactSink, SessionId } from "@z-engine/protocol";
 import { StoreError } from "./errors.js";
 import { serialise } from "./log-writer.js";
 import type { LogRecord } from "./records.js";
-import { type LogName, parseLog, type RecordBackend } from "./record-store.js";
+import { type LogName, parseLog, type RecordBackend } from "./record-backend.js";
 import { type ReplayFold, replay } from "./replay.js";
 import type { AgentTranscript, Session } from "./session-store.js";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { StoreError } from "./errors.js";
-import { createSessionStore, type LogName, type RecordBackend } from "./record-store.js";
+import type { LogName, RecordBackend } from "./record-backend.js";
+import { createSessionStore } from "./record-store.js";
 import { msg, userText } from "./test-helpers.js";
 
 function mapBackend(): RecordBackend & { logs: Map<string, string>; failAppends: boolean } {
