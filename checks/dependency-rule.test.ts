@@ -66,16 +66,13 @@ describe("planted violations", () => {
     root = mkdtempSync(join(tmpdir(), "zeng-deps-"));
     pkg("packages", "protocol");
     pkg("packages", "testkit", { "@z-engine/protocol": "workspace:*" });
+    pkg("packages", "store", { "@z-engine/protocol": "workspace:*" });
     pkg(
       "packages",
-      "store",
-      { "@z-engine/protocol": "workspace:*" },
+      "engine",
+      { "@z-engine/protocol": "workspace:*", "@z-engine/store": "workspace:*" },
       { "@z-engine/testkit": "workspace:*" },
     );
-    pkg("packages", "engine", {
-      "@z-engine/protocol": "workspace:*",
-      "@z-engine/store": "workspace:*",
-    });
   };
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -83,10 +80,21 @@ describe("planted violations", () => {
     setup();
     file("packages/store/src/log.ts", `import type { Message } from "@z-engine/protocol";\n`);
     file(
-      "packages/store/src/log.test.ts",
+      "packages/engine/src/run.test.ts",
       `import { createFixtureRepo } from "@z-engine/testkit";\n`,
     );
     expect(checkDependencyRule(root)).toEqual([]);
+  });
+
+  it("catches testkit in the store's tests (testkit builds on the store)", () => {
+    setup();
+    file(
+      "packages/store/src/log.test.ts",
+      `import { createMemoryStore } from "@z-engine/testkit";\n`,
+    );
+    expect(formatViolations(checkDependencyRule(root))).toContain(
+      "packages/store/src/log.test.ts: [edge] @z-engine/store -> @z-engine/testkit",
+    );
   });
 
   it("catches an import from engine into protocol, naming the file and the edge", () => {

@@ -40,14 +40,14 @@ export const DEPENDENCY_TABLE: DependencyTable = {
   context: ["protocol", "prompts"],
   tools: ["protocol", "policy", "host", "prompts"],
   engine: ALL_LOWER,
-  testkit: ["protocol"],
+  testkit: ["protocol", "store"],
   cli: ["engine", "config", "protocol", "testkit"],
   web: ["engine", "config", "protocol", "testkit"],
 };
 
 /** The package that any package but protocol may use in its tests, as a devDependency. */
 export const TEST_ONLY_PACKAGE = "testkit";
-const TEST_ONLY_FORBIDDEN = new Set(["protocol", "testkit"]);
+const TEST_ONLY_FORBIDDEN = new Set(["protocol", "store", "testkit"]);
 
 export interface Violation {
   readonly kind: "edge" | "cycle" | "file-cycle" | "deep-import" | "unknown-package";

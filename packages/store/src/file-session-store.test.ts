@@ -60,6 +60,7 @@ describe("FileSessionStore", () => {
     expect(report).toEqual({
       damage: [],
       unknown: [],
+      notices: [],
       tornTail: null,
       metaRebuilt: null,
       legacyImport: null,
@@ -119,6 +120,9 @@ describe("repair and heal on open", () => {
     expect(report.damage).toHaveLength(1);
     expect(report.unknown).toEqual([{ line: 4, kind: "later" }]);
     expect(report.tornTail?.bytes).toBe(36);
+    expect(report.notices).toEqual([
+      expect.objectContaining({ level: "warning", code: "log.tornTail" }),
+    ]);
     await again.append(msg(userText("u3", "after")));
     await again.close();
     const read = await readLog(session.logPath);

@@ -8,16 +8,20 @@ import { FileSession } from "./file-session.js";
 import { importLegacyChat } from "./legacy-import.js";
 import { listSessions } from "./list-sessions.js";
 import { acquireLock, isProcessAlive, LOCK_FILE, readLockOwner } from "./lock.js";
-import { openLogForAppend } from "./log-writer.js";
+import { type OpenedLog, openLogForAppend } from "./log-writer.js";
+import { readLog } from "./log-reader.js";
+import { findLastResumePoint } from "./resume-scan.js";
 import { metaFromReplay, readMeta, writeMeta } from "./meta.js";
-import { type LogRecord, logRecord } from "./records.js";
+import type { LogRecord } from "./records.js";
+import { sessionStartRecords } from "./session-start-records.js";
 import { type Replay, ReplayFold } from "./replay.js";
+import type { LogDamage, TornTail } from "./log-reader.js";
 import type {
   CreateSessionOptions,
   OpenedSession,
   OpenReport,
-  Session,
   SessionStore,
+  StoreNotice,
   SessionSummary,
 } from "./session-store.js";
 
@@ -29,6 +33,22 @@ export interface FileSessionStoreOptions {
   readonly legacyDir?: string;
   /** Size limit of one artifact in bytes (default 16 MiB); longer data is cut. */
   readonly artifactMaxBytes?: number;
+}
+
+/** What opening a session folder found and repaired: the common report, and the file details. */
+export interface FileOpenReport extends OpenReport {
+  /** The half-written last line cut off the log, if any. */
+  readonly tornTail: TornTail | null;
+  /** Why meta.json was rebuilt from the log, or null when it was current. */
+  readonly metaRebuilt: "missing" | "damaged" | "stale" | null;
+  /** Set when this open converted a v1 chat file; lines of it that could not be converted. */
+  readonly legacyImport: { readonly file: string; readonly damage: readonly LogDamage[] } | null;
+}
+
+/** `FileSessionStore.open`'s result: the file session handle and the file report. */
+export interface FileOpenedSession extends OpenedSession {
+  readonly session: FileSession;
+  readonly report: FileOpenReport;
 }
 
 /** Session ids become folder names: letters, digits, `_`, `-` and `.`, not starting with `.`. */
@@ -54,7 +74,7 @@ export class FileSessionStore implements SessionStore {
     return join(this.sessionsDir, id);
   }
 
-  async create(options: CreateSessionOptions): Promise<Session> {
+  async create(options: CreateSessionOptions): Promise<FileSession> {
     const id = newSessionId();
     const dir = this.sessionDir(id);
     try {
@@ -62,28 +82,28 @@ export class FileSessionStore implements SessionStore {
     } catch (error) {
       throw new StoreError("io", `cannot create session folder ${dir}`, { cause: error });
     }
-    const records: LogRecord[] = [
-      logRecord("session", { sessionId: id, projectRoot: options.projectRoot }),
-    ];
-    if (options.title !== undefined) records.push(logRecord("title", { title: options.title }));
-    if (options.mode !== undefined) records.push(logRecord("mode", { mode: options.mode }));
-    if (options.model !== undefined) records.push(logRecord("model", { model: options.model }));
-    if (options.effort !== undefined) records.push(logRecord("effort", { effort: options.effort }));
-    const { session } = await this.openFolder(id, dir, records);
+    const { session } = await this.openFolder(id, dir, sessionStartRecords(id, options));
     await session.sync();
     return session;
   }
 
-  async open(id: string): Promise<OpenedSession> {
+  async open(id: string): Promise<FileOpenedSession> {
     const dir = this.sessionDir(id);
-    let legacyImport: OpenReport["legacyImport"] = null;
+    let legacyImport: FileOpenReport["legacyImport"] = null;
     if (!(await exists(dir))) {
       const file = join(this.legacyDir, `${id}.jsonl`);
       const imported = await importLegacyChat(id as SessionId, file, dir);
       if (imported !== null) legacyImport = { file, damage: imported.damage };
     }
     const opened = await this.openFolder(id as SessionId, dir, []);
-    return { ...opened, report: { ...opened.report, legacyImport } };
+    const notices = [...opened.report.notices];
+    if (legacyImport !== null)
+      notices.push({
+        level: "info",
+        code: "log.legacyImport",
+        message: `converted the v1 chat ${legacyImport.file} into this session`,
+      });
+    return { ...opened, report: { ...opened.report, legacyImport, notices } };
   }
 
   list(): Promise<SessionSummary[]> {
@@ -112,22 +132,29 @@ export class FileSessionStore implements SessionStore {
     id: SessionId,
     dir: string,
     initial: readonly LogRecord[],
-  ): Promise<Omit<OpenedSession, "session"> & { session: FileSession }> {
+  ): Promise<FileOpenedSession> {
     if (!(await exists(dir))) throw new StoreError("notFound", `no session ${id}`);
     const lock = await acquireLock(dir, id);
     try {
-      const { log, read } = await openLogForAppend(join(dir, "log.jsonl"));
-      const fold = new ReplayFold();
-      for (const record of read.records) fold.apply(record);
+      const hint = await resumeHint(join(dir, "meta.json"), join(dir, "log.jsonl"));
+      const { log, read, fold, resumeAt } = await openAndFold(join(dir, "log.jsonl"), hint);
       if (initial.length > 0) log.appendSync(initial);
       for (const record of initial) fold.apply(record);
       const replay = fold.snapshot();
-      const metaRebuilt = await this.healMeta(id, dir, replay, log.size);
+      const metaRebuilt = await this.healMeta(id, dir, replay, log.size, resumeAt);
       const artifacts = new FileArtifactSink(join(dir, "artifacts"), this.artifactMaxBytes);
-      const session = new FileSession({ id, dir, log, fold, lock, artifacts });
-      const report: OpenReport = {
+      const session = new FileSession({ id, dir, log, fold, lock, artifacts, resumeAt });
+      const notices: StoreNotice[] = [];
+      if (read.tornTail !== null)
+        notices.push({
+          level: "warning",
+          code: "log.tornTail",
+          message: `the log's last line was half-written (a crash); it was cut (${read.tornTail.bytes} bytes)`,
+        });
+      const report: FileOpenReport = {
         damage: read.damage,
         unknown: read.unknown,
+        notices,
         tornTail: read.tornTail,
         metaRebuilt: initial.length > 0 ? null : metaRebuilt,
         legacyImport: null,
@@ -144,7 +171,8 @@ export class FileSessionStore implements SessionStore {
     dir: string,
     replay: Replay,
     logBytes: number,
-  ): Promise<OpenReport["metaRebuilt"]> {
+    resumeAt: number | null,
+  ): Promise<FileOpenReport["metaRebuilt"]> {
     const path = join(dir, "meta.json");
     const meta = await readMeta(path);
     const reason =
@@ -156,10 +184,56 @@ export class FileSessionStore implements SessionStore {
           ? "stale"
           : null;
     if (reason !== null) {
-      await writeMeta(path, metaFromReplay(id, replay, logBytes, Date.now()));
+      await writeMeta(path, metaFromReplay(id, replay, logBytes, Date.now(), resumeAt));
     }
     return reason;
   }
+}
+
+type Folded = OpenedLog & { readonly fold: ReplayFold; readonly resumeAt: number | null };
+
+/**
+ * Where the last resume point starts, from meta.json when it describes the log as it is now
+ * (null: none), else undefined (scan for it).
+ */
+async function resumeHint(metaPath: string, logPath: string): Promise<number | null | undefined> {
+  const meta = await readMeta(metaPath);
+  if (meta?.resumeAt === undefined) return undefined;
+  const size = await stat(logPath).then(
+    (s) => s.size,
+    () => -1,
+  );
+  return meta.logBytes === size ? meta.resumeAt : undefined;
+}
+
+/**
+ * Opens a log for appending and folds it: from its last resume point when it has one (the
+ * records before it are not read), else from the first line. Falls back to the whole log
+ * when the resume point is not whole or a later rewind reaches before it.
+ */
+async function openAndFold(path: string, hint: number | null | undefined): Promise<Folded> {
+  const from = (hint === undefined ? await findLastResumePoint(path) : hint) ?? 0;
+  const opened = await openLogForAppend(path, { from });
+  const [first, ...rest] = opened.read.records;
+  if (from === 0 || first?.kind !== "resumePoint") {
+    if (from > 0) return wholeLog(opened);
+    const fold = new ReplayFold({ rebase: true });
+    for (const record of opened.read.records) fold.apply(record);
+    return fold.missedHistory ? wholeLog(opened) : { ...opened, fold, resumeAt: null };
+  }
+  const fold = ReplayFold.fromResumePoint(first, { rebase: true });
+  for (const record of rest) fold.apply(record);
+  return fold.missedHistory ? wholeLog(opened) : { ...opened, fold, resumeAt: from };
+}
+
+/** The whole log read and folded, keeping every record's history (no rebase). */
+async function wholeLog(opened: OpenedLog): Promise<Folded> {
+  const whole = await readLog(opened.log.path);
+  const fold = new ReplayFold();
+  for (const record of whole.records) fold.apply(record);
+  // The torn tail was cut by the first read; report it from there.
+  const read = { ...whole, tornTail: opened.read.tornTail };
+  return { log: opened.log, read, fold, resumeAt: null };
 }
 
 async function exists(path: string): Promise<boolean> {

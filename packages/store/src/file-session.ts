@@ -9,8 +9,10 @@ import { readLog } from "./log-reader.js";
 import { type AppendLog, openLogForAppend } from "./log-writer.js";
 import { metaFromReplay, writeMeta } from "./meta.js";
 import type { LogRecord } from "./records.js";
-import { type ReplayFold, replay } from "./replay.js";
-import type { Session } from "./session-store.js";
+import { ReplayFold, replay } from "./replay.js";
+import { readRecordsSync } from "./resume-scan.js";
+import type { AgentTranscript, Session } from "./session-store.js";
+import type { ReadLogResult } from "./log-reader.js";
 
 /** Agent ids become file names: letters, digits, `_`, `-` and `.` only. */
 const SAFE_AGENT_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/;
@@ -23,16 +25,29 @@ export interface FileSessionParts {
   readonly fold: ReplayFold;
   readonly lock: SessionLock;
   readonly artifacts: FileArtifactSink;
+  /** Where the log's last resume point starts, when known (null: none). */
+  readonly resumeAt: number | null;
 }
 
-/** A session folder open for writing (see `Session`). */
+/** A subagent transcript read from its file: what `readAgent` returns, with the file read. */
+export interface FileAgentTranscript extends AgentTranscript {
+  /** The read itself: damaged lines, unknown kinds, a torn tail. */
+  readonly read: ReadLogResult;
+}
+
+/** A session folder open for writing (see `Session`); adds the folder and the log's path. */
 export class FileSession implements Session {
   readonly id: SessionId;
+  /** The session folder. */
   readonly dir: string;
+  /** The path of log.jsonl. */
   readonly logPath: string;
+  /** The same as `logPath`: hooks read the log there. */
+  readonly transcriptPath: string;
   readonly artifacts: FileArtifactSink;
   private readonly log: AppendLog;
-  private readonly fold: ReplayFold;
+  private fold: ReplayFold;
+  private resumeAt: number | null;
   private readonly lock: SessionLock;
   private readonly agentLogs = new Map<string, Promise<AppendLog>>();
   private metaChain: Promise<void> = Promise.resolve();
@@ -43,7 +58,9 @@ export class FileSession implements Session {
     this.dir = parts.dir;
     this.log = parts.log;
     this.logPath = parts.log.path;
+    this.transcriptPath = parts.log.path;
     this.fold = parts.fold;
+    this.resumeAt = parts.resumeAt;
     this.lock = parts.lock;
     this.artifacts = parts.artifacts;
   }
@@ -57,7 +74,39 @@ export class FileSession implements Session {
     // Only what reached the log is folded, at once, so `snapshot()` right after sees it.
     this.fold.apply(record);
     if (record.kind === "title") this.queueMeta();
+    try {
+      if (record.kind === "compaction") this.writeResumePoint(record.ts);
+
+      // A rewind before the resume point this fold started from: fold the whole log, now,
+      // before any other append (a rare, slow path; nothing else is lost meanwhile).
+      if (this.fold.missedHistory) this.foldWholeLog();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return Promise.resolve();
+  }
+
+  /**
+   * After a compaction: the fold as a `resumePoint` record, so that the next open starts
+   * here. The fold then starts over from it too, so memory follows the working set. A crash
+   * before it is written only makes the next open start from an earlier point.
+   */
+  private writeResumePoint(ts: number): void {
+    const point = this.fold.resumePoint(ts);
+    const at = this.log.size;
+    try {
+      this.log.appendSync([point]);
+      this.resumeAt = at;
+    } catch {
+      return; // derived data: the compaction is in the log, and the next open starts earlier
+    }
+    this.fold.apply(point);
+  }
+
+  private foldWholeLog(): void {
+    const fold = new ReplayFold();
+    for (const record of readRecordsSync(this.logPath)) fold.apply(record);
+    this.fold = fold;
   }
 
   appendAgent(agentId: string, record: LogRecord): Promise<void> {
@@ -66,13 +115,24 @@ export class FileSession implements Session {
     return this.agentLog(agentId).then((log) => log.append(record));
   }
 
-  async readAgent(agentId: string) {
+  async readAgent(agentId: string): Promise<FileAgentTranscript> {
     const read = await readLog(this.agentPath(agentId));
-    return { read, replay: replay(read.records) };
+    return { records: read.records, read, replay: replay(read.records) };
+  }
+
+  workingSet() {
+    return this.fold.workingSet();
   }
 
   snapshot() {
     return this.fold.snapshot();
+  }
+
+  /** The whole transcript: from memory, or (after a resume point) read from the log. */
+  async transcript() {
+    const now = this.fold.snapshot();
+    if (!now.earlierHistory) return now.transcript;
+    return replay((await readLog(this.logPath)).records).transcript;
   }
 
   async sync(): Promise<void> {
@@ -126,7 +186,8 @@ export class FileSession implements Session {
   // Meta writes are serialised; a failure only leaves meta.json stale (the log is the truth,
   // and the next open rebuilds it).
   private queueMeta(): void {
-    const meta = metaFromReplay(this.id, this.fold.snapshot(), this.log.size, Date.now());
+    const now = this.fold.snapshot();
+    const meta = metaFromReplay(this.id, now, this.log.size, Date.now(), this.resumeAt);
     this.metaChain = this.metaChain
       .then(() => writeMeta(join(this.dir, "meta.json"), meta))
       .catch(() => undefined);

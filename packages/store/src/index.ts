@@ -5,24 +5,45 @@
  * internal.
  */
 
-// The store
+// The store contract (what an implementer writes; see each member's JSDoc)
 export type {
+  AgentTranscript,
   CreateSessionOptions,
   OpenedSession,
   OpenReport,
   Session,
   SessionStore,
   SessionSummary,
+  StoreNotice,
 } from "./session-store.js";
+/** The records `SessionStore.create` must write, in order (`session`, then one per option given). Never throws. */
+export { sessionStartRecords } from "./session-start-records.js";
+
+// The file store
 /**
  * Sessions as folders under `<dataDir>/sessions/`. `create`, `open` (repair, replay, heal,
  * v1 conversion), `list` (newest first, from meta.json), `delete`. Methods reject with
  * `StoreError` on operational failures only; damaged content is reported, never thrown.
  */
 export { FileSessionStore } from "./file-session-store.js";
-export type { FileSessionStoreOptions } from "./file-session-store.js";
-/** The handle `FileSessionStore` returns: one open session holding its lock (see `Session`). */
-export type { FileSession } from "./file-session.js";
+export type {
+  FileOpenedSession,
+  FileOpenReport,
+  FileSessionStoreOptions,
+} from "./file-session-store.js";
+/** The handle `FileSessionStore` returns: one open session folder holding its lock (see `Session`). */
+export type { FileAgentTranscript, FileSession } from "./file-session.js";
+
+// A store of one's own over a few functions
+/**
+ * `createSessionStore(backend)`: a whole `SessionStore` from a `RecordBackend` (append text to
+ * a log, read it back, list, remove). `parseLog` parses a log's text as the file reader does.
+ */
+export { createSessionStore } from "./record-store.js";
+export { parseLog } from "./record-backend.js";
+export type { LogName, ParsedLog, RecordBackend } from "./record-backend.js";
+/** An `ArtifactSink` in memory, with a size limit. Never rejects. */
+export { MemoryArtifactSink } from "./memory-artifacts.js";
 
 // Records
 /**

@@ -69,6 +69,7 @@ describe("v1 import", () => {
 
     const { session, replay, report } = await store.open("chat-1");
     expect(report.legacyImport).toEqual({ file, damage: [] });
+    expect(report.notices.map((n) => n.code)).toEqual(["log.legacyImport"]);
     expect(replay.state.title).toBe("Old chat");
     expect(replay.workingSet.map((m) => [m.role, m.content])).toEqual([
       ["user", [{ type: "text", text: "fix the bug" }]],

@@ -44,10 +44,15 @@ const CHUNK = 4 * 1024 * 1024;
 export interface ReadLogOptions {
   /** Bytes read at a time (default 4 MiB); lines longer than this still read whole. */
   readonly chunkBytes?: number;
+  /**
+   * Where to start: the offset of a line's first byte (default 0). Line numbers in the result
+   * then count from there; offsets (`tornTail`) stay offsets in the file.
+   */
+  readonly from?: number;
 }
 const NEWLINE = 10;
 
-class LineFolder {
+export class LineFolder {
   readonly records: LogRecord[] = [];
   readonly damage: LogDamage[] = [];
   readonly unknown: UnknownRecord[] = [];
@@ -100,7 +105,7 @@ export async function readLog(path: string, options?: ReadLogOptions): Promise<R
     throw new StoreError(code, `cannot open log ${path}`, { cause: error });
   }
   try {
-    return await readLines(handle, path, options?.chunkBytes ?? CHUNK);
+    return await readLines(handle, path, options?.chunkBytes ?? CHUNK, options?.from ?? 0);
   } finally {
     await handle.close();
   }
@@ -120,9 +125,10 @@ async function readLines(
   handle: Awaited<ReturnType<typeof open>>,
   path: string,
   chunk: number,
+  from: number,
 ): Promise<ReadLogResult> {
   const folder = new LineFolder();
-  let position = 0;
+  let position = from;
   let buffer: Buffer = Buffer.allocUnsafe(0);
   let carried = 0;
   try {

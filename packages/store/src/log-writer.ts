@@ -113,7 +113,8 @@ function cutBack(fd: number, size: number): void {
   }
 }
 
-function serialise(records: readonly LogRecord[]): string {
+/** JSON lines of records that pass `checkRecord`; throws `invalidRecord` for one that does not. */
+export function serialise(records: readonly LogRecord[]): string {
   let out = "";
   for (const record of records) {
     const check = checkRecord(record);
@@ -139,14 +140,17 @@ export interface OpenedLog {
 }
 
 /**
- * Reads a log (an empty one when the file is missing), cuts a torn tail off the file, and
- * opens it for appending. Rejects with `StoreError` (`io`) when the file cannot be read,
+ * Reads a log (an empty one when the file is missing; from `options.from`, a line's start,
+ * when given), cuts a torn tail off the file, and opens it for appending. Rejects with `StoreError` (`io`) when the file cannot be read,
  * repaired or opened.
  */
-export async function openLogForAppend(path: string): Promise<OpenedLog> {
+export async function openLogForAppend(
+  path: string,
+  options?: { readonly from?: number },
+): Promise<OpenedLog> {
   let read: ReadLogResult;
   try {
-    read = await readLog(path);
+    read = await readLog(path, options);
   } catch (error) {
     if (!(error instanceof StoreError) || error.code !== "notFound") throw error;
     read = { records: [], damage: [], unknown: [], tornTail: null, size: 0 };

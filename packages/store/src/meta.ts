@@ -27,6 +27,11 @@ export const SessionMeta = z.object({
   /** Converted from a v1 chat file (the chat list shows a v1 tag). */
   legacy: z.boolean(),
   logBytes: z.number().int().nonnegative(),
+  /**
+   * Where the log's last resume point starts (null: it has none), as of `logBytes`: spares
+   * `open` the scan back for it. Absent in meta written before resume points.
+   */
+  resumeAt: z.number().int().nonnegative().nullable().optional(),
 });
 /** meta.json of one session. */
 export type SessionMeta = z.infer<typeof SessionMeta>;
@@ -37,6 +42,7 @@ export function metaFromReplay(
   replay: Replay,
   logBytes: number,
   fallbackTime: number,
+  resumeAt?: number | null,
 ): SessionMeta {
   const { state } = replay;
   const lastTurn = state.lastTurn;
@@ -55,6 +61,7 @@ export function metaFromReplay(
       lastTurn === null ? null : lastTurn.status === "running" ? "running" : lastTurn.outcome,
     legacy: state.legacyFile !== null,
     logBytes,
+    ...(resumeAt === undefined ? {} : { resumeAt }),
   };
 }
 

@@ -119,6 +119,12 @@ const CHECKS: Record<LogRecordKind, Check> = {
   trust: all(s("projectRoot"), a("withheld"), s("decision")),
   notice: all(s("level"), s("code"), s("message")),
   taskView: checkTaskView,
+  resumePoint: all(
+    a("base"),
+    (r) => (r.view === null ? null : arr(r, "view")),
+    inside("state", all(n("messageCount"), n("turnCount"))),
+    inside("totalUsage", usage),
+  ),
 };
 
 /** The outcome of checking one parsed line. */

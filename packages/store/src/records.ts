@@ -150,6 +150,18 @@ export const LogRecord = z.union([
       withheld: z.array(z.string()),
       decision: z.enum(["required", "trusted", "dismissed"]),
     }),
+    /**
+     * Written by the file store right after a compaction: the fold at that point (the working
+     * set without and with a task view, the session state, total usage), so that a resume
+     * starts here instead of at the first line. Derived data: replay ignores it.
+     */
+    record("resumePoint", {
+      base: z.array(Message),
+      view: z.array(Message).nullable(),
+      /** The replay's `SessionState` at this point (counts included). */
+      state: z.looseObject({ messageCount: z.number(), turnCount: z.number() }),
+      totalUsage: Usage,
+    }),
     /** A lasting notice, e.g. a settings file that was skipped. */
     record("notice", { level: NoticeLevel, code: z.string(), message: z.string() }),
   ]),

@@ -31,7 +31,8 @@ export type TranscriptRecord = Exclude<
       | "mode"
       | "model"
       | "effort"
-      | "title";
+      | "title"
+      | "resumePoint";
   }
 >;
 
@@ -94,4 +95,10 @@ export interface Replay {
   readonly resume: ResumeReport;
   /** Records that could not be applied (a rewind to an unknown message, ...). */
   readonly warnings: readonly string[];
+  /**
+   * True when `transcript` starts at a resume point (a fast resume, or a live session that
+   * compacted) and earlier records were not kept in memory: `Session.transcript()` reads them.
+   * State, usage, counts and the working set are whole either way.
+   */
+  readonly earlierHistory: boolean;
 }

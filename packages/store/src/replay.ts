@@ -3,11 +3,12 @@ import {
   type CheckpointInfo,
   type CheckRecord,
   emptyUsage,
+  type Message,
   type Plan,
   type Question,
   type Usage,
 } from "@z-engine/protocol";
-import type { LogRecord, LogRecordKind, LogRecordOf } from "./records.js";
+import { type LogRecord, type LogRecordKind, type LogRecordOf, logRecord } from "./records.js";
 import type { Replay, ResumeReport, SessionState, TranscriptRecord } from "./replay-types.js";
 import { WorkingSetFold } from "./working-set-fold.js";
 
@@ -20,7 +21,18 @@ const HIDDEN = new Set<LogRecordKind>([
   "model",
   "effort",
   "title",
+  "resumePoint",
 ]);
+
+/** Options of {@link ReplayFold}. */
+export interface ReplayFoldOptions {
+  /**
+   * Start over at each `resumePoint` record: forget the transcript and the conversation
+   * history before it (they stay in the log), keeping state, usage and the working set. The
+   * file session folds this way, so its memory follows the working set, not the log.
+   */
+  readonly rebase?: boolean;
+}
 
 /**
  * Folds records one at a time; `snapshot()` reads the result at any point. The session
@@ -28,8 +40,14 @@ const HIDDEN = new Set<LogRecordKind>([
  * agree. Folding restores state only; it never performs a side effect.
  */
 export class ReplayFold {
-  private readonly conversation = new WorkingSetFold();
+  private conversation = new WorkingSetFold();
   private transcript: TranscriptRecord[] = [];
+  /** Messages and turns in the transcript, those before a resume point included. */
+  private messages = 0;
+  private turns = 0;
+  private earlier = false;
+  private missed = false;
+  private readonly rebase: boolean;
   private readonly warnings: string[] = [];
   private total: Usage = emptyUsage();
   private s: Mutable<SessionState> = initialState();
@@ -40,18 +58,97 @@ export class ReplayFold {
   private readonly checks: CheckRecord[] = [];
   private readonly checkpoints: CheckpointInfo[] = [];
 
+  constructor(options: ReplayFoldOptions = {}) {
+    this.rebase = options.rebase === true;
+  }
+
+  /**
+   * A fold that starts at a resume point (the records before it are not read): its state,
+   * usage and working set are the point's; its transcript starts empty (`earlierHistory`).
+   */
+  static fromResumePoint(
+    point: LogRecordOf<"resumePoint">,
+    options?: ReplayFoldOptions,
+  ): ReplayFold {
+    const fold = new ReplayFold(options);
+    fold.restore(point);
+    return fold;
+  }
+
+  /**
+   * True when a rewind named a message this fold no longer holds (it lies before the resume
+   * point it started from): only a fold of the whole log gives the right working set.
+   */
+  get missedHistory(): boolean {
+    return this.missed;
+  }
+
   /** Applies one record. Never throws. */
   apply(record: LogRecord): void {
     if (this.s.createdAt === 0) this.s.createdAt = record.ts;
     this.s.updatedAt = Math.max(this.s.updatedAt, record.ts);
-    if (!HIDDEN.has(record.kind)) this.transcript.push(record as TranscriptRecord);
+    if (record.kind === "resumePoint") {
+      if (this.rebase) this.restore(record);
+      return;
+    }
+    if (!HIDDEN.has(record.kind)) {
+      this.transcript.push(record as TranscriptRecord);
+      if (record.kind === "message") this.messages++;
+      else if (record.kind === "turnStarted") this.turns++;
+    }
     this.applyConversation(record);
     this.applyState(record);
   }
 
-  /** The replay so far (arrays are copies). */
-  snapshot(): Replay {
-    const state: SessionState = {
+  /** The fold now, as a `resumePoint` record (written after a compaction). */
+  resumePoint(ts?: number): LogRecordOf<"resumePoint"> {
+    const { base, view } = this.conversation.parts();
+    const state = this.state() as unknown as LogRecordOf<"resumePoint">["state"];
+    return logRecord("resumePoint", { base, view, state, totalUsage: { ...this.total } }, ts);
+  }
+
+  private restore(point: LogRecordOf<"resumePoint">): void {
+    const state = point.state as unknown as SessionState;
+    this.conversation = WorkingSetFold.from(point.base, point.view);
+    this.transcript = [];
+    this.earlier = true;
+    this.total = { ...point.totalUsage };
+    this.messages = state.messageCount;
+    this.turns = state.turnCount;
+    const { openQuestions, openPlans, openApprovals, runningAgents, checks, checkpoints } = state;
+    this.s = { ...state, todos: state.todos.slice() };
+    this.reset(
+      this.questions,
+      openQuestions.map((q) => [q.id, q]),
+    );
+    this.reset(
+      this.plans,
+      openPlans.map((p) => [p.id, p]),
+    );
+    this.reset(
+      this.approvals,
+      openApprovals.map((a) => [a.approvalId, a]),
+    );
+    this.reset(
+      this.agents,
+      runningAgents.map((a) => [a.agentId, a]),
+    );
+    this.checks.splice(0, this.checks.length, ...checks);
+    this.checkpoints.splice(0, this.checkpoints.length, ...checkpoints);
+  }
+
+  private reset<V>(map: Map<string, V>, entries: [string, V][]): void {
+    map.clear();
+    for (const [k, v] of entries) map.set(k, v);
+  }
+
+  /** The working set so far: cheap, the same array until a record changes it (see `WorkingSetFold`). */
+  workingSet(): readonly Message[] {
+    return this.conversation.workingSet();
+  }
+
+  private state(): SessionState {
+    return {
       ...this.s,
       todos: this.s.todos.slice(),
       openQuestions: [...this.questions.values()],
@@ -60,10 +157,16 @@ export class ReplayFold {
       runningAgents: [...this.agents.values()],
       checks: this.checks.slice(),
       checkpoints: this.checkpoints.slice(),
-      messageCount: this.transcript.reduce((n, r) => (r.kind === "message" ? n + 1 : n), 0),
-      turnCount: this.transcript.reduce((n, r) => (r.kind === "turnStarted" ? n + 1 : n), 0),
+      messageCount: this.messages,
+      turnCount: this.turns,
     };
+  }
+
+  /** The replay so far (arrays are copies). */
+  snapshot(): Replay {
+    const state = this.state();
     return {
+      earlierHistory: this.earlier,
       transcript: this.transcript.slice(),
       workingSet: this.conversation.workingSet(),
       state,
@@ -96,7 +199,9 @@ export class ReplayFold {
 
   private rewind(messageId: string): void {
     if (!this.conversation.rewind(messageId)) {
-      this.warnings.push(`rewind to unknown message ${messageId} ignored`);
+      // The target may lie before the resume point: only the whole log can tell.
+      if (this.earlier) this.missed = true;
+      else this.warnings.push(`rewind to unknown message ${messageId} ignored`);
       return;
     }
     const cut = this.transcript.findIndex(
@@ -104,7 +209,12 @@ export class ReplayFold {
         (r.kind === "message" && r.message.id === messageId) ||
         (r.kind === "turnStarted" && r.userMessageId === messageId),
     );
-    if (cut >= 0) this.transcript = this.transcript.slice(0, cut);
+    if (cut < 0) return;
+    for (const r of this.transcript.slice(cut)) {
+      if (r.kind === "message") this.messages--;
+      else if (r.kind === "turnStarted") this.turns--;
+    }
+    this.transcript = this.transcript.slice(0, cut);
   }
 
   private applyState(record: LogRecord): void {

@@ -1,8 +1,8 @@
-import type { ArtifactSink, Effort, PermissionMode, SessionId } from "@z-engine/protocol";
-import type { LogDamage, ReadLogResult, TornTail, UnknownRecord } from "./log-reader.js";
+import type { ArtifactSink, Effort, Message, PermissionMode, SessionId } from "@z-engine/protocol";
+import type { LogDamage, UnknownRecord } from "./log-reader.js";
 import type { SessionMeta } from "./meta.js";
 import type { LogRecord } from "./records.js";
-import type { Replay } from "./replay.js";
+import type { Replay, TranscriptRecord } from "./replay.js";
 
 /** What a new session starts with. */
 export interface CreateSessionOptions {
@@ -14,46 +14,75 @@ export interface CreateSessionOptions {
   readonly effort?: Effort;
 }
 
-/** One session open for writing; it holds the session's lock until `close()`. */
+/** A subagent's transcript, read back. */
+export interface AgentTranscript {
+  /** Its records, in the order they were appended. */
+  readonly records: readonly LogRecord[];
+  /** The records folded (its working set is what the subagent resumes from). */
+  readonly replay: Replay;
+}
+
+/**
+ * One session open for writing; it holds the session's lock until `close()`. Every method
+ * but `append`/`appendAgent`/`sync`/`close` only reads.
+ */
 export interface Session {
   readonly id: SessionId;
-  /** The session folder. */
-  readonly dir: string;
-  /** The path of log.jsonl (hooks receive it as `transcript_path`). */
-  readonly logPath: string;
   /** Where long outputs, check logs and images go. */
   readonly artifacts: ArtifactSink;
   /**
-   * Appends a record. Resolves once its line was handed to the OS, so the caller may then
-   * emit the matching event; lines land in call order even when appends are not awaited.
-   * Rejects with `StoreError` (`invalidRecord`, `appendFailed`, `closed`); a rejected record
-   * is not in the log. Does not fsync (see `sync`).
+   * A file a hook may read the log from (hooks receive it as `transcript_path`); undefined
+   * when the store keeps no such file.
+   */
+  readonly transcriptPath?: string;
+  /**
+   * Appends a record. Resolves once the record is stored as durably as the store promises
+   * (the file store: handed to the OS, safe from a process crash), so the caller may then
+   * emit the matching event; records land in call order even when appends are not awaited.
+   * Rejects with `StoreError` (`invalidRecord` for a record `checkRecord` refuses,
+   * `appendFailed`, `closed`); a rejected record is not in the log and not folded.
+   * Does not fsync (see `sync`).
    */
   append(record: LogRecord): Promise<void>;
-  /** Appends to a subagent's transcript `agents/<agentId>.jsonl`, in call order. Rejects like `append`. */
+  /** Appends to a subagent's own transcript, in call order. Rejects like `append` (`invalidRecord` for an unsafe agent id). */
   appendAgent(agentId: string, record: LogRecord): Promise<void>;
   /** Reads and replays a subagent's transcript. Rejects with `notFound` when it has none. */
-  readAgent(agentId: string): Promise<{ read: ReadLogResult; replay: Replay }>;
-  /** The session folded so far, including every record appended since open (copies). */
+  readAgent(agentId: string): Promise<AgentTranscript>;
+  /**
+   * The model's working set now: every appended record folded in. Cheap: the fold is kept
+   * as records are appended, and the same array is returned until the next append changes
+   * it. The array and its messages must not be mutated (copy before changing).
+   */
+  workingSet(): readonly Message[];
+  /**
+   * The whole session folded so far (copies). After a fast resume (`Replay.earlierHistory`)
+   * its `transcript` starts at the resume point; `transcript()` reads the rest.
+   */
   snapshot(): Replay;
-  /** fsyncs the logs and writes meta.json. The engine calls it at turn end. Rejects with `io`. */
+  /** The whole display transcript, earlier history read on demand. Rejects with `io`. */
+  transcript(): Promise<readonly TranscriptRecord[]>;
+  /** Makes every append durable (fsync, for the file store). The engine calls it at turn end. Rejects with `io`. */
   sync(): Promise<void>;
-  /** Syncs, writes meta.json and releases the lock. Safe to call twice. */
+  /** Syncs and releases the lock; later appends reject with `closed`. Safe to call twice. */
   close(): Promise<void>;
 }
 
-/** What opening a session found and repaired. */
+/** Something the store repaired or converted while opening, for the engine to tell the user. */
+export interface StoreNotice {
+  readonly level: "info" | "warning";
+  /** A stable code (`log.tornTail`, `log.legacyImport`, ...). */
+  readonly code: string;
+  readonly message: string;
+}
+
+/** What opening a session found and repaired (a store adds its own details). */
 export interface OpenReport {
-  /** Damaged lines skipped (they stay on disk). */
+  /** Damaged records skipped (they stay in the log). */
   readonly damage: readonly LogDamage[];
-  /** Records of unknown kinds skipped (they stay on disk). */
+  /** Records of unknown kinds skipped (they stay in the log). */
   readonly unknown: readonly UnknownRecord[];
-  /** The half-written last line cut off the log, if any. */
-  readonly tornTail: TornTail | null;
-  /** Why meta.json was rebuilt from the log, or null when it was current. */
-  readonly metaRebuilt: "missing" | "damaged" | "stale" | null;
-  /** Set when this open converted a v1 chat file; lines of it that could not be converted. */
-  readonly legacyImport: { readonly file: string; readonly damage: readonly LogDamage[] } | null;
+  /** Repairs and conversions to tell the user of (the engine records each as a notice). */
+  readonly notices: readonly StoreNotice[];
 }
 
 /** An opened session: the handle, its replay at open, and what was repaired. */
@@ -71,18 +100,33 @@ export type SessionSummary = SessionMeta & {
 };
 
 /**
- * Where sessions live. `FileSessionStore` keeps them in folders; a host may bring its own.
- * Every method rejects with `StoreError` on an operational failure (`notFound`, `locked`
- * with the owner's pid, `invalidSessionId`, `io`) and never for damaged content, which is
- * reported instead.
+ * Where sessions live. `FileSessionStore` keeps them in folders, `createSessionStore` turns
+ * any place that can append and read records into one, and a host may write its own
+ * (`runStoreConformance` in `@z-engine/testkit` checks it).
+ *
+ * Every method rejects with `StoreError` on an operational failure (`notFound`, `locked`,
+ * `invalidSessionId`, `io`) and never for damaged content, which is reported instead. The
+ * log is the truth: replaying what `append` stored gives what the live session folded.
  */
 export interface SessionStore {
-  /** Creates a session and opens it for writing. */
+  /**
+   * Creates a session with a new id (protocol's `newSessionId()`) and opens it for writing.
+   * Before it resolves, the log holds, in this order: a `session` record (`sessionId`,
+   * `projectRoot`), then a `title`, `mode`, `model` and `effort` record for each option
+   * given, and nothing else; so `open(id).replay.state` names the project and those values.
+   */
   create(options: CreateSessionOptions): Promise<Session>;
-  /** Opens a session for writing: repairs, replays and heals it (a v1 chat is converted first). */
+  /**
+   * Opens a session for writing: repairs what a crash left, replays the log and returns the
+   * replay at open. Rejects with `notFound` for an unknown id, `locked` while the session is
+   * open (in this process or, where the store can tell, another), `invalidSessionId`.
+   */
   open(id: string): Promise<OpenedSession>;
-  /** Every session, newest first (by last activity). */
+  /** Every session, newest first (by last activity, `updatedAt`). */
   list(): Promise<SessionSummary[]>;
-  /** Deletes a session folder (and its v1 original). Rejects with `locked` while it is open. */
+  /**
+   * Deletes a session and everything it holds. Rejects with `notFound` for an unknown id and
+   * `locked` while it is open.
+   */
   delete(id: string): Promise<void>;
 }

@@ -202,5 +202,15 @@ export function sampleRecords(): Record<LogRecordKind, LogRecord> {
       { keptMessageIds: [mid("msg_1")], indexMessage: userText("msg_idx", "index") },
       ts,
     ),
+    resumePoint: logRecord(
+      "resumePoint",
+      {
+        base: [userText("msg_1", "kept")],
+        view: null,
+        state: { messageCount: 1, turnCount: 0 },
+        totalUsage: usage(0.5),
+      },
+      ts,
+    ),
   };
 }

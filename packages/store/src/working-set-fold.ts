@@ -33,14 +33,39 @@ export class WorkingSetFold {
   private history: ConversationRecord[] = [];
   private base: Message[] = [];
   private view: Message[] | null = null;
+  /** Where `history` starts: empty, or the working set at a resume point. */
+  private origin: { readonly base: readonly Message[]; readonly view: readonly Message[] | null } =
+    {
+      base: [],
+      view: null,
+    };
   private pending = new Map<string, PendingToolCall>();
   private quiet = false;
+  /** The working set last handed out; reused until a record changes it. */
+  private published: readonly Message[] | null = null;
   /** Problems found while folding (a task view naming a message not in the working set). */
   readonly warnings: string[] = [];
+
+  /**
+   * A fold that starts from a working set (a resume point's) instead of from nothing; a
+   * rewind can move back to any message applied after it, not before.
+   */
+  static from(base: readonly Message[], view: readonly Message[] | null): WorkingSetFold {
+    const fold = new WorkingSetFold();
+    fold.origin = { base, view };
+    fold.restart();
+    return fold;
+  }
+
+  /** The working set without a task view, and the task view's (null when none is in force). */
+  parts(): { base: Message[]; view: Message[] | null } {
+    return { base: this.base.slice(), view: this.view?.slice() ?? null };
+  }
 
   /** Applies one conversation record. */
   apply(record: ConversationRecord): void {
     this.history.push(record);
+    this.published = null;
     this.fold(record);
   }
 
@@ -55,18 +80,35 @@ export class WorkingSetFold {
     if (at < 0) return false;
     const kept = this.history.slice(0, at);
     this.history = kept;
-    this.base = [];
-    this.view = null;
-    this.pending = new Map();
+    this.restart();
     this.quiet = true;
     for (const record of kept) this.fold(record);
     this.quiet = false;
     return true;
   }
 
-  /** The messages to send, in order (a copy). */
-  workingSet(): Message[] {
-    return (this.view ?? this.base).slice();
+  // Back to the origin: its messages, and its calls that have no result yet.
+  private restart(): void {
+    this.base = [];
+    this.view = null;
+    this.pending = new Map();
+    this.published = null;
+    for (const message of this.origin.base) this.addMessage(message);
+    this.view = this.origin.view?.slice() ?? null;
+  }
+
+  /**
+   * The messages to send, in order. The same array is returned until a record changes the
+   * working set (then one copy is made), so reading it is cheap; it must not be mutated.
+   */
+  workingSet(): readonly Message[] {
+    this.published ??= (this.view ?? this.base).slice();
+    return this.published;
+  }
+
+  /** True when `messageId` is a message of the conversation this fold holds. */
+  knows(messageId: string): boolean {
+    return this.history.some((r) => r.kind === "message" && (r.message.id as string) === messageId);
   }
 
   /** Tool calls without a result, in call order. */

@@ -87,3 +87,14 @@ export {
   /** The path of the MCP test server (stdio, `--http`, `--sse`), to start with `node`. */
   MCP_TEST_SERVER,
 } from "./mcp-test-server.js";
+
+// Session stores
+/** `createMemoryStore()`: a whole `SessionStore` in memory (tests, ephemeral hosts), with `records(id)` to look inside. */
+export { createMemoryStore } from "./memory-store.js";
+export type { MemoryStore } from "./memory-store.js";
+/**
+ * `await runStoreConformance(name, factory)` at the top level of a vitest file: the suite
+ * every `SessionStore` must pass (vitest is an optional peer dependency, loaded on demand).
+ */
+export { runStoreConformance } from "./store-conformance.js";
+export type { StoreUnderTest } from "./store-conformance.js";

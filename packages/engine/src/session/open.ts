@@ -130,7 +130,7 @@ async function buildSession(
       additionalDirectories: dirs,
       hooks: new HookRunner(config.hooks, {
         sessionId: log.id,
-        transcriptPath: log.logPath,
+        transcriptPath: log.transcriptPath ?? "",
         cwd: projectRoot,
         env: { ...ctx.childEnv },
       }),
@@ -256,7 +256,7 @@ async function buildSession(
   const trustTarget: TrustTarget = {
     id: parts.id,
     projectRoot,
-    logPath: log.logPath,
+    logPath: log.transcriptPath ?? "",
     journal,
     state: sessionState,
     ...(parts.repoMap ? { repoMap: parts.repoMap } : {}),

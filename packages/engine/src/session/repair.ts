@@ -9,12 +9,7 @@ import type { EngineSession } from "./session.js";
 export async function repairCrash(session: EngineSession, opened: OpenedSession): Promise<void> {
   const { report, replay } = opened;
   const j = session.journal;
-  if (report.tornTail)
-    await j.notice(
-      "warning",
-      "log.tornTail",
-      `the log's last line was half-written (a crash); it was cut (${report.tornTail.bytes} bytes)`,
-    );
+  for (const n of report.notices) await j.notice(n.level, n.code, n.message);
   if (report.damage.length > 0) {
     const lines = report.damage
       .slice(0, 5)
@@ -26,12 +21,6 @@ export async function repairCrash(session: EngineSession, opened: OpenedSession)
       `${report.damage.length} damaged line(s) of the log were skipped (${lines})`,
     );
   }
-  if (report.legacyImport)
-    await j.notice(
-      "info",
-      "log.legacyImport",
-      `converted the v1 chat ${report.legacyImport.file} into this session`,
-    );
   const resume = replay.resume;
   if (resume.clean) return;
   const badge = {

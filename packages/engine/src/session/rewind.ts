@@ -67,9 +67,9 @@ export async function rewindSession(
   messageId: MessageId,
   restore: RewindRestore,
 ): Promise<void> {
-  const order = session.log
-    .snapshot()
-    .transcript.flatMap((r) => (r.kind === "message" ? [r.message] : []));
+  const order = (await session.log.transcript()).flatMap((r) =>
+    r.kind === "message" ? [r.message] : [],
+  );
   const index = order.findIndex((m) => m.id === messageId && m.role === "user");
   if (index < 0) {
     await session.journal.notice(

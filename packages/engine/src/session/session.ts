@@ -142,9 +142,9 @@ export class EngineSession implements SessionCore {
     return this.state.sessionRules;
   }
 
-  /** The log's path (hooks get it as `transcript_path`). */
+  /** The log's path (hooks get it as `transcript_path`); empty when the store keeps no file. */
   get logPath(): string {
-    return this.log.logPath;
+    return this.log.transcriptPath ?? "";
   }
 
   /** True while a turn runs. */
@@ -170,7 +170,7 @@ export class EngineSession implements SessionCore {
   }
 
   workingSet(): Message[] {
-    return this.log.snapshot().workingSet.slice();
+    return this.log.workingSet().slice();
   }
 
   /**

@@ -1,20 +1,5 @@
 import { createShell, type SandboxBackend, type Shell } from "@z-engine/host";
-import {
-  type ArtifactRef,
-  type ArtifactSink,
-  newSessionId,
-  type SessionId,
-} from "@z-engine/protocol";
-import {
-  type LogRecord,
-  logRecord,
-  type OpenedSession,
-  ReplayFold,
-  type Session,
-  type SessionStore,
-  type SessionSummary,
-} from "@z-engine/store";
-import { reply } from "@z-engine/testkit";
+import { createMemoryStore, reply } from "@z-engine/testkit";
 import { defineTool, textOutput } from "@z-engine/tools";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -26,81 +11,10 @@ afterEach(async () => {
   h = undefined;
 });
 
-/** A session store that keeps everything in memory: the smallest SessionStore a host could write. */
-class MemoryStore implements SessionStore {
-  readonly logs = new Map<string, LogRecord[]>();
-
-  async create(options: { projectRoot: string }): Promise<Session> {
-    const id = newSessionId();
-    const records: LogRecord[] = [];
-    this.logs.set(id, records);
-    const session = this.session(id, records);
-    await session.append(logRecord("session", { sessionId: id, projectRoot: options.projectRoot }));
-    return session;
-  }
-
-  async open(id: string): Promise<OpenedSession> {
-    const records = this.logs.get(id);
-    if (!records) throw new Error(`no session ${id}`);
-    const session = this.session(id as SessionId, records);
-    const replay = session.snapshot();
-    return {
-      session,
-      replay,
-      report: { damage: [], unknown: [], tornTail: null, metaRebuilt: null, legacyImport: null },
-    };
-  }
-
-  async list(): Promise<SessionSummary[]> {
-    return [];
-  }
-
-  async delete(id: string): Promise<void> {
-    this.logs.delete(id);
-  }
-
-  private session(id: SessionId, records: LogRecord[]): Session {
-    const fold = new ReplayFold();
-    for (const r of records) fold.apply(r);
-    const blobs = new Map<string, Uint8Array>();
-    const artifacts: ArtifactSink = {
-      put: async (name, data): Promise<ArtifactRef> => {
-        const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-        blobs.set(`artifact:${name}`, bytes);
-        return {
-          ref: `artifact:${name}`,
-          name,
-          bytes: bytes.length,
-          mediaType: "text/plain",
-          truncated: false,
-        };
-      },
-      read: async (ref) => blobs.get(ref),
-    };
-    return {
-      id,
-      dir: "memory",
-      logPath: `memory:${id}`,
-      artifacts,
-      append: async (record) => {
-        records.push(record);
-        fold.apply(record);
-      },
-      appendAgent: async () => {},
-      readAgent: async () => {
-        throw new Error("no subagents in memory");
-      },
-      snapshot: () => fold.snapshot(),
-      sync: async () => {},
-      close: async () => {},
-    };
-  }
-}
-
 describe("a host replaces single layers", () => {
   it("brings its own tool, shell and session store", async () => {
     const commands: string[] = [];
-    const store = new MemoryStore();
+    const store = createMemoryStore();
     const shout = defineTool({
       name: "Shout",
       description: "Repeats the text in capitals.",
@@ -136,7 +50,7 @@ describe("a host replaces single layers", () => {
     expect(results).toContain("from-host-shell");
     expect(commands.some((c) => c.includes("echo from-host-shell"))).toBe(true);
     expect(h.model.requests[0]?.tools.map((t) => t.name)).toContain("Shout");
-    const records = store.logs.get(h.session.id) ?? [];
+    const records = store.records(h.session.id);
     expect(records.filter((r) => r.kind === "turnEnded")).toHaveLength(1);
   });
 
