@@ -91,6 +91,10 @@ describe("discoverAgents", () => {
     });
     expect(types.get("sql-analyst")?.definition.permissionMode).toBe("ask");
     expect(types.get("debugger")?.definition.color).toBe("red");
+    // The description keeps its <example> blocks, with real line breaks for literal `\n`.
+    expect(types.get("backend-architect")?.definition.description).toContain(
+      "<example>\nContext: The user is starting a new service.",
+    );
   });
 
   it("layers project .z-engine > project .claude > user config > ~/.claude > built-ins", async () => {
