@@ -73,6 +73,13 @@ describe("parseAgentMarkdown", () => {
     expect(plain.ok && plain.value.permissionMode).toBe("ask");
   });
 
+  it("turns a literal \\n in an unquoted description into a line break", () => {
+    const result = parseAgentMarkdown(
+      "---\nname: a\ndescription: One.\\n\\n<example>x</example>\n---\nP",
+    );
+    expect(result.ok && result.value.description).toBe("One.\n\n<example>x</example>");
+  });
+
   it("rejects a maxTurns that is not a positive integer", () => {
     expect(parseAgentMarkdown("---\nname: a\ndescription: d\nmaxTurns: many\n---\nx")).toEqual({
       ok: false,

@@ -120,7 +120,8 @@ function agentFromFields(data: Fields, body: string, fallbackName: string) {
   const color = frontmatterString(field(data, "color"))?.trim();
   const value: AgentDefinition = {
     name,
-    description: description.trim(),
+    // Agent generators write unquoted descriptions with a literal `\n` for each line break.
+    description: description.replaceAll("\\n", "\n").trim(),
     tools,
     disallowedTools: toolNames(field(data, "disallowedTools", "disallowed-tools")) ?? [],
     model: model || "inherit",
