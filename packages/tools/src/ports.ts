@@ -47,6 +47,8 @@ export interface AgentSpawnRequest {
   readonly isolation?: "worktree";
   /** The call that spawns it (its agentStarted record names it). */
   readonly toolCallId?: string;
+  /** The agent whose call it is (its depth and mode bound the new agent's). */
+  readonly callerAgentId?: string;
 }
 
 /** The user, through the host: questions, plans, todos. */

@@ -20,9 +20,8 @@ export interface SessionAgentsDeps {
   readonly journal: Journal;
   readonly jobs: SessionJobs;
   readonly catalog: () => AgentCatalog;
-  /** The caller's mode and the session's mode, now. */
-  readonly modes: () => { caller: PermissionMode; session: PermissionMode };
-  readonly depth: number;
+  /** The session's (the main agent's) permission mode, now. */
+  readonly sessionMode: () => PermissionMode;
   readonly run: SubagentRunner;
   /** Background agents hang here (the session), not under the turn. */
   readonly sessionSignal: AbortSignal;
@@ -45,6 +44,8 @@ interface Finished {
  */
 export class SessionAgents implements AgentPort {
   private readonly finished = new Map<string, Finished>();
+  /** Running agents' depth and mode, so that an agent's own Agent calls are bounded by them. */
+  private readonly running = new Map<string, { depth: number; mode: PermissionMode }>();
   private readonly worktrees: WorktreeAgents;
 
   constructor(private readonly deps: SessionAgentsDeps) {
@@ -76,14 +77,15 @@ export class SessionAgents implements AgentPort {
       if (!created.ok) return errorOutput(created.error);
       worktree = created.worktree;
     }
-    const { caller, session } = this.deps.modes();
+    const session = this.deps.sessionMode();
+    const caller = this.running.get(request.callerAgentId ?? "") ?? { depth: 0, mode: session };
     const run = {
       agentId,
       type,
       definition: type.definition,
-      mode: childMode(type.definition, type.source, caller, session),
+      mode: childMode(type.definition, type.source, caller.mode, session),
       root: worktree?.root ?? this.deps.projectRoot,
-      depth: this.deps.depth + 1,
+      depth: caller.depth + 1,
       prompt: request.prompt,
       resume: known !== undefined,
     };
@@ -104,7 +106,10 @@ export class SessionAgents implements AgentPort {
     signal: AbortSignal,
     worktree: AgentWorktree | undefined,
   ): Promise<SubagentEnd & { changes?: WorktreeChanges }> {
-    const end = await this.deps.run({ ...run, signal });
+    this.running.set(run.agentId, { depth: run.depth, mode: run.mode });
+    const end = await this.deps
+      .run({ ...run, signal })
+      .finally(() => this.running.delete(run.agentId));
     const changes = worktree ? await this.worktrees.commit(run.agentId, worktree) : undefined;
     const status =
       end.outcome === "completed" || end.outcome === "budgetExhausted"

@@ -61,6 +61,7 @@ export const agentTool = defineTool({
         prompt: input.prompt,
         background: input.run_in_background ?? false,
         toolCallId: ctx.callId,
+        callerAgentId: ctx.agentId,
         ...(input.resume ? { resume: input.resume } : {}),
         ...(input.isolation ? { isolation: input.isolation } : {}),
       },
