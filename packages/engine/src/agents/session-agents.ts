@@ -26,6 +26,8 @@ export interface SessionAgentsDeps {
   /** Background agents hang here (the session), not under the turn. */
   readonly sessionSignal: AbortSignal;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The type of an agent stored by an earlier run of the session (resume after a reopen). */
+  readonly storedAgentType?: (agentId: string) => Promise<string | null>;
   /** Paths a worktree agent's applied changes wrote, counted as the parent's writes. */
   readonly onApplied?: (paths: readonly string[]) => void;
 }
@@ -60,9 +62,11 @@ export class SessionAgents implements AgentPort {
   }
 
   async spawn(request: AgentSpawnRequest, signal: AbortSignal): Promise<ToolOutput> {
-    const known = request.resume ? this.finished.get(request.resume) : undefined;
+    const known = request.resume ? await this.resumable(request.resume) : undefined;
     if (request.resume && !known)
       return errorOutput(`No finished agent with id ${request.resume} to resume.`);
+    if (request.resume && this.running.has(request.resume))
+      return errorOutput(`Agent ${request.resume} is still running.`);
     const type = known?.type ?? this.deps.catalog().types.get(request.agentType);
     if (!type) {
       const names = this.catalog().map((t) => t.name);
@@ -87,6 +91,8 @@ export class SessionAgents implements AgentPort {
       root: worktree?.root ?? this.deps.projectRoot,
       depth: caller.depth + 1,
       prompt: request.prompt,
+      description: request.description,
+      background: request.background,
       resume: known !== undefined,
     };
     await this.deps.journal.record("agentStarted", {
@@ -99,6 +105,15 @@ export class SessionAgents implements AgentPort {
     if (request.background) return this.background(run, request.description, worktree);
     const end = await this.finish(run, signal, worktree);
     return agentResult(agentId, type.definition.name, end, end.changes);
+  }
+
+  /** A finished agent of this process, else one the session's store still has. */
+  private async resumable(agentId: string): Promise<Finished | undefined> {
+    const known = this.finished.get(agentId);
+    if (known) return known;
+    const name = await this.deps.storedAgentType?.(agentId).catch(() => null);
+    const type = name ? this.deps.catalog().types.get(name) : undefined;
+    return type ? { type } : undefined;
   }
 
   private async finish(

@@ -23,6 +23,9 @@ export interface SubagentRun {
   readonly root: string;
   readonly depth: number;
   readonly prompt: string;
+  /** The Agent call's label, and whether it runs in the background. */
+  readonly description: string;
+  readonly background: boolean;
   /** Continue its stored transcript rather than start a new one. */
   readonly resume: boolean;
   readonly signal: AbortSignal;
