@@ -28,8 +28,6 @@ export interface SessionAgentsDeps {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The type of an agent stored by an earlier run of the session (resume after a reopen). */
   readonly storedAgentType?: (agentId: string) => Promise<string | null>;
-  /** Paths a worktree agent's applied changes wrote, counted as the parent's writes. */
-  readonly onApplied?: (paths: readonly string[]) => void;
 }
 
 interface Finished {
@@ -194,8 +192,7 @@ export class SessionAgents implements AgentPort {
   }
 
   async applyChanges(agentId: string, apply: boolean): Promise<ToolOutput> {
-    const result = await this.worktrees.applyOrDiscard(agentId, apply);
-    if (result.ok && result.written.length > 0) this.deps.onApplied?.(result.written);
-    return result.output;
+    // The output's writtenPaths make the applied files count as the parent's writes.
+    return (await this.worktrees.applyOrDiscard(agentId, apply)).output;
   }
 }

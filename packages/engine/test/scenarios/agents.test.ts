@@ -1,15 +1,19 @@
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ModelRequest, ToolResultBlock } from "@z-engine/protocol";
 import { reply, when } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, harness, resultsOf, waitForCount } from "../harness.js";
+import { type HookScripts, hookScripts } from "../hook-scripts.js";
 
 let h: Harness | undefined;
+let hooks: HookScripts | undefined;
 afterEach(async () => {
   await h?.dispose();
+  await hooks?.dispose();
   h = undefined;
+  hooks = undefined;
 });
 
 const systemText = (r: ModelRequest) => JSON.stringify(r.system);
@@ -25,6 +29,7 @@ const resultText = (b: ToolResultBlock | undefined) =>
   (b?.content ?? []).map((c) => (c.type === "text" ? c.text : "")).join("");
 
 const REVIEWER = "MARKER-REVIEWER: you review code.";
+const BASHER = "MARKER-BASHER: you edit with the shell.";
 const reviewerFile = (extra = "") =>
   `---\nname: reviewer\ndescription: Reviews a change\ntools: Read, Grep, Write, AskUserQuestion\n${extra}---\n${REVIEWER}\n`;
 
@@ -197,5 +202,111 @@ describe("background agents", () => {
     const reminded = JSON.stringify(requests.at(-2)?.messages.at(-1));
     expect(reminded).toContain(`Background agent job ${jobId}`);
     expect(resultText(resultsOf(h, h.model.requests.length - 1)[0])).toContain("background report");
+  });
+});
+
+describe("SubagentStop hooks", () => {
+  it("continue a subagent with their reason; stop_hook_active is true on the second call", async () => {
+    hooks = await hookScripts([
+      {
+        event: "SubagentStop",
+        body: 'cat >> "$HOOK_DIR/stop.jsonl"; echo >> "$HOOK_DIR/stop.jsonl"\nif [ "$(wc -l < "$HOOK_DIR/stop.jsonl")" -lt 2 ]; then echo "check the tests too" >&2; exit 2; fi',
+      },
+    ]);
+    h = await harness({ files, script: [], userSettings: hooks.toml, trusted: true });
+    h.model.push(
+      when(
+        main(REVIEWER),
+        reply.toolCall("Agent", { description: "d", prompt: "p", subagent_type: "reviewer" }),
+      ),
+      when(sub(REVIEWER), reply.text("first answer")),
+      when(sub(REVIEWER), reply.text("second answer, tests checked")),
+      when(main(REVIEWER), reply.text("done")),
+    );
+    expect((await h.session.run("go")).outcome).toBe("completed");
+    const subs = h.model.requests.filter(sub(REVIEWER));
+    expect(subs).toHaveLength(2);
+    expect(JSON.stringify(subs[1]?.messages.at(-1))).toContain("check the tests too");
+    const inputs = (await hooks.read("stop.jsonl"))
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l));
+    expect(inputs.map((i) => [i.hook_event_name, i.stop_hook_active])).toEqual([
+      ["SubagentStop", false],
+      ["SubagentStop", true],
+    ]);
+    expect(resultText(resultsOf(h, h.model.requests.length - 1)[0])).toContain(
+      "second answer, tests checked",
+    );
+  });
+});
+
+describe("worktree agents", () => {
+  it("run in their own worktree; ApplyAgentChanges merges the change into the project", async () => {
+    h = await harness({
+      files: {
+        ...files,
+        ".claude/agents/reviewer-bash.md": `---\nname: reviewer-bash\ndescription: Edits with the shell\ntools: Bash\n---\n${BASHER}\n`,
+      },
+      script: [],
+      overrides: { mode: "bypass" },
+    });
+    h.model.push(
+      when(
+        main(BASHER),
+        reply.toolCall("Agent", {
+          description: "d",
+          prompt: "set a to 2",
+          subagent_type: "reviewer-bash",
+          isolation: "worktree",
+        }),
+      ),
+      when(
+        sub(BASHER),
+        reply.toolCall("Bash", { command: "printf 'export const a = 2;\\n' > src/a.ts" }),
+      ),
+      when(sub(BASHER), reply.text("a is 2 now")),
+      when(main(BASHER), reply.text("it has changes to apply")),
+    );
+    expect((await h.session.run("change a in a worktree")).outcome).toBe("completed");
+    const result = resultText(resultsOf(h, h.model.requests.length - 1)[0]);
+    expect(result).toContain("a is 2 now");
+    expect(result).toContain("- src/a.ts (modified, +1 -1)");
+    const agentId = /agent_id (agent_\S+?)\)/.exec(result)?.[1] ?? "";
+    expect(agentId).not.toBe("");
+    // The project itself is untouched until the parent applies the change.
+    expect(await h.repo.read("src/a.ts")).toBe("export const a = 1;\n");
+    h.model.push(
+      when(main(BASHER), reply.toolCall("ApplyAgentChanges", { agent_id: agentId })),
+      when(main(BASHER), reply.text("applied")),
+    );
+    expect((await h.session.run("apply it")).outcome).toBe("completed");
+    expect(resultText(resultsOf(h, h.model.requests.length - 1)[0])).toContain(
+      "Applied the changes",
+    );
+    expect(await h.repo.read("src/a.ts")).toBe("export const a = 2;\n");
+    expect(existsSync(h.repo.path(`.z-engine/worktrees/${agentId}`))).toBe(false);
+  });
+
+  it("gives a clear error result in a project that is not a git repository", async () => {
+    h = await harness({ files, script: [] });
+    await rm(h.repo.path(".git"), { recursive: true, force: true });
+    h.model.push(
+      when(
+        main(REVIEWER),
+        reply.toolCall("Agent", {
+          description: "d",
+          prompt: "p",
+          subagent_type: "reviewer",
+          isolation: "worktree",
+        }),
+      ),
+      when(main(REVIEWER), reply.text("no worktree then")),
+    );
+    await h.session.run("go");
+    const result = resultsOf(h, 1)[0];
+    expect(result?.isError).toBe(true);
+    expect(resultText(result)).toContain("not in a git repository");
+    expect(h.model.requests.filter(sub(REVIEWER))).toHaveLength(0);
   });
 });
