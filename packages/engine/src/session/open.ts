@@ -20,6 +20,7 @@ import { SessionLsp } from "../lsp/hub.js";
 import { SessionChecks } from "../ports/checks.js";
 import { SessionInteraction } from "../ports/interaction.js";
 import { SessionJobs } from "../ports/jobs.js";
+import { sessionAgents } from "../agents/wire.js";
 import { FastModelSide } from "../ports/side-model.js";
 import { McpHub } from "../mcp/hub.js";
 import { hubPort } from "../mcp/port.js";
@@ -154,7 +155,22 @@ async function buildSession(
     settings: () => (ref.current?.config ?? config).settings.lsp,
   });
   const mcp = new McpHub({ journal, reminders, env: ctx.env, cwd: projectRoot, clock: ctx.clock });
-  const ports: ToolPorts = { interaction, jobs, checks, sideModel, lsp, mcp: hubPort(mcp) };
+  const agents = await sessionAgents({
+    projectRoot,
+    userConfigDir: ctx.paths.configDir,
+    homeDir: ctx.homeDir,
+    journal,
+    log,
+    jobs,
+    env: ctx.childEnv,
+    lifetime: ctx.parent,
+    session: () => ref.current,
+  });
+  notices.push(...agents.notices);
+  const ports: ToolPorts = {
+    ...{ interaction, jobs, checks, sideModel, lsp, mcp: hubPort(mcp) },
+    agents: agents.port,
+  };
   const parts: SessionParts = {
     id: log.id as SessionId,
     projectRoot,
@@ -218,7 +234,7 @@ async function buildSession(
       cwd: projectRoot,
       env: { ...ctx.childEnv },
     }),
-    tools: offeredTools(ctx.extraTools, ports, config.settings.web.enabled),
+    tools: offeredTools([agents.tool, ...ctx.extraTools], ports, config.settings.web.enabled),
     mcp,
     ports,
     shell,

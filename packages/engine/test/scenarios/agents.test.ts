@@ -3,9 +3,12 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ModelRequest, ToolResultBlock } from "@z-engine/protocol";
 import { reply, when } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Harness, harness, resultsOf, waitForCount } from "../harness.js";
 import { type HookScripts, hookScripts } from "../hook-scripts.js";
+
+// Several sessions with subagents a test; the shared machine can be slow.
+vi.setConfig({ testTimeout: 60_000 });
 
 let h: Harness | undefined;
 let hooks: HookScripts | undefined;
