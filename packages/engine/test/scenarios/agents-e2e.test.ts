@@ -70,7 +70,7 @@ describe("a subagent over the fake provider (Anthropic wire format, real SDK)", 
       expect(summary.outcome).toBe("completed");
       const subs = provider.requests.filter(isSub);
       expect(subs).toHaveLength(2);
-      const tools = ((subs[0]?.body as { tools: { name: string }[] }).tools ?? []).map(
+      const tools = (((subs[0]?.body ?? {}) as { tools?: { name: string }[] }).tools ?? []).map(
         (t) => t.name,
       );
       expect(tools.sort()).toEqual(["Grep", "Read"]);
@@ -82,5 +82,5 @@ describe("a subagent over the fake provider (Anthropic wire format, real SDK)", 
       await repo.dispose();
       await rm(home, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 });
