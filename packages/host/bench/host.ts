@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCheckpointStore, fingerprint } from "../src/index.js";
+import { benchWorktree } from "./worktree.js";
 
 const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir() };
 
@@ -116,7 +117,7 @@ async function benchFingerprint(scratch: string): Promise<void> {
   console.log(`BENCH host.fingerprint ${median(times).toFixed(1)} ms`);
 }
 
-// `tsx bench/host.ts [snapshot] [restore] [fingerprint]` runs only those (default: all).
+// `tsx bench/host.ts [snapshot] [restore] [fingerprint] [worktree]` runs only those (default: all).
 const only = new Set(process.argv.slice(2));
 const wanted = (name: string) => only.size === 0 || only.has(name);
 const scratch = mkdtempSync(join(tmpdir(), "zeng-host-bench-"));
@@ -126,6 +127,7 @@ try {
   if (wanted("snapshot")) await benchSnapshot(root, scratch);
   if (wanted("restore")) await benchRestore(root, scratch);
   if (wanted("fingerprint")) await benchFingerprint(scratch);
+  if (wanted("worktree")) await benchWorktree(scratch, env, makeTree);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -3,7 +3,9 @@ export type HostErrorCode =
   | "git_failed"
   | "checkpoint_not_found"
   | "fingerprint_failed"
-  | "sandbox_unavailable";
+  | "sandbox_unavailable"
+  | "not_git_repository"
+  | "worktree_failed";
 
 /** An operational failure of the host (git missing or failing, an unreadable folder). */
 export class HostError extends Error {

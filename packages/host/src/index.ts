@@ -53,3 +53,18 @@ export { detectSandbox } from "./sandbox/detect.js";
 // Errors
 export type { HostErrorCode } from "./errors.js";
 export { HostError } from "./errors.js";
+
+// Worktree agents
+export type {
+  AgentWorktree,
+  WorktreeFileChange,
+  WorktreeOptions,
+  WorktreeSummary,
+} from "./worktree/worktree.js";
+export {
+  commitAgentWorktree,
+  createAgentWorktree,
+  removeAgentWorktree,
+} from "./worktree/worktree.js";
+export type { ApplyResult, ConflictKind, MergeConflict } from "./worktree/apply.js";
+export { applyAgentCommit } from "./worktree/apply.js";

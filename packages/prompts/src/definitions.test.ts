@@ -15,8 +15,12 @@ describe("parseAgentMarkdown", () => {
         name: "reviewer",
         description: "Reviews code",
         tools: ["Read", "Grep", "Bash(git diff:*)"],
+        disallowedTools: [],
         model: "sonnet",
         permissionMode: undefined,
+        maxTurns: undefined,
+        skills: [],
+        color: undefined,
         prompt: "You review.",
       },
     });
@@ -28,6 +32,58 @@ describe("parseAgentMarkdown", () => {
       name: "from-file",
       tools: undefined,
       model: "inherit",
+    });
+  });
+
+  it("reads disallowedTools, maxTurns, skills, color and Claude Code's mode names", () => {
+    const text = [
+      "---",
+      "name: jira",
+      "description: Works tickets",
+      "tools:",
+      "  - Read",
+      "  - mcp__jira__*",
+      "disallowedTools: Bash, Write",
+      "permissionMode: bypassPermissions",
+      "maxTurns: 7",
+      "skills: [triage, estimate]",
+      "color: purple",
+      "x-unknown: ignored",
+      "---",
+      "Body",
+    ].join("\n");
+    expect(parseAgentMarkdown(text)).toEqual({
+      ok: true,
+      value: {
+        name: "jira",
+        description: "Works tickets",
+        tools: ["Read", "mcp__jira__*"],
+        disallowedTools: ["Bash", "Write"],
+        model: "inherit",
+        permissionMode: "bypass",
+        maxTurns: 7,
+        skills: ["triage", "estimate"],
+        color: "purple",
+        prompt: "Body",
+      },
+    });
+    const plain = parseAgentMarkdown(
+      "---\nname: a\ndescription: d\npermissionMode: default\n---\n",
+    );
+    expect(plain.ok && plain.value.permissionMode).toBe("ask");
+  });
+
+  it("turns a literal \\n in an unquoted description into a line break", () => {
+    const result = parseAgentMarkdown(
+      "---\nname: a\ndescription: One.\\n\\n<example>x</example>\n---\nP",
+    );
+    expect(result.ok && result.value.description).toBe("One.\n\n<example>x</example>");
+  });
+
+  it("rejects a maxTurns that is not a positive integer", () => {
+    expect(parseAgentMarkdown("---\nname: a\ndescription: d\nmaxTurns: many\n---\nx")).toEqual({
+      ok: false,
+      error: 'agent a: maxTurns "many" is not a positive integer',
     });
   });
 

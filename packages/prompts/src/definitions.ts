@@ -4,17 +4,24 @@ import {
   frontmatterList,
   frontmatterString,
   parseFrontmatter,
+  splitTopLevel,
 } from "./frontmatter.js";
 
 /**
  * An agent definition, from a built-in file or a user's `.claude/agents/*.md` /
- * `.z-engine/agents/*.md` (Claude Code's format: name, description, tools, model).
+ * `.z-engine/agents/*.md` (Claude Code's format: name, description, tools, disallowedTools,
+ * model, permissionMode, maxTurns, skills, color; other keys are ignored).
  */
 export interface AgentDefinition {
   readonly name: string;
   readonly description: string;
-  /** The tools it may use; `undefined` means every tool its parent has (`tools` absent or `*`). */
+  /**
+   * The tools it may use: names, rule-like patterns and MCP wildcards (`mcp__jira__*`);
+   * `undefined` means every tool its parent has (`tools` absent or `*`).
+   */
   readonly tools: readonly string[] | undefined;
+  /** Tools it may never use (same forms as `tools`); empty when the file names none. */
+  readonly disallowedTools: readonly string[];
   /**
    * Which model runs it: `inherit` (the parent's, the default), a role (`main`, `fast`), or
    * whatever the file names (an alias or a model id), which the engine resolves.
@@ -22,6 +29,12 @@ export interface AgentDefinition {
   readonly model: string;
   /** The permission mode it runs in; `undefined` inherits the parent's. */
   readonly permissionMode: PermissionMode | undefined;
+  /** Its own round limit; `undefined` uses the session's `agents.max_turns`. */
+  readonly maxTurns: number | undefined;
+  /** Skills it should load (names, as the file lists them). */
+  readonly skills: readonly string[];
+  /** A display colour for hosts (`red`, `blue`, ...), or `undefined`. */
+  readonly color: string | undefined;
   /** The system prompt: the markdown body, trimmed. */
   readonly prompt: string;
 }
@@ -60,25 +73,62 @@ function field(data: Fields, ...keys: string[]): FrontmatterValue | undefined {
   return undefined;
 }
 
+/** Claude Code's mode names, mapped onto ours. */
+const CLAUDE_MODES: Readonly<Record<string, PermissionMode>> = {
+  default: "ask",
+  bypassPermissions: "bypass",
+};
+
+function agentMode(name: string, text: string | undefined) {
+  if (text === undefined) return { ok: true as const, mode: undefined };
+  const mode = PermissionMode.safeParse(CLAUDE_MODES[text] ?? text);
+  if (!mode.success)
+    return { ok: false as const, error: `agent ${name}: unknown permission mode "${text}"` };
+  return { ok: true as const, mode: mode.data };
+}
+
+function agentMaxTurns(name: string, text: string | undefined) {
+  if (text === undefined || text === "") return { ok: true as const, maxTurns: undefined };
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    return {
+      ok: false as const,
+      error: `agent ${name}: maxTurns "${text}" is not a positive integer`,
+    };
+  return { ok: true as const, maxTurns: value };
+}
+
+/** A tool list as the file wrote it: a comma string or a YAML list, items split and trimmed. */
+function toolNames(value: FrontmatterValue | undefined): string[] | undefined {
+  const list = frontmatterList(value);
+  return list?.flatMap((item) => splitTopLevel(item));
+}
+
 function agentFromFields(data: Fields, body: string, fallbackName: string) {
-  const name = frontmatterString(field(data, "name")) ?? fallbackName;
+  const name = frontmatterString(field(data, "name"))?.trim() || fallbackName;
   const description = frontmatterString(field(data, "description"));
   if (name === "") return { ok: false as const, error: "agent has no name" };
-  if (description === undefined)
+  if (description === undefined || description.trim() === "")
     return { ok: false as const, error: `agent ${name} has no description` };
-  const toolList = frontmatterList(field(data, "tools"));
+  const toolList = toolNames(field(data, "tools"));
   const tools = toolList === undefined || toolList.includes("*") ? undefined : toolList;
-  const modeText = frontmatterString(field(data, "permissionMode", "permission-mode"));
-  const mode = modeText === undefined ? undefined : PermissionMode.safeParse(modeText);
-  if (mode !== undefined && !mode.success) {
-    return { ok: false as const, error: `agent ${name}: unknown permission mode "${modeText}"` };
-  }
+  const mode = agentMode(name, frontmatterString(field(data, "permissionMode", "permission-mode")));
+  if (!mode.ok) return mode;
+  const turns = agentMaxTurns(name, frontmatterString(field(data, "maxTurns", "max-turns")));
+  if (!turns.ok) return turns;
+  const model = frontmatterString(field(data, "model"))?.trim();
+  const color = frontmatterString(field(data, "color"))?.trim();
   const value: AgentDefinition = {
     name,
-    description,
+    // Agent generators write unquoted descriptions with a literal `\n` for each line break.
+    description: description.replaceAll("\\n", "\n").trim(),
     tools,
-    model: frontmatterString(field(data, "model")) ?? "inherit",
-    permissionMode: mode?.data,
+    disallowedTools: toolNames(field(data, "disallowedTools", "disallowed-tools")) ?? [],
+    model: model || "inherit",
+    permissionMode: mode.mode,
+    maxTurns: turns.maxTurns,
+    skills: toolNames(field(data, "skills")) ?? [],
+    color: color || undefined,
     prompt: body.trim(),
   };
   return { ok: true as const, value };

@@ -51,6 +51,7 @@ export { findRipgrep } from "./search/ripgrep.js";
 
 // The built-in tools
 export { builtinTools } from "./builtin/builtins.js";
+export { agentTool, applyAgentChangesTool, DEFAULT_AGENT_TYPE } from "./builtin/agent.js";
 export { bashTool } from "./builtin/bash.js";
 export { editTool } from "./builtin/edit.js";
 export { globTool } from "./builtin/glob.js";

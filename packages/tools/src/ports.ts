@@ -20,9 +20,19 @@ import type { ToolOutput } from "./tool-output.js";
 export interface AgentPort {
   /** The agent types the model may spawn, with one line each. */
   catalog(): readonly { readonly name: string; readonly description: string }[];
-  /** Runs an agent; foreground resolves with its final output, background with a job id. */
+  /**
+   * Runs an agent. A foreground agent resolves with its final message, usage and changed
+   * files; a background one at once with its job id. Aborting `signal` stops a foreground
+   * agent (it resolves with what it has); a background agent hangs under the session.
+   * Resolves with an error output for an unknown type or agent id; never rejects.
+   */
   spawn(request: AgentSpawnRequest, signal: AbortSignal): Promise<ToolOutput>;
-  /** Applies (or discards) a worktree agent's changes; resolves to a summary. */
+  /**
+   * The absolute paths a worktree agent's changes would write in the project (for the
+   * gate), or `null` when `agentId` has no changes waiting. Never rejects.
+   */
+  pendingChanges(agentId: string): Promise<readonly string[] | null>;
+  /** Applies (or discards) a worktree agent's changes; resolves to a summary. Never rejects. */
   applyChanges(agentId: string, apply: boolean, signal: AbortSignal): Promise<ToolOutput>;
 }
 
@@ -35,6 +45,10 @@ export interface AgentSpawnRequest {
   /** Continue a finished agent from its stored transcript. */
   readonly resume?: string;
   readonly isolation?: "worktree";
+  /** The call that spawns it (its agentStarted record names it). */
+  readonly toolCallId?: string;
+  /** The agent whose call it is (its depth and mode bound the new agent's). */
+  readonly callerAgentId?: string;
 }
 
 /** The user, through the host: questions, plans, todos. */

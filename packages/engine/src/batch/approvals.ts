@@ -8,6 +8,7 @@ import {
 } from "@z-engine/protocol";
 import { Broker } from "../session/broker.js";
 import type { Journal } from "../session/journal.js";
+import type { AgentId } from "@z-engine/protocol";
 
 /** One call that needs the user's approval. */
 export interface ApprovalRequest {
@@ -62,8 +63,10 @@ export class Approvals {
     requests: readonly ApprovalRequest[],
     turnId: TurnId,
     signal: AbortSignal,
+    /** The subagent asking, when not the main agent: its events carry its id. */
+    agentId?: AgentId,
   ): Promise<ApprovalAnswer[]> {
-    const scope = { turnId };
+    const scope = { turnId, ...(agentId ? { agentId } : {}) };
     const ids = requests.map(() => newApprovalId());
     // Each wait is registered before any request is recorded and emitted: a host may answer
     // the first one while the others are still being written.

@@ -1,6 +1,6 @@
 import { compileRules } from "@z-engine/policy";
 import { persistProjectRule } from "@z-engine/config";
-import type { ToolResultBlock, ToolUseBlock, TurnId } from "@z-engine/protocol";
+import type { AgentId, ToolResultBlock, ToolUseBlock, TurnId } from "@z-engine/protocol";
 import { runTool } from "@z-engine/tools";
 import type { AgentRun } from "../run/agent-context.js";
 import type { SessionCore } from "../session/core.js";
@@ -65,6 +65,7 @@ async function settleAsks(
   calls: GatedCall[],
   turnId: TurnId,
   signal: AbortSignal,
+  agentId?: AgentId,
 ): Promise<GatedCall[]> {
   const asks = calls.filter((c): c is Extract<GatedCall, { kind: "ask" }> => c.kind === "ask");
   if (asks.length === 0) return calls;
@@ -72,6 +73,7 @@ async function settleAsks(
     asks.map((a) => a.request),
     turnId,
     signal,
+    agentId,
   );
   const byId = new Map<string, ApprovalAnswer>(
     asks.map((a, i) => [a.use.id, answers[i] as ApprovalAnswer]),
@@ -252,7 +254,7 @@ export async function gateAll(
     if (run.signal.aborted) gated.push(cancelledCall(use));
     else gated.push(await gateCall(core, run, use, invalidInputs.get(use.id)));
   }
-  return settleAsks(core, gated, turnId, run.signal);
+  return settleAsks(core, gated, turnId, run.signal, run.agentId);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ToolResultBlock, ToolUseBlock } from "@z-engine/protocol";
 import { parseToolInput, type Tool, toolActions } from "@z-engine/tools";
 import type { HookOutcome } from "../hooks/types.js";
 import type { AgentRun } from "../run/agent-context.js";
+import { AGENT_TOOL_ALIASES } from "../agents/blueprint.js";
 import type { SessionCore } from "../session/core.js";
 import type { ApprovalRequest } from "./approvals.js";
 import { toolCtx } from "./tool-ctx.js";
@@ -100,6 +101,8 @@ export async function gateCall(
   const own = run.agent.tools;
   const tool =
     own.find((t) => t.name === use.name) ??
+    // Claude Code's name for the Agent tool, in its transcripts and habits.
+    own.find((t) => t.name === AGENT_TOOL_ALIASES[use.name]) ??
     (run.agent.mcpTools ? core.mcp.find(use.name) : undefined);
   if (!tool)
     return answered(

@@ -6,13 +6,24 @@ import type { Journal } from "../session/journal.js";
 
 interface Job {
   info: JobInfo;
-  readonly process: BackgroundProcess;
+  readonly process: Pick<BackgroundProcess, "readNewOutput" | "kill">;
   readonly command: string;
 }
 
+/** A background agent as the job list sees it. */
+export interface AgentJobHandle {
+  /** The agent's output since the previous call (its report, once it finished). */
+  readNewOutput(): string;
+  /** Stops the agent; resolves once it has stopped. */
+  kill(): Promise<void>;
+  /** Resolves when the agent ends, however it ends. Never rejects. */
+  readonly done: Promise<{ readonly status: "completed" | "failed" | "killed" }>;
+}
+
 /**
- * Background shells for the session (Bash with run_in_background): each is a job whose
- * changes are emitted as jobUpdated; when one ends, a reminder for the model is queued.
+ * Background shells (Bash with run_in_background) and background agents (Agent with
+ * run_in_background) of the session: each is a job whose changes are emitted as
+ * jobUpdated; when one ends, a reminder for the model is queued.
  * Jobs hang under the session, not the turn: cancel and interrupt leave them running;
  * `killAll` (session close) stops them.
  */
@@ -52,6 +63,32 @@ export class SessionJobs implements JobPort {
       this.reminders.add(
         jobFinishedReminder({ id: info.id, command: job.command, exitCode: result.exitCode }),
       );
+    });
+    return info;
+  }
+
+  /**
+   * Lists a background agent as a job (kind `agent`); when it ends the job is updated and a
+   * reminder tells the model to read its report with JobOutput.
+   */
+  startAgent(description: string, handle: AgentJobHandle): JobInfo {
+    const info: JobInfo = {
+      id: newJobId(),
+      kind: "agent",
+      description,
+      status: "running",
+      exitCode: null,
+      startedAt: this.clock(),
+    };
+    const job: Job = { info, process: handle, command: description };
+    this.jobs.set(info.id, job);
+    this.journal.emit({ type: "jobUpdated", job: info });
+    void handle.done.then(({ status }) => {
+      if (job.info.status === "running") this.update(job, { status, exitCode: null });
+      this.reminders.add({
+        key: `job:${info.id}`,
+        text: `Background agent job ${info.id} (${description}) ${job.info.status}. Read its report with JobOutput.`,
+      });
     });
     return info;
   }

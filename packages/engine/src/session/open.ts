@@ -20,6 +20,7 @@ import { SessionLsp } from "../lsp/hub.js";
 import { SessionChecks } from "../ports/checks.js";
 import { SessionInteraction } from "../ports/interaction.js";
 import { SessionJobs } from "../ports/jobs.js";
+import { sessionAgents } from "../agents/wire.js";
 import { FastModelSide } from "../ports/side-model.js";
 import { McpHub } from "../mcp/hub.js";
 import { hubPort } from "../mcp/port.js";
@@ -180,7 +181,24 @@ async function buildSession(
     settings: () => sessionState.settings.config.settings.lsp,
   });
   const mcp = new McpHub({ journal, reminders, env: ctx.env, cwd: projectRoot, clock: ctx.clock });
-  const ports: ToolPorts = { interaction, jobs, checks, sideModel, lsp, mcp: hubPort(mcp) };
+  // The agents' port reaches the session once it is built (its calls come only from turns).
+  let built: EngineSession | undefined;
+  const agents = await sessionAgents({
+    projectRoot,
+    userConfigDir: ctx.paths.configDir,
+    homeDir: ctx.homeDir,
+    journal,
+    log,
+    jobs,
+    env: ctx.childEnv,
+    lifetime: ctx.parent,
+    session: () => built,
+  });
+  notices.push(...agents.notices);
+  const ports: ToolPorts = {
+    ...{ interaction, jobs, checks, sideModel, lsp, mcp: hubPort(mcp) },
+    agents: agents.port,
+  };
   const parts: SessionParts = {
     id: log.id as SessionId,
     projectRoot,
@@ -229,7 +247,7 @@ async function buildSession(
             void journal.notice("warning", "context.repoMap", message).catch(() => {}),
         })
       : undefined,
-    tools: offeredTools(ctx.extraTools, ports, config.settings.web.enabled),
+    tools: offeredTools([agents.tool, ...ctx.extraTools], ports, config.settings.web.enabled),
     mcp,
     ports,
     shell,
@@ -271,6 +289,7 @@ async function buildSession(
     notify,
     trust: (trusted) => trustWorkspace(ctx, trustTarget, trusted, prep.overrides),
   });
+  built = session;
   session.repoMap?.start();
   // MCP servers start in the background: no request waits for them, and the first one is
   // not slowed by their start-up (held until it went out, or the session sits idle).

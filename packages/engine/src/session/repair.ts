@@ -30,6 +30,11 @@ export async function repairCrash(session: EngineSession, opened: OpenedSession)
   };
   for (const record of closingRecords(resume, { badge, ts: session.clock() }))
     await session.log.append(record);
+  for (const agentId of resume.runningAgents)
+    session.reminders.add({
+      key: `agent-interrupted:${agentId}`,
+      text: `Agent ${agentId} was interrupted when the session stopped; its transcript is kept. If its work is still needed, continue it with the Agent tool and resume: "${agentId}".`,
+    });
   const parts = [
     resume.unfinishedTurn ? "an unfinished turn was closed as interrupted" : "",
     resume.pendingToolCalls.length > 0

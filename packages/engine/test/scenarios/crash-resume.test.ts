@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { appendFile, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { resolvePaths } from "@z-engine/config";
 import { createEngine } from "@z-engine/engine";
 import { INTERRUPTED_TOOL_RESULT } from "@z-engine/store";
@@ -11,64 +10,11 @@ import { createFixtureRepo, EventRecorder, reply, ScriptedModel } from "@z-engin
 import { describe, expect, it } from "vitest";
 import { loginProject } from "../harness.js";
 import { requestShapeProblems } from "../request-shape.js";
-
-const childScript = join(dirname(fileURLToPath(import.meta.url)), "..", "child-session.mjs");
+import { childScript, count, reap, watch } from "../child-watch.js";
 
 interface LogLine {
   kind: string;
   [key: string]: unknown;
-}
-
-/** Collects the child's stdout lines and resolves once `ready` accepts them. */
-function watch(child: ChildProcess) {
-  const lines: string[] = [];
-  const waiters: Array<() => void> = [];
-  let rest = "";
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    const parts = (rest + chunk).split("\n");
-    rest = parts.pop() ?? "";
-    lines.push(...parts);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  let stderr = "";
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const until = async (ready: (lines: readonly string[]) => boolean, what: string) => {
-    const deadline = Date.now() + 15_000;
-    let gone = false;
-    void exited.then(() => {
-      gone = true;
-      for (const wake of waiters.splice(0)) wake();
-    });
-    while (!ready(lines)) {
-      if (gone || Date.now() > deadline)
-        throw new Error(
-          `the child never reached ${what}; stdout: ${lines.join(" | ")}; stderr: ${stderr}`,
-        );
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        setTimeout(resolve, 200);
-      });
-    }
-  };
-  return { lines, until, exited };
-}
-
-const count = (lines: readonly string[], line: string) => lines.filter((l) => l === line).length;
-
-function reap(pidFile: string): void {
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, "utf8"));
-  if (!Number.isInteger(pid) || pid <= 0) return;
-  for (const target of [-pid, pid]) {
-    try {
-      process.kill(target, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Tool } from "../tool.js";
+import { agentTool, applyAgentChangesTool } from "./agent.js";
 import { bashTool } from "./bash.js";
 import { editTool } from "./edit.js";
 import { globTool } from "./glob.js";
@@ -14,8 +15,9 @@ import { webSearchTool } from "./web-search.js";
 import { writeTool } from "./write.js";
 
 /**
- * The built-in tools of this package, in the order they are offered. Agent,
- * ApplyAgentChanges, Skill and the MCP tools come with their own issues. A fresh array
+ * The built-in tools of this package, in the order they are offered (Agent and
+ * ApplyAgentChanges only where the engine gives the agents port). Skill and the MCP tools
+ * come with their own issues. A fresh array
  * each call; the tools themselves are shared, stateless values.
  */
 export function builtinTools(): Tool[] {
@@ -36,5 +38,7 @@ export function builtinTools(): Tool[] {
     askUserQuestionTool,
     exitPlanModeTool,
     verifyTool,
+    agentTool,
+    applyAgentChangesTool,
   ];
 }

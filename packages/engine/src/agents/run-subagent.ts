@@ -1,0 +1,147 @@
+import { InstructionTracker, ReminderQueue } from "@z-engine/context";
+import { createShellSession } from "@z-engine/host";
+import { type Message, newMessageId, type TurnId, type SystemSection } from "@z-engine/protocol";
+import { closingRecords, type LogRecord, logRecord, ReplayFold } from "@z-engine/store";
+import { createFileTracker } from "@z-engine/tools";
+import type { AgentDefinition as RunAgent, AgentRun } from "../run/agent-context.js";
+import { transcriptSink } from "../run/agent-context.js";
+import { runAgent } from "../run/agent-run.js";
+import { newTurnState } from "../run/turn-state.js";
+import type { SessionCore } from "../session/core.js";
+import { subagentToolNames } from "./blueprint.js";
+import type { SubagentEnd, SubagentRun } from "./subagent.js";
+
+/** Model names in Claude Code's files that mean "the session's model" here. */
+const INHERITED_MODELS = new Set(["inherit", "main", "sonnet", "opus", "haiku"]);
+
+/** The model a definition names: the session's, the fast role's, or an id as written. */
+export function subagentModel(core: SessionCore, model: string): string {
+  if (model === "fast") return core.config.fastModel;
+  return INHERITED_MODELS.has(model) ? core.model : model;
+}
+
+/** The subagent's system: its definition's prompt in place of the base prompt, then the rest. */
+function subagentSystem(core: SessionCore, prompt: string): SystemSection[] {
+  const [base, ...rest] = core.system;
+  const own: SystemSection = { ...(base as SystemSection), text: prompt };
+  return [own, ...rest];
+}
+
+function lastAssistantText(messages: readonly Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== "assistant") continue;
+    const text = m.content
+      .map((b) => (b.type === "text" ? b.text : ""))
+      .join("")
+      .trim();
+    if (text) return text;
+  }
+  return "";
+}
+
+/** The subagent's definition as the loop takes it. */
+function runAgentOf(core: SessionCore, run: SubagentRun): RunAgent {
+  const def = run.definition;
+  const names = new Set(
+    subagentToolNames(
+      core.tools.map((t) => t.name),
+      def,
+      run.depth,
+    ),
+  );
+  const listsMcp = def.tools === undefined || def.tools.some((t) => t.startsWith("mcp__"));
+  const system = subagentSystem(core, def.prompt);
+  return {
+    agentType: def.name,
+    system: () => system,
+    tools: core.tools.filter((t) => names.has(t.name)),
+    mcpTools: listsMcp,
+    model: () => subagentModel(core, def.model),
+    effort: () => core.effort,
+    // A session in bypass overrides every agent's mode at each call.
+    mode: () => (core.mode === "bypass" ? "bypass" : run.mode),
+    maxTurns: () => def.maxTurns ?? core.config.maxTurns,
+  };
+}
+
+/**
+ * Runs one subagent with the engine's agent loop: its own transcript
+ * (`agents/<id>.jsonl`, folded live into its working set; on resume, read back first and
+ * any call left without a result answered "interrupted"), its root, depth and signal, its
+ * own reminders, instruction tracking, file tracker and shell. The prompt is its first (or,
+ * on resume, next) user message. Never rejects: an engine failure is a failed end.
+ */
+export async function runSubagent(
+  core: SessionCore,
+  run: SubagentRun,
+  turnId: TurnId,
+): Promise<SubagentEnd> {
+  const fold = new ReplayFold();
+  const log = {
+    append: async (record: LogRecord) => {
+      await core.log.appendAgent(run.agentId, record);
+      fold.apply(record);
+    },
+  };
+  const journal = core.journal.forAgent(run.agentId, log);
+  const turn = newTurnState(turnId, run.signal, core.clock(), null);
+  const agentRun: AgentRun = {
+    agent: runAgentOf(core, run),
+    transcript: transcriptSink(journal, () => fold.snapshot().workingSet.slice()),
+    root: run.root,
+    depth: run.depth,
+    agentId: run.agentId,
+    signal: run.signal,
+    reminders: new ReminderQueue(),
+    instructions: new InstructionTracker({
+      projectRoot: run.root,
+      scopedRules: [],
+      homeDir: core.homeDir,
+    }),
+    files: createFileTracker(),
+    shellSession: createShellSession(core.shell, { cwd: run.root }),
+  };
+  try {
+    if (run.resume) {
+      const stored = await core.log.readAgent(run.agentId);
+      for (const record of stored.records) fold.apply(record);
+      const closing = closingRecords(
+        { ...stored.replay.resume, unfinishedTurn: null, runningAgents: [] },
+        { badge: { status: "notApplicable", reason: "subagent", checks: [] }, ts: core.clock() },
+      );
+      for (const record of closing) await log.append(record);
+    } else {
+      // Its own transcript names its type, so a later session can resume it.
+      const fields = {
+        agentId: run.agentId,
+        agentType: run.definition.name,
+        description: run.description,
+        background: run.background,
+      };
+      await log.append(logRecord("agentStarted", fields, core.clock()));
+    }
+    const message: Message = {
+      id: newMessageId(),
+      role: "user",
+      content: [{ type: "text", text: run.prompt }],
+    };
+    await agentRun.transcript.record("message", { message, turnId });
+    const end = await runAgent(core, agentRun, turn);
+    return {
+      outcome: end.outcome === "interrupted" ? "cancelled" : end.outcome,
+      ...(end.reason ? { reason: end.reason } : {}),
+      finalText: lastAssistantText(fold.snapshot().workingSet),
+      usage: turn.usage,
+      writtenPaths: [...turn.writtenPaths],
+    };
+  } catch (error) {
+    return {
+      outcome: "failed",
+      reason: `engine error: ${(error as Error).message}`,
+      finalText: lastAssistantText(fold.snapshot().workingSet),
+      usage: turn.usage,
+      writtenPaths: [...turn.writtenPaths],
+    };
+  }
+}

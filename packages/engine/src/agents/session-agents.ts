@@ -1,0 +1,198 @@
+import type { AgentWorktree } from "@z-engine/host";
+import { type AgentId, newAgentId, type PermissionMode, type ToolCallId } from "@z-engine/protocol";
+import {
+  type AgentPort,
+  type AgentSpawnRequest,
+  errorOutput,
+  type ToolOutput,
+} from "@z-engine/tools";
+import type { AgentJobHandle, SessionJobs } from "../ports/jobs.js";
+import type { Journal } from "../session/journal.js";
+import { childMode } from "./blueprint.js";
+import type { AgentCatalog, AgentType } from "./discover.js";
+import { agentResult } from "./result.js";
+import type { SubagentEnd, SubagentRun, SubagentRunner } from "./subagent.js";
+import { type WorktreeChanges, WorktreeAgents } from "./worktrees.js";
+
+/** What the port needs of its session. */
+export interface SessionAgentsDeps {
+  readonly projectRoot: string;
+  readonly journal: Journal;
+  readonly jobs: SessionJobs;
+  readonly catalog: () => AgentCatalog;
+  /** The session's (the main agent's) permission mode, now. */
+  readonly sessionMode: () => PermissionMode;
+  readonly run: SubagentRunner;
+  /** Background agents hang here (the session), not under the turn. */
+  readonly sessionSignal: AbortSignal;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The type of an agent stored by an earlier run of the session (resume after a reopen). */
+  readonly storedAgentType?: (agentId: string) => Promise<string | null>;
+}
+
+interface Finished {
+  readonly type: AgentType;
+  readonly worktree?: AgentWorktree;
+}
+
+/**
+ * The AgentPort of one agent (the main agent, or a subagent that may start others):
+ * looks types up in the session's catalog, derives the child's mode, records agentStarted
+ * and agentFinished, runs foreground agents under the call's signal and background ones as
+ * jobs under the session's, and keeps worktree agents' changes until they are applied or
+ * discarded. Never rejects: every failure is an error result for the model.
+ */
+export class SessionAgents implements AgentPort {
+  private readonly finished = new Map<string, Finished>();
+  /** Running agents' depth and mode, so that an agent's own Agent calls are bounded by them. */
+  private readonly running = new Map<string, { depth: number; mode: PermissionMode }>();
+  private readonly worktrees: WorktreeAgents;
+
+  constructor(private readonly deps: SessionAgentsDeps) {
+    this.worktrees = new WorktreeAgents(deps.projectRoot, deps.env);
+  }
+
+  catalog(): readonly { name: string; description: string }[] {
+    return [...this.deps.catalog().types.values()].map((t) => ({
+      name: t.definition.name,
+      description: t.definition.description,
+    }));
+  }
+
+  async spawn(request: AgentSpawnRequest, signal: AbortSignal): Promise<ToolOutput> {
+    const known = request.resume ? await this.resumable(request.resume) : undefined;
+    if (request.resume && !known)
+      return errorOutput(`No finished agent with id ${request.resume} to resume.`);
+    if (request.resume && this.running.has(request.resume))
+      return errorOutput(`Agent ${request.resume} is still running.`);
+    const type = known?.type ?? this.deps.catalog().types.get(request.agentType);
+    if (!type) {
+      const names = this.catalog().map((t) => t.name);
+      return errorOutput(
+        `Unknown agent type "${request.agentType}". Available: ${names.join(", ")}.`,
+      );
+    }
+    const agentId = (request.resume ?? newAgentId()) as AgentId;
+    let worktree = known?.worktree;
+    if (!worktree && request.isolation === "worktree") {
+      const created = await this.worktrees.create(agentId);
+      if (!created.ok) return errorOutput(created.error);
+      worktree = created.worktree;
+    }
+    const session = this.deps.sessionMode();
+    const caller = this.running.get(request.callerAgentId ?? "") ?? { depth: 0, mode: session };
+    const run = {
+      agentId,
+      type,
+      definition: type.definition,
+      mode: childMode(type.definition, type.source, caller.mode, session),
+      root: worktree?.root ?? this.deps.projectRoot,
+      depth: caller.depth + 1,
+      prompt: request.prompt,
+      description: request.description,
+      background: request.background,
+      resume: known !== undefined,
+    };
+    await this.deps.journal.record("agentStarted", {
+      agentId,
+      agentType: type.definition.name,
+      description: request.description,
+      background: request.background,
+      ...(request.toolCallId ? { toolCallId: request.toolCallId as ToolCallId } : {}),
+    });
+    if (request.background) return this.background(run, request.description, worktree);
+    const end = await this.finish(run, signal, worktree);
+    return agentResult(agentId, type.definition.name, end, end.changes);
+  }
+
+  /** A finished agent of this process, else one the session's store still has. */
+  private async resumable(agentId: string): Promise<Finished | undefined> {
+    const known = this.finished.get(agentId);
+    if (known) return known;
+    const name = await this.deps.storedAgentType?.(agentId).catch(() => null);
+    const type = name ? this.deps.catalog().types.get(name) : undefined;
+    return type ? { type } : undefined;
+  }
+
+  private async finish(
+    run: Omit<SubagentRun, "signal">,
+    signal: AbortSignal,
+    worktree: AgentWorktree | undefined,
+  ): Promise<SubagentEnd & { changes?: WorktreeChanges }> {
+    this.running.set(run.agentId, { depth: run.depth, mode: run.mode });
+    const end = await this.deps
+      .run({ ...run, signal })
+      .finally(() => this.running.delete(run.agentId));
+    const changes = worktree ? await this.worktrees.commit(run.agentId, worktree) : undefined;
+    const status =
+      end.outcome === "completed" || end.outcome === "budgetExhausted"
+        ? "completed"
+        : end.outcome === "cancelled"
+          ? "cancelled"
+          : "failed";
+    await this.deps.journal
+      .record("agentFinished", {
+        agentId: run.agentId,
+        status,
+        ...(end.reason ? { reason: end.reason } : {}),
+      })
+      .catch(() => {});
+    this.finished.set(run.agentId, { type: run.type, ...(worktree ? { worktree } : {}) });
+    return { ...end, ...(changes ? { changes } : {}) };
+  }
+
+  private background(
+    run: Omit<SubagentRun, "signal">,
+    description: string,
+    worktree: AgentWorktree | undefined,
+  ): ToolOutput {
+    const controller = new AbortController();
+    const stop = () => controller.abort(this.deps.sessionSignal.reason);
+    this.deps.sessionSignal.addEventListener("abort", stop, { once: true });
+    let report: string | null = null;
+    const done = this.finish(run, controller.signal, worktree).then((end) => {
+      this.deps.sessionSignal.removeEventListener("abort", stop);
+      const result = agentResult(run.agentId, run.definition.name, end, end.changes);
+      report = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+      const status = controller.signal.aborted
+        ? "killed"
+        : end.outcome === "failed"
+          ? "failed"
+          : "completed";
+      return { status } as const;
+    });
+    const handle: AgentJobHandle = {
+      readNewOutput: () => {
+        const text = report ?? "";
+        report = report === null ? null : "";
+        return text;
+      },
+      kill: async () => {
+        controller.abort(new Error("killed by JobKill"));
+        await done;
+      },
+      done,
+    };
+    const job = this.deps.jobs.startAgent(`${run.definition.name}: ${description}`, handle);
+    return {
+      content: [
+        {
+          type: "text",
+          text: `Started ${run.definition.name} agent ${run.agentId} in the background as job ${job.id}. A reminder will say when it finishes; read its report with JobOutput (job_id ${job.id}).`,
+        },
+      ],
+      isError: false,
+      writtenPaths: [],
+      artifacts: [],
+    };
+  }
+
+  async pendingChanges(agentId: string): Promise<readonly string[] | null> {
+    return this.worktrees.pendingPaths(agentId);
+  }
+
+  async applyChanges(agentId: string, apply: boolean): Promise<ToolOutput> {
+    // The output's writtenPaths make the applied files count as the parent's writes.
+    return (await this.worktrees.applyOrDiscard(agentId, apply)).output;
+  }
+}

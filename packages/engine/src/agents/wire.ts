@@ -1,0 +1,57 @@
+import type { PermissionMode, TurnId } from "@z-engine/protocol";
+import type { Session as StoreSession } from "@z-engine/store";
+import type { Tool } from "@z-engine/tools";
+import type { SessionJobs } from "../ports/jobs.js";
+import type { SessionCore } from "../session/core.js";
+import type { Journal } from "../session/journal.js";
+import { discoverAgents } from "./discover.js";
+import { agentToolFor } from "./offered.js";
+import { runSubagent } from "./run-subagent.js";
+import { SessionAgents } from "./session-agents.js";
+
+/** What a session gives its agents. */
+export interface SessionAgentsWiring {
+  readonly projectRoot: string;
+  readonly userConfigDir: string;
+  readonly homeDir: string;
+  readonly journal: Journal;
+  readonly log: StoreSession;
+  readonly jobs: SessionJobs;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The engine's lifetime: background agents hang under it (and stop with the session's jobs). */
+  readonly lifetime: AbortSignal;
+  /** The session, once built, and the id of its running turn. */
+  readonly session: () => (SessionCore & { readonly currentTurn?: { turnId: TurnId } }) | undefined;
+}
+
+/**
+ * Discovers the session's agent types and builds its AgentPort and Agent tool. Problems
+ * with agent files come back as notice texts. Never rejects.
+ */
+export async function sessionAgents(w: SessionAgentsWiring): Promise<{
+  port: SessionAgents;
+  tool: Tool;
+  notices: string[];
+}> {
+  const catalog = await discoverAgents(w);
+  const notices = catalog.problems.map((p) => `agents: ${p.path} was skipped: ${p.error}`);
+  const port = new SessionAgents({
+    projectRoot: w.projectRoot,
+    journal: w.journal,
+    jobs: w.jobs,
+    catalog: () => catalog,
+    sessionMode: (): PermissionMode => w.session()?.mode ?? "ask",
+    run: (run) => {
+      const core = w.session();
+      if (!core) throw new Error("the session is not open yet");
+      return runSubagent(core, run, core.currentTurn?.turnId ?? ("turn_none" as TurnId));
+    },
+    sessionSignal: w.lifetime,
+    env: w.env,
+    storedAgentType: async (agentId) => {
+      const { replay } = await w.log.readAgent(agentId);
+      return replay.state.runningAgents[0]?.agentType ?? null;
+    },
+  });
+  return { port, tool: agentToolFor(catalog), notices };
+}
