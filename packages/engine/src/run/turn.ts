@@ -1,3 +1,4 @@
+import type { CompiledRule } from "@z-engine/policy";
 import {
   type Badge,
   type ContentBlock,
@@ -10,6 +11,7 @@ import {
 import { toolSpec } from "@z-engine/tools";
 import type { SessionCore } from "../session/core.js";
 import { turnBadge } from "../verification/badge.js";
+import { beginTurnOverrides } from "../commands/turn-overrides.js";
 import { runAgent } from "./agent-run.js";
 import { newTurnState, type RunEnd, type TurnState } from "./turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
@@ -18,6 +20,12 @@ import { drainSteering, queueChangedFiles } from "./user-message.js";
 export interface Submission {
   readonly text: string;
   readonly images?: readonly ImageBlock[];
+  /** Blocks after the text (a command's `<command>` body). */
+  readonly blocks?: readonly ContentBlock[];
+  /** Allow rules for this turn only (a command's allowed-tools). */
+  readonly rules?: readonly CompiledRule[];
+  /** A model for this turn only (a command's `model`). */
+  readonly model?: string;
 }
 
 /** How a turn ended, as hosts await it. `outcome` null: a UserPromptSubmit hook blocked the prompt. */
@@ -54,6 +62,7 @@ async function openTurn(core: SessionCore, turn: TurnState, submission: Submissi
   await queueChangedFiles(core);
   const content: ContentBlock[] = [
     { type: "text", text: submission.text },
+    ...(submission.blocks ?? []),
     ...(submission.images ?? []),
     ...drainSteering(core),
   ];
@@ -98,6 +107,7 @@ export async function runTurn(
   const turn = newTurnState(turnId, signal, startedAt, startFingerprint);
   onState(turn);
   let end: RunEnd;
+  const restore = await beginTurnOverrides(core, submission);
   try {
     await openTurn(core, turn, submission);
     end = await runAgent(core, turn, core.tools.map(toolSpec));
@@ -106,6 +116,8 @@ export async function runTurn(
     await core.journal.notice("error", "engine.turnFailed", end.reason ?? "engine error", {
       turnId,
     });
+  } finally {
+    restore();
   }
   const badge = await turnBadge(core, turn).catch(
     (): Badge => ({ status: "unverified", reason: "the badge could not be computed", checks: [] }),

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import type { EffectiveSettings, LoadedSettings, Paths, TrustStore } from "@z-engine/config";
 import {
-  buildSystemSections,
   createTokenEstimator,
   type DiscoverOptions,
   discoverInstructions,
@@ -39,6 +38,7 @@ import { SessionRepoMap } from "../repo-map/session-map.js";
 import { repoMapCacheFile } from "../repo-map/system.js";
 import type { Redactor } from "../util/secrets.js";
 import { turnBadge } from "../verification/badge.js";
+import { SessionDefinitions } from "../commands/definitions.js";
 import type { ModelCatalog } from "./core.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
 import { sessionExtensions } from "./extensions.js";
@@ -174,6 +174,24 @@ async function buildSession(
   const instructionSet = await discoverInstructions(discovery);
   for (const p of instructionSet.problems) notices.push(`instructions: ${p}`);
   const model = state?.model ?? config.model;
+  const { definitions, problems } = await SessionDefinitions.load(
+    {
+      base: basePrompt(),
+      environment: environmentText({
+        projectRoot,
+        ...(repoRoot ? { repoRoot } : {}),
+        model,
+        ...(config.settings.shell.program ? { shell: config.settings.shell.program } : {}),
+        additionalDirs: dirs,
+        now: ctx.clock(),
+      }),
+      discovery,
+      roots: { projectRoot, userConfigDir: ctx.paths.configDir, homeDir: ctx.homeDir },
+      outputStyle: config.settings.appearance.output_style,
+    },
+    instructionSet.systemText,
+  );
+  notices.push(...problems);
   const reminders = new ReminderQueue();
   const records = [...(state?.checks ?? [])];
   const { interaction, jobs, checks, sideModel } = portsFor(
@@ -227,18 +245,9 @@ async function buildSession(
       scope: instructionScope(discovery, "project"),
     }),
     estimator: createTokenEstimator(),
-    system: buildSystemSections({
-      base: basePrompt(),
-      environment: environmentText({
-        projectRoot,
-        ...(repoRoot ? { repoRoot } : {}),
-        model,
-        ...(config.settings.shell.program ? { shell: config.settings.shell.program } : {}),
-        additionalDirs: dirs,
-        now: ctx.clock(),
-      }),
-      instructions: instructionSet.systemText,
-    }),
+    system: definitions.sections(),
+    definitions,
+    userConfigDir: ctx.paths.configDir,
     repoMap: ctx.repoMap
       ? new SessionRepoMap({
           projectRoot,
