@@ -39,6 +39,7 @@ import { repoMapCacheFile } from "../repo-map/system.js";
 import type { Redactor } from "../util/secrets.js";
 import { turnBadge } from "../verification/badge.js";
 import { SessionDefinitions } from "../commands/definitions.js";
+import { skillPort } from "../commands/skill-port.js";
 import type { ModelCatalog } from "./core.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
 import { sessionExtensions } from "./extensions.js";
@@ -211,7 +212,15 @@ async function buildSession(
     settings: () => (ref.current?.config ?? config).settings.lsp,
   });
   const mcp = new McpHub({ journal, reminders, env: ctx.env, cwd: projectRoot, clock: ctx.clock });
-  const ports: ToolPorts = { interaction, jobs, checks, sideModel, lsp, mcp: hubPort(mcp) };
+  const ports: ToolPorts = {
+    interaction,
+    jobs,
+    checks,
+    sideModel,
+    lsp,
+    mcp: hubPort(mcp),
+    ...(definitions.skills.length > 0 ? { skills: skillPort(() => definitions.skills) } : {}),
+  };
   const parts: SessionParts = {
     id: log.id as SessionId,
     projectRoot,

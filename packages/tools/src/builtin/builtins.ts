@@ -8,14 +8,16 @@ import { jobKillTool, jobOutputTool } from "./jobs.js";
 import { lspTool } from "./lsp.js";
 import { multiEditTool } from "./multi-edit.js";
 import { readTool } from "./read.js";
+import { skillTool } from "./skill.js";
 import { verifyTool } from "./verify.js";
 import { webFetchTool } from "./web-fetch.js";
 import { webSearchTool } from "./web-search.js";
 import { writeTool } from "./write.js";
 
 /**
- * The built-in tools of this package, in the order they are offered. Agent,
- * ApplyAgentChanges, Skill and the MCP tools come with their own issues. A fresh array
+ * The built-in tools of this package, in the order they are offered (Skill only where the
+ * session has skills: it needs the skills port). Agent, ApplyAgentChanges and the MCP tools
+ * come with their own issues. A fresh array
  * each call; the tools themselves are shared, stateless values.
  */
 export function builtinTools(): Tool[] {
@@ -36,5 +38,6 @@ export function builtinTools(): Tool[] {
     askUserQuestionTool,
     exitPlanModeTool,
     verifyTool,
+    skillTool,
   ];
 }
