@@ -4,6 +4,7 @@ import type { TextBlock } from "@z-engine/protocol";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, harness, resultsOf } from "../harness.js";
+import { serverState, testServerToml } from "../mcp-support.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -133,8 +134,13 @@ describe("custom commands", { timeout: 30_000 }, () => {
       join(h.repo.root, "missing-target.md"),
       join(h.repo.root, ".claude/commands/broken.md"),
     );
-    const names = (await h.session.commands()).map((c) => c.name);
-    expect(names).toEqual(expect.arrayContaining(["plain", "list", "comma", "zw"]));
+    const list = await h.session.commands();
+    const byName = new Map(list.map((c) => [c.name, c]));
+    expect(byName.get("bom")?.description).toBe("with a BOM");
+    expect(byName.get("zw")).toBeDefined();
+    expect(byName.get("plain")?.description).toBe("Just a body, no frontmatter.");
+    expect(byName.get("hint")?.argumentHint).toBe("[a] [b]");
+    expect([...byName.keys()]).toEqual(expect.arrayContaining(["list", "comma"]));
     await h.session.command("cost");
     const problems = h.recorder.ofType("notice").filter((n) => n.code === "command.problem");
     expect(problems.some((p) => p.message.includes("broken.md: cannot be read"))).toBe(true);
@@ -226,5 +232,32 @@ describe("templates through the gate", { timeout: 30_000 }, () => {
       true,
     );
     expect(notes.some((m) => m.includes("@secret.txt was not inlined"))).toBe(true);
+  });
+});
+
+describe("MCP prompts as commands", { timeout: 30_000 }, () => {
+  it("/mcp__<server>__<prompt> starts a turn; a missing argument is a notice, no turn", async () => {
+    h = await harness({
+      files: {},
+      script: [reply.text("hi Ada")],
+      userSettings: testServerToml("test"),
+    });
+    await serverState(h, "test", "ready");
+    const listed = await h.session.commands();
+    expect(listed.find((c) => c.name === "mcp__test__greet")).toMatchObject({
+      kind: "mcp",
+      description: "Greets someone.",
+    });
+    const missing = await h.session.command("mcp__test__greet", "style=cheerful");
+    expect(missing).toMatchObject({
+      type: "notice",
+      message: "/mcp__test__greet needs the argument name",
+    });
+    const ran = await h.session.command("mcp__test__greet", "Ada warm");
+    expect(ran).toMatchObject({ type: "turn", summary: { outcome: "completed" } });
+    expect(userTexts(h)).toEqual([
+      "/mcp__test__greet Ada warm",
+      '<command name="mcp__test__greet">\nSay hello to Ada in a warm way.\n</command>',
+    ]);
   });
 });
