@@ -1,4 +1,5 @@
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TextBlock } from "@z-engine/protocol";
 import { reply } from "@z-engine/testkit";
@@ -259,5 +260,46 @@ describe("MCP prompts as commands", { timeout: 30_000 }, () => {
       "/mcp__test__greet Ada warm",
       '<command name="mcp__test__greet">\nSay hello to Ada in a warm way.\n</command>',
     ]);
+  });
+});
+
+describe("the other engine built-ins", { timeout: 60_000 }, () => {
+  it("/context shows the repo map's size; /effort, /todos, /mcp, /doctor and /add-dir answer without the model", async () => {
+    h = await harness({
+      files: {
+        "src/a.ts": "export function alpha() { return 1; }\n",
+        "b.ts": "import { alpha } from './src/a';\nexport const b = alpha();\n",
+      },
+      script: [],
+      repoMap: true,
+    });
+    await h.session.repoMapIdle();
+    const context = await h.session.command("context");
+    // /context shows the map as the next request sends it (a finished build joins then).
+    const map = h.session.repoMap();
+    expect(map).toMatchObject({ state: "active" });
+    expect(map.tokens).toBeGreaterThan(0);
+    expect(context.type === "output" && context.markdown).toContain(
+      `Repo map: ${map.state}, ${map.tokens.toLocaleString("en-US")} tokens in the prompt (${map.files} files, ${map.definitions} definitions)`,
+    );
+    expect(context.type === "output" && context.markdown).toMatch(/\| system: base \| \d/);
+    const effort = await h.session.command("effort", "high");
+    expect(effort.type === "output" && effort.markdown).toBe("Effort set to high.");
+    expect(h.recorder.ofType("effortChanged").map((e) => e.effort)).toEqual(["high"]);
+    const todos = await h.session.command("todos");
+    expect(todos.type === "output" && todos.markdown).toBe("No todos.");
+    const mcp = await h.session.command("mcp");
+    expect(mcp.type === "output" && mcp.markdown).toBe("No MCP servers are configured.");
+    const doctor = await h.session.command("doctor");
+    expect(doctor.type === "output" && doctor.markdown).toContain("- Workspace: not trusted");
+    const extra = await mkdtemp(join(tmpdir(), "zeng-extra-"));
+    const added = await h.session.command("add-dir", extra);
+    expect(added.type === "output" && added.markdown).toBe(`Added ${extra} for this session.`);
+    const status = await h.session.command("status");
+    expect(status.type === "output" && status.markdown).toContain("- Effort: high");
+    const missing = await h.session.command("add-dir", "/no/such/folder");
+    expect(missing.type === "output" && missing.markdown).toBe("/no/such/folder is not a folder.");
+    expect(h.model.requests).toHaveLength(0);
+    await rm(extra, { recursive: true, force: true });
   });
 });
