@@ -7,6 +7,7 @@ import {
   renderSkillsSection,
 } from "@z-engine/context";
 import { type OutputStyle, outputStyles, parseOutputStyleMarkdown } from "@z-engine/prompts";
+import type { CompiledRule } from "@z-engine/policy";
 import type { SystemSection } from "@z-engine/protocol";
 import {
   definitionDirs,
@@ -54,6 +55,8 @@ export async function findOutputStyle(
  */
 export class SessionDefinitions {
   private stale = false;
+  /** Rules granted by skills loaded in the running turn (taken back at its end). */
+  private grants: CompiledRule[] = [];
 
   private constructor(
     private readonly inputs: DefinitionInputs,
@@ -96,10 +99,25 @@ export class SessionDefinitions {
       skills: renderSkillsSection(
         this.skills
           .filter((s) => !s.disableModelInvocation)
-          .map((s) => ({ name: s.name, description: s.description })),
+          .map((s) => ({
+            name: s.name,
+            description: s.whenToUse
+              ? `${s.description} (when to use: ${s.whenToUse})`
+              : s.description,
+          })),
       ),
       outputStyle: this.styleText,
     });
+  }
+
+  /** Remembers rules a skill granted for the running turn. */
+  addGrants(rules: readonly CompiledRule[]): void {
+    this.grants.push(...rules);
+  }
+
+  /** The rules skills granted in the turn now ending (and forgets them). */
+  takeGrants(): CompiledRule[] {
+    return this.grants.splice(0);
   }
 
   /** The instruction files changed (`/remember`): the next turn re-reads them. */

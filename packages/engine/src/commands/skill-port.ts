@@ -18,15 +18,20 @@ async function otherFiles(dir: string): Promise<string[]> {
 /**
  * The session's SkillPort: the skills the model may load (not those marked
  * `disable-model-invocation`), and a skill's instructions with its folder and the files
- * beside its SKILL.md, so the model can read or run them.
+ * beside its SKILL.md, so the model can read or run them. `onLoad` hears of each load (the
+ * engine grants the skill's allowed-tools for the rest of the turn).
  */
-export function skillPort(skills: () => readonly FoundSkill[]): SkillPort {
+export function skillPort(
+  skills: () => readonly FoundSkill[],
+  onLoad: (skill: FoundSkill) => void = () => {},
+): SkillPort {
   const usable = () => skills().filter((s) => !s.disableModelInvocation);
   return {
     list: () => usable().map((s) => ({ name: s.name, description: s.description })),
     load: async (name) => {
       const skill = usable().find((s) => s.name === name);
       if (!skill) return null;
+      onLoad(skill);
       const files = await otherFiles(skill.dir);
       const listing =
         files.length === 0

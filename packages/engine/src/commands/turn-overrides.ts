@@ -1,5 +1,22 @@
+import { compileRules } from "@z-engine/policy";
 import type { SessionCore } from "../session/core.js";
+import type { FoundSkill } from "./discover.js";
 import type { Submission } from "../run/turn.js";
+
+/**
+ * A loaded skill's allowed-tools, as allow rules until the running turn ends; nothing for a
+ * project's skill in an untrusted folder.
+ */
+export function grantSkillRules(core: SessionCore, skill: FoundSkill): void {
+  if (skill.allowedTools.length === 0 || (skill.scope === "project" && !core.trusted)) return;
+  const { rules } = compileRules([...skill.allowedTools], {
+    source: `skill ${skill.name}`,
+    root: core.projectRoot,
+  });
+  if (rules.length === 0) return;
+  core.sessionRules = { ...core.sessionRules, allow: [...rules, ...core.sessionRules.allow] };
+  core.definitions?.addGrants(rules);
+}
 
 /**
  * Applies what a turn brings for itself: re-read instructions (after `/remember`), a prompt
@@ -18,10 +35,11 @@ export async function beginTurnOverrides(
   const previousModel = core.model;
   if (submission.model) core.model = submission.model;
   return () => {
-    if (added.length > 0)
+    const granted = [...added, ...(core.definitions?.takeGrants() ?? [])];
+    if (granted.length > 0)
       core.sessionRules = {
         ...core.sessionRules,
-        allow: core.sessionRules.allow.filter((rule) => !added.includes(rule)),
+        allow: core.sessionRules.allow.filter((rule) => !granted.includes(rule)),
       };
     if (submission.model && core.model === submission.model) core.model = previousModel;
   };

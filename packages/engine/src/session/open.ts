@@ -40,6 +40,7 @@ import type { Redactor } from "../util/secrets.js";
 import { turnBadge } from "../verification/badge.js";
 import { SessionDefinitions } from "../commands/definitions.js";
 import { skillPort } from "../commands/skill-port.js";
+import { grantSkillRules } from "../commands/turn-overrides.js";
 import type { ModelCatalog } from "./core.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
 import { sessionExtensions } from "./extensions.js";
@@ -219,7 +220,14 @@ async function buildSession(
     sideModel,
     lsp,
     mcp: hubPort(mcp),
-    ...(definitions.skills.length > 0 ? { skills: skillPort(() => definitions.skills) } : {}),
+    ...(definitions.skills.length > 0
+      ? {
+          skills: skillPort(
+            () => definitions.skills,
+            (skill) => ref.current && grantSkillRules(ref.current, skill),
+          ),
+        }
+      : {}),
   };
   const parts: SessionParts = {
     id: log.id as SessionId,

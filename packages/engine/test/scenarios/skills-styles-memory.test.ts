@@ -33,7 +33,7 @@ describe("skills", { timeout: 30_000 }, () => {
     await h.session.run("fill the form");
     const system = systemOf(h, 0);
     expect(system).toContain(
-      "[skills]\n# Skills\nLoad a skill with the Skill tool when the task matches its description.\n- pdf: Fill PDF forms\n- release-notes: Write release notes",
+      "[skills]\n# Skills\nLoad a skill with the Skill tool when the task matches its description.\n- pdf: Fill PDF forms\n- release-notes: Write release notes (when to use: before a release)",
     );
     expect(system).not.toContain("Only for users");
     expect(h.model.requests[0]?.tools.some((t) => t.name === "Skill")).toBe(true);
@@ -64,6 +64,34 @@ describe("skills", { timeout: 30_000 }, () => {
     h = await harness({ files: {}, script: [reply.text("ok")] });
     await h.session.run("hi");
     expect(h.model.requests[0]?.tools.some((t) => t.name === "Skill")).toBe(false);
+  });
+});
+
+describe("a skill's allowed-tools", { timeout: 30_000 }, () => {
+  const files = {
+    ".claude/skills/greet/SKILL.md":
+      "---\nname: greet\ndescription: Greets\nallowed-tools: Bash(echo skill-ok:*)\n---\nRun echo skill-ok.",
+  };
+  const script = [
+    reply.toolCall("Skill", { name: "greet" }),
+    reply.toolCall("Bash", { command: "echo skill-ok" }),
+    reply.text("done"),
+    reply.toolCall("Bash", { command: "echo skill-ok" }),
+    reply.text("done"),
+  ];
+
+  it("allow its calls for the rest of the turn in a trusted folder, and not after", async () => {
+    h = await harness({ files, script, trusted: true, engine: { headless: true } });
+    await h.session.run("greet");
+    expect(resultsOf(h, 2)[0]?.isError).toBeFalsy();
+    await h.session.run("again");
+    expect(resultsOf(h, 4)[0]?.isError).toBe(true);
+  });
+
+  it("grant nothing for a project skill in an untrusted folder", async () => {
+    h = await harness({ files, script, engine: { headless: true } });
+    await h.session.run("greet");
+    expect(resultsOf(h, 2)[0]?.isError).toBe(true);
   });
 });
 
