@@ -93,11 +93,10 @@ function context(host: CommandHost): Promise<string> {
   );
 }
 
-async function compact(host: CommandHost, args: string): Promise<string> {
+async function compact(host: CommandHost): Promise<string> {
   if (host.busy) return "A turn is running: `/compact` waits for an idle session.";
   const window = host.catalog.info(host.model).contextWindow;
   const before = host.workingSet().length;
-  void args;
   const done = await compactNow(host, host.commandSignal, "manual", Math.floor(window * 0.05));
   return done
     ? `Compacted: ${before} messages became ${host.workingSet().length}.`
@@ -105,7 +104,6 @@ async function compact(host: CommandHost, args: string): Promise<string> {
 }
 
 async function setting<T extends string>(
-  host: CommandHost,
   args: string,
   what: "model" | "mode" | "effort",
   parse: (text: string) => T | undefined,
@@ -117,13 +115,11 @@ async function setting<T extends string>(
   const value = parse(wanted);
   if (value === undefined) return `Unknown ${what} "${wanted}".`;
   await apply(value);
-  void host;
   return `${what[0]?.toUpperCase()}${what.slice(1)} set to ${value}.`;
 }
 
 function model(host: CommandHost, args: string): Promise<string> {
   return setting(
-    host,
     args,
     "model",
     (t) => t,
@@ -140,7 +136,7 @@ function mode(host: CommandHost, args: string): Promise<string> {
     const r = PermissionMode.safeParse(t);
     return r.success ? r.data : undefined;
   };
-  return setting(host, args, "mode", parse, (m) => host.setMode(m), host.mode);
+  return setting(args, "mode", parse, (m) => host.setMode(m), host.mode);
 }
 
 function effort(host: CommandHost, args: string): Promise<string> {
@@ -156,7 +152,7 @@ function effort(host: CommandHost, args: string): Promise<string> {
       { type: "effortChanged", effort: value },
     );
   };
-  return setting(host, args, "effort", parse, apply, host.effort ?? "default");
+  return setting(args, "effort", parse, apply, host.effort ?? "default");
 }
 
 function mcp(host: CommandHost): Promise<string> {
@@ -219,7 +215,6 @@ export const ENGINE_BUILTINS: readonly EngineBuiltin[] = [
   {
     name: "compact",
     description: "Summarise older history now",
-    argumentHint: "[instructions]",
     run: compact,
   },
   { name: "context", description: "Show what the context window holds", run: context },

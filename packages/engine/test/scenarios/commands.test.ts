@@ -19,7 +19,7 @@ function userTexts(x: Harness, request = 0): string[] {
   return (first?.content ?? []).filter((b): b is TextBlock => b.type === "text").map((b) => b.text);
 }
 
-describe("engine built-ins answer without the model", { timeout: 30_000 }, () => {
+describe("engine built-ins answer without the model", { timeout: 90_000 }, () => {
   it("/cost and /status emit commandOutput; run() of a built-in ends with no turn", async () => {
     h = await harness({ files: { "a.txt": "a" }, script: [] });
     const cost = await h.session.command("cost");
@@ -60,7 +60,7 @@ describe("engine built-ins answer without the model", { timeout: 30_000 }, () =>
   });
 });
 
-describe("custom commands", { timeout: 30_000 }, () => {
+describe("custom commands", { timeout: 90_000 }, () => {
   it("precedence: .z-engine > .claude > user; nested folders; shadowing rules", async () => {
     h = await harness({
       files: {
@@ -149,7 +149,7 @@ describe("custom commands", { timeout: 30_000 }, () => {
   });
 });
 
-describe("templates through the gate", { timeout: 30_000 }, () => {
+describe("templates through the gate", { timeout: 90_000 }, () => {
   const body = [
     "---",
     "allowed-tools: Bash(echo from-command:*)",
@@ -236,7 +236,7 @@ describe("templates through the gate", { timeout: 30_000 }, () => {
   });
 });
 
-describe("MCP prompts as commands", { timeout: 30_000 }, () => {
+describe("MCP prompts as commands", { timeout: 90_000 }, () => {
   it("/mcp__<server>__<prompt> starts a turn; a missing argument is a notice, no turn", async () => {
     h = await harness({
       files: {},
@@ -263,7 +263,7 @@ describe("MCP prompts as commands", { timeout: 30_000 }, () => {
   });
 });
 
-describe("the other engine built-ins", { timeout: 60_000 }, () => {
+describe("the other engine built-ins", { timeout: 90_000 }, () => {
   it("/context shows the repo map's size; /effort, /todos, /mcp, /doctor and /add-dir answer without the model", async () => {
     h = await harness({
       files: {
@@ -297,6 +297,8 @@ describe("the other engine built-ins", { timeout: 60_000 }, () => {
     expect(added.type === "output" && added.markdown).toBe(`Added ${extra} for this session.`);
     const status = await h.session.command("status");
     expect(status.type === "output" && status.markdown).toContain("- Effort: high");
+    const compact = await h.session.command("compact");
+    expect(compact.type === "output" && compact.markdown).toBe("Nothing was compacted.");
     const missing = await h.session.command("add-dir", "/no/such/folder");
     expect(missing.type === "output" && missing.markdown).toBe("/no/such/folder is not a folder.");
     expect(h.model.requests).toHaveLength(0);

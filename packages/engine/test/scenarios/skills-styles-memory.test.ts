@@ -24,7 +24,7 @@ const skillFiles = {
   ".claude/skills/broken/SKILL.md": "---\nname: broken\n---\n",
 };
 
-describe("skills", { timeout: 30_000 }, () => {
+describe("skills", { timeout: 90_000 }, () => {
   it("are listed in the system prompt and loaded by the Skill tool with their folder", async () => {
     h = await harness({
       files: skillFiles,
@@ -67,7 +67,7 @@ describe("skills", { timeout: 30_000 }, () => {
   });
 });
 
-describe("a skill's allowed-tools", { timeout: 30_000 }, () => {
+describe("a skill's allowed-tools", { timeout: 90_000 }, () => {
   const files = {
     ".claude/skills/greet/SKILL.md":
       "---\nname: greet\ndescription: Greets\nallowed-tools: Bash(echo skill-ok:*)\n---\nRun echo skill-ok.",
@@ -95,7 +95,7 @@ describe("a skill's allowed-tools", { timeout: 30_000 }, () => {
   });
 });
 
-describe("output styles", { timeout: 30_000 }, () => {
+describe("output styles", { timeout: 90_000 }, () => {
   it("a built-in style and a custom one fill the output style section", async () => {
     h = await harness({
       files: {},
@@ -117,7 +117,7 @@ describe("output styles", { timeout: 30_000 }, () => {
   });
 });
 
-describe("/remember", { timeout: 30_000 }, () => {
+describe("/remember", { timeout: 90_000 }, () => {
   it("appends to AGENTS.md when the Write gate allows it; the next turn reads it", async () => {
     h = await harness({
       files: { "AGENTS.md": "# Rules\nUse tabs." },
