@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TextBlock } from "@z-engine/protocol";
@@ -295,6 +295,13 @@ describe("the other engine built-ins", { timeout: 90_000 }, () => {
     const extra = await mkdtemp(join(tmpdir(), "zeng-extra-"));
     const added = await h.session.command("add-dir", extra);
     expect(added.type === "output" && added.markdown).toBe(`Added ${extra} for this session.`);
+    const saved = await h.session.command("add-dir", `--save ${extra}`);
+    expect(saved.type === "output" && saved.markdown).toContain(
+      "saved to .z-engine/settings.local.toml",
+    );
+    expect(await readFile(join(h.repo.root, ".z-engine/settings.local.toml"), "utf8")).toContain(
+      extra,
+    );
     const status = await h.session.command("status");
     expect(status.type === "output" && status.markdown).toContain("- Effort: high");
     const compact = await h.session.command("compact");
