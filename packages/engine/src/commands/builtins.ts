@@ -5,6 +5,7 @@ import { Effort, PermissionMode } from "@z-engine/protocol";
 import { toolSpec } from "@z-engine/tools";
 import { formatCost } from "../format/describe.js";
 import { requestSystem } from "../repo-map/system.js";
+import { mainAgentRun } from "../run/main-agent.js";
 import { compactNow } from "../run/pressure.js";
 import type { SessionCore } from "../session/core.js";
 import { rememberNote } from "./remember.js";
@@ -97,7 +98,8 @@ async function compact(host: CommandHost): Promise<string> {
   if (host.busy) return "A turn is running: `/compact` waits for an idle session.";
   const window = host.catalog.info(host.model).contextWindow;
   const before = host.workingSet().length;
-  const done = await compactNow(host, host.commandSignal, "manual", Math.floor(window * 0.05));
+  const run = mainAgentRun(host, host.commandSignal);
+  const done = await compactNow(host, run, "manual", Math.floor(window * 0.05));
   return done
     ? `Compacted: ${before} messages became ${host.workingSet().length}.`
     : "Nothing was compacted.";

@@ -17,6 +17,7 @@ import type { SessionCore } from "./core.js";
 import { generateTitle } from "./title.js";
 import type { CommandResult } from "../commands/result.js";
 import { parseSlashPrompt, runCommand } from "../commands/run.js";
+import { runHook } from "../hooks/run-hook.js";
 
 /** What `EngineSession` adds to the data it is built from (its behaviour and its own state). */
 type SessionBehaviour =
@@ -315,11 +316,7 @@ export class EngineSession implements SessionCore {
   /** Runs the Notification hooks in the background (an approval, question or plan waits). */
   notify(message: string): void {
     if (!this.hooks.has("Notification")) return;
-    this.track(
-      this.hooks.run("Notification", { message }).then(async (hook) => {
-        for (const w of hook.warnings) await this.journal.notice("warning", "hook.warning", w);
-      }),
-    );
+    this.track(runHook(this, "Notification", { message }));
   }
 
   /** Changes the permission mode (recorded, then modeChanged). */
