@@ -7,22 +7,8 @@ import { formatCost } from "../format/describe.js";
 import { requestSystem } from "../repo-map/system.js";
 import { mainAgentRun } from "../run/main-agent.js";
 import { compactNow } from "../run/pressure.js";
-import type { SessionCore } from "../session/core.js";
+import type { CommandHost } from "./host.js";
 import { rememberNote } from "./remember.js";
-
-/** What an engine built-in needs of its session beyond SessionCore. */
-export interface CommandHost extends SessionCore {
-  /** True while a turn runs. */
-  readonly busy: boolean;
-  readonly turnCount: number;
-  setMode(mode: PermissionMode): Promise<void>;
-  /** The session's lifetime signal for work a command starts (compaction, `!` lines). */
-  readonly commandSignal: AbortSignal;
-  /** The user's config folder (user commands, skills, AGENTS.md). */
-  readonly userConfigDir: string;
-  /** The instruction files changed: re-read them at the next turn. */
-  reloadInstructions(): void;
-}
 
 /** An engine built-in: its catalog entry and what it answers (markdown, never the model). */
 export interface EngineBuiltin {

@@ -8,7 +8,7 @@ import {
 import type { CommandDefinition } from "@z-engine/prompts";
 import type { Submission } from "../run/turn.js";
 import { effectiveRules } from "../batch/gate.js";
-import type { CommandHost } from "./builtins.js";
+import type { CommandHost } from "./host.js";
 import type { CustomCommand } from "./discover.js";
 import { type ExpandPorts, expandTemplate } from "./expand.js";
 

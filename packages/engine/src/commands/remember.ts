@@ -2,7 +2,7 @@ import { access, appendFile, mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { decide } from "@z-engine/policy";
 import { effectiveRules } from "../batch/gate.js";
-import type { CommandHost } from "./builtins.js";
+import type { CommandHost } from "./host.js";
 
 const exists = (path: string) =>
   access(path).then(

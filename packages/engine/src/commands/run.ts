@@ -1,7 +1,7 @@
 import type { TurnId } from "@z-engine/protocol";
 import { sessionMcp } from "../mcp/prompts.js";
 import type { Submission } from "../run/turn.js";
-import type { CommandHost } from "./builtins.js";
+import type { CommandHost } from "./host.js";
 import { buildCatalog, type Catalog, closeMatches } from "./catalog.js";
 import type { DefinitionRoots } from "./discover.js";
 import { commandSubmission, preparePromptTurn } from "./prompt-turn.js";

@@ -1,7 +1,6 @@
-import { compileRules } from "@z-engine/policy";
+import { type CompiledRule, compileRules } from "@z-engine/policy";
 import type { SessionCore } from "../session/core.js";
 import type { FoundSkill } from "./discover.js";
-import type { Submission } from "../run/turn.js";
 
 /**
  * A loaded skill's allowed-tools, as allow rules until the running turn ends; nothing for a
@@ -25,7 +24,7 @@ export function grantSkillRules(core: SessionCore, skill: FoundSkill): void {
  */
 export async function beginTurnOverrides(
   core: SessionCore,
-  submission: Submission,
+  submission: { readonly rules?: readonly CompiledRule[]; readonly model?: string },
 ): Promise<() => void> {
   const fresh = await core.definitions?.refresh().catch(() => undefined);
   if (fresh) core.system = fresh;
