@@ -5,8 +5,10 @@ import { type Env, resolvePaths } from "@z-engine/config";
 import {
   createEngine,
   type Engine,
+  parseSlashPrompt,
   type SessionHandle,
   type SessionOverrides,
+  type TurnSummary,
 } from "@z-engine/engine";
 import { type EventEnvelope, emptyUsage } from "@z-engine/protocol";
 import type { HeadlessArgs } from "./args.js";
@@ -103,20 +105,56 @@ async function runTurn(
   try {
     session = await openSession(engine, args, projectRoot);
     if (signals.received) return cancelledEarly(output, session.id);
-    const summary = await session.run(args.prompt);
-    output.finish({
-      outcome: summary.outcome,
-      ...(summary.reason === undefined ? {} : { reason: summary.reason }),
-      usage: summary.usage,
-      badge: summary.badge,
-      durationMs: summary.durationMs,
-      sessionId: session.id,
-    });
-    return signals.received ? EXIT.cancelled : exitCodeFor(summary.outcome);
+    const slash = parseSlashPrompt(args.prompt);
+    if (slash) {
+      const ran = await session.command(slash.name, slash.args);
+      if (ran.type !== "turn")
+        return commandEnd(output, session.id, ran.type === "output" ? undefined : ran.message);
+      return turnEnd(output, session.id, ran.summary, signals.received);
+    }
+    return turnEnd(output, session.id, await session.run(args.prompt), signals.received);
   } finally {
     await engine.shutdown();
     signals.dispose();
   }
+}
+
+/**
+ * A command that ran without a turn: an engine built-in (its markdown was printed from its
+ * `commandOutput` event) exits 0; an unknown command or one that could not run (its notice
+ * was printed) is bad usage, exit 2. Neither asked the model anything.
+ */
+function commandEnd(
+  output: OutputFormatter,
+  sessionId: string,
+  problem: string | undefined,
+): number {
+  output.finish({
+    outcome: problem === undefined ? "completed" : "failed",
+    ...(problem === undefined ? {} : { reason: problem }),
+    usage: emptyUsage(),
+    badge: { status: "notApplicable", reason: "no turn ran", checks: [] },
+    durationMs: 0,
+    sessionId,
+  });
+  return problem === undefined ? EXIT.ok : EXIT.usage;
+}
+
+function turnEnd(
+  output: OutputFormatter,
+  sessionId: string,
+  summary: TurnSummary,
+  cancelled: boolean,
+): number {
+  output.finish({
+    outcome: summary.outcome,
+    ...(summary.reason === undefined ? {} : { reason: summary.reason }),
+    usage: summary.usage,
+    badge: summary.badge,
+    durationMs: summary.durationMs,
+    sessionId,
+  });
+  return cancelled ? EXIT.cancelled : exitCodeFor(summary.outcome);
 }
 
 /**

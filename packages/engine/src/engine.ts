@@ -25,6 +25,9 @@ import type { EngineSession } from "./session/session.js";
 import { type SessionMcp, sessionMcp } from "./mcp/prompts.js";
 import { checkMcpServers, type McpCheck } from "./mcp/check.js";
 import { EngineShutdown } from "./util/abort.js";
+import { commandInfo, type SlashCommandInfo } from "./commands/catalog.js";
+import { sessionCatalog } from "./commands/run.js";
+import type { CommandResult } from "./commands/result.js";
 
 /** A host's handle on one open session. */
 export interface SessionHandle {
@@ -59,6 +62,19 @@ export interface SessionHandle {
   close(): Promise<void>;
   /** The session's MCP servers: states, a wait for starts, and prompts as slash commands. */
   readonly mcp: SessionMcp;
+  /**
+   * The `/` commands a UI offers for completion, in precedence order (engine built-ins,
+   * custom commands, prompt built-ins, MCP prompts of ready servers), each name once, with
+   * description and argument hint. Custom files are read on each call. Never rejects.
+   */
+  commands(): Promise<SlashCommandInfo[]>;
+  /**
+   * Runs `/name args` in the command order (like `runCommand`) and resolves with what it did:
+   * an engine built-in's `output` (markdown, also emitted as `commandOutput`), a `notice`
+   * (unknown name, a prompt that cannot run), or for a prompt command the `turn`'s summary
+   * once it ended. Rejects only when the session's log cannot be written.
+   */
+  command(name: string, args?: string): Promise<CommandResult>;
 }
 
 /** What a host may choose per session: the overrides, and a listener for its events. */
@@ -107,6 +123,8 @@ function handleOf(session: EngineSession, feed: EventFeed, forget: () => void): 
     repoMap: () => session.repoMap?.status() ?? OFF_MAP,
     repoMapIdle: async () => (await session.repoMap?.whenIdle()) ?? OFF_MAP,
     mcp: sessionMcp(session.mcp),
+    commands: async () => (await sessionCatalog(session)).entries.map(commandInfo),
+    command: (name, args = "") => session.command(name, args),
     close: async () => {
       await session.close();
       feed.close();

@@ -12,6 +12,16 @@ export type { Submission, TurnSummary } from "./run/turn.js";
 export type { ModelCatalog, ModelInfo } from "./session/core.js";
 export type { RepoMapStatus } from "./repo-map/session-map.js";
 
+// Slash commands (runCommand): the catalog a UI completes `/` from, and what a run did
+/** A catalog entry for `/` completion: name, kind, description, argument hint, scope. */
+export type { SlashCommandInfo, SlashCommandKind } from "./commands/catalog.js";
+/** What `SessionHandle.command` did: `output` (markdown), `notice`, or a prompt command's `turn`. */
+export type { CommandResult } from "./commands/result.js";
+/** `/name args` as a command (a name without `/`), or undefined for any other prompt. Never throws. */
+export { parseSlashPrompt } from "./commands/run.js";
+/** Claude Code's argument rule for templates (`$ARGUMENTS`, `$1`..`$9`); see the README. Never throws. */
+export { shellWords, substituteArguments } from "./commands/arguments.js";
+
 // MCP
 /** A session's MCP servers for hosts and the command catalog; prompts as `/mcp__<server>__<prompt>`. */
 export type { McpPromptCommand, McpPromptFetch, SessionMcp } from "./mcp/prompts.js";

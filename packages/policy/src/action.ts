@@ -59,6 +59,8 @@ export type Action =
   | { readonly kind: "network"; readonly url: string; readonly domain: string }
   | { readonly kind: "mcp"; readonly server: string; readonly tool: string }
   | { readonly kind: "agent"; readonly agentType: string }
+  /** The Skill tool loading one skill (`Skill(name)` rules). */
+  | { readonly kind: "skill"; readonly name: string }
   | { readonly kind: "askUser" }
   | { readonly kind: "none" };
 

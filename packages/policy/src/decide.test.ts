@@ -182,6 +182,12 @@ describe("network, MCP and agents", () => {
       "allow",
     );
   });
+  it("matches skills by name", () => {
+    const skill = (name: string) => ({ kind: "skill" as const, name });
+    expect(one(skill("pdf"), { deny: ["Skill(pdf)"] }).type).toBe("deny");
+    expect(one(skill("docx"), { deny: ["Skill(pdf)"] }).type).toBe("allow");
+    expect(one(skill("docx"), { ask: ["Skill(docx)"] }).type).toBe("ask");
+  });
 });
 
 describe("several actions in one call", () => {

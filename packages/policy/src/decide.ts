@@ -11,7 +11,7 @@ import {
 } from "./context.js";
 import { decideCommand } from "./decide-command.js";
 import { decidePaths, toolRule } from "./decide-paths.js";
-import { matchAgent, matchDomain, matchMcp } from "./match.js";
+import { matchAgent, matchDomain, matchMcp, matchSkill } from "./match.js";
 import { type PermissionRules, indexRules, type ListIndex } from "./rule-index.js";
 import { suggestDomainRule, suggestMcpRule } from "./suggest.js";
 import { allow, ask, combine, deny, planDenial } from "./verdict.js";
@@ -64,6 +64,13 @@ function decideAction(env: Env, action: Action): Decision {
         readOnly: true,
         match: (list) => matchAgent(list, action.agentType),
         fallback: () => allow("starting an agent needs no approval (its own calls pass the gate)"),
+      });
+    case "skill":
+      return decideRuled(env, {
+        what: `load the skill ${action.name}`,
+        readOnly: true,
+        match: (list) => matchSkill(list, action.name),
+        fallback: () => allow("loading a skill needs no approval"),
       });
     case "askUser":
     case "none":

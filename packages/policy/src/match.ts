@@ -104,6 +104,11 @@ export function matchMcp(list: ListIndex, server: string, tool: string): Compile
   return undefined;
 }
 
+/** The `Skill(name)` rule for a skill (a bare `Skill` rule is the tool rule, checked first). */
+export function matchSkill(list: ListIndex, name: string): CompiledRule | undefined {
+  return list.skills.get(name);
+}
+
 /** The first `Task(type)`/`Agent(type)` rule (or bare `Task`/`Agent`) matching an agent type. */
 export function matchAgent(list: ListIndex, agentType: string): CompiledRule | undefined {
   return list.byFamily.get("agent") ?? list.agents.get(agentType);

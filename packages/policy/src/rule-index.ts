@@ -39,6 +39,7 @@ export interface ListIndex {
   readonly domainWildcards: CompiledRule[];
   readonly mcpByServer: Map<string, CompiledRule[]>;
   readonly agents: Map<string, CompiledRule>;
+  readonly skills: Map<string, CompiledRule>;
 }
 
 /** The index of all three lists. */
@@ -90,6 +91,7 @@ function buildIndex(list: readonly CompiledRule[]): ListIndex {
     domainWildcards: [],
     mcpByServer: new Map(),
     agents: new Map(),
+    skills: new Map(),
   };
   for (const compiled of list) addToIndex(index, compiled);
   return index;
@@ -120,6 +122,9 @@ function addToIndex(index: ListIndex, compiled: CompiledRule): void {
       break;
     case "agent":
       if (!index.agents.has(rule.agentType)) index.agents.set(rule.agentType, compiled);
+      break;
+    case "skill":
+      if (!index.skills.has(rule.skill)) index.skills.set(rule.skill, compiled);
       break;
   }
 }

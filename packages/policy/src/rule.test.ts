@@ -30,6 +30,7 @@ describe("parseRule", () => {
     ["mcp__github__*", { kind: "mcp", server: "github" }],
     ["mcp__my-server__create_issue", { kind: "mcp", server: "my-server", tool: "create_issue" }],
     ["Task(Explore)", { kind: "agent", agentType: "Explore" }],
+    ["Skill(pdf-forms)", { kind: "skill", skill: "pdf-forms" }],
     ["  Bash(ls:*)  ", { kind: "command", text: "Bash(ls:*)" }],
   ])("%j", (text, expected) => {
     const r = parseRule(text);

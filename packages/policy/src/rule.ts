@@ -1,7 +1,7 @@
 /**
  * The permission rule grammar, in Claude Code's documented forms: `Tool`, `Tool(specifier)`,
  * `Bash(cmd)`, `Bash(prefix:*)`, `Bash(with * wildcards)`, `Read|Edit|Write(gitignore glob)`,
- * `WebFetch(domain:host)`, `Task(agentType)`, `mcp__server` and `mcp__server__tool`.
+ * `WebFetch(domain:host)`, `Task(agentType)`, `Skill(name)`, `mcp__server` and `mcp__server__tool`.
  */
 
 /** The tools whose rules take a path glob. */
@@ -39,7 +39,9 @@ export type Rule =
   /** `mcp__server` (every tool), `mcp__server__*` (same) or `mcp__server__tool`. */
   | { readonly kind: "mcp"; readonly text: string; readonly server: string; readonly tool?: string }
   /** `Task(agentType)` or `Agent(agentType)`. */
-  | { readonly kind: "agent"; readonly text: string; readonly agentType: string };
+  | { readonly kind: "agent"; readonly text: string; readonly agentType: string }
+  /** `Skill(name)`: one skill loaded by the Skill tool. */
+  | { readonly kind: "skill"; readonly text: string; readonly skill: string };
 
 /** The result of {@link parseRule}: a rule, or a settings error to report (the rule is skipped). */
 export type RuleParseResult = { ok: true; rule: Rule } | { ok: false; error: string };
@@ -115,6 +117,9 @@ function parseSpecifier(name: string, spec: string, t: string): RuleParseResult 
     case "Agent":
       if (!/^[A-Za-z0-9_:.-]+$/.test(spec)) return fail(`"${t}": not an agent type`);
       return { ok: true, rule: { kind: "agent", text: t, agentType: spec } };
+    case "Skill":
+      if (!/^[A-Za-z0-9_:.-]+$/.test(spec)) return fail(`"${t}": not a skill name`);
+      return { ok: true, rule: { kind: "skill", text: t, skill: spec } };
     default:
       return fail(`"${t}": ${name} rules take no specifier; write "${name}"`);
   }

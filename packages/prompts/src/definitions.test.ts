@@ -110,6 +110,7 @@ describe("parseCommandMarkdown", () => {
         allowedTools: ["Bash(git add:*)", "Bash(git commit:*)"],
         argumentHint: "[message]",
         model: "haiku",
+        disableModelInvocation: false,
         body: "Commit with $ARGUMENTS",
       },
     });
@@ -137,8 +138,13 @@ describe("parseCommandMarkdown", () => {
 });
 
 describe("parseOutputStyleMarkdown", () => {
-  it("needs a description", () => {
-    expect(parseOutputStyleMarkdown("---\nname: s\n---\nbody").ok).toBe(false);
+  it("takes the file name and an empty description when they are missing; needs a body", () => {
+    expect(parseOutputStyleMarkdown("---\nname: s\n---\nbody")).toEqual({
+      ok: true,
+      value: { name: "s", description: "", prompt: "body" },
+    });
+    expect(parseOutputStyleMarkdown("---\nname: s\n---\n\n").ok).toBe(false);
+    expect(parseOutputStyleMarkdown("body only").ok).toBe(false);
     expect(parseOutputStyleMarkdown("---\ndescription: d\n---\nbody", "s")).toEqual({
       ok: true,
       value: { name: "s", description: "d", prompt: "body" },

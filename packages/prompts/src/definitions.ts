@@ -1,6 +1,7 @@
 import { PermissionMode } from "@z-engine/protocol";
 import {
   type FrontmatterValue,
+  frontmatterBoolean,
   frontmatterList,
   frontmatterString,
   parseFrontmatter,
@@ -51,6 +52,8 @@ export interface CommandDefinition {
   readonly argumentHint: string | undefined;
   /** A model for that turn only; `undefined` keeps the session's. */
   readonly model: string | undefined;
+  /** `disable-model-invocation: true`: only the user may run it (the model's Skill tool may not). */
+  readonly disableModelInvocation: boolean;
   /** The template: `$ARGUMENTS`, `$1`..`$9`, `@path` and `!\`cmd\`` are expanded by the engine. */
   readonly body: string;
 }
@@ -178,12 +181,19 @@ export function parseCommandMarkdown(
       allowedTools: frontmatterList(field(data, "allowed-tools", "allowedTools")) ?? [],
       argumentHint: argumentHint(field(data, "argument-hint", "argumentHint")),
       model: frontmatterString(field(data, "model")),
+      disableModelInvocation:
+        frontmatterBoolean(field(data, "disable-model-invocation", "disableModelInvocation")) ??
+        false,
       body,
     },
   };
 }
 
-/** Parses an output style file. Never throws; a missing name or description is an error value. */
+/**
+ * Parses an output style file. `name` falls back to `fallbackName` (the file name), a missing
+ * description to "" (Claude Code's style files may omit it). Never throws; a style with no
+ * name or an empty body is an error value.
+ */
 export function parseOutputStyleMarkdown(
   text: string,
   fallbackName = "",
@@ -191,12 +201,10 @@ export function parseOutputStyleMarkdown(
   const parsed = parseFrontmatter(text);
   if (!parsed.ok) return parsed;
   const name = frontmatterString(parsed.data.name) ?? fallbackName;
-  const description = frontmatterString(parsed.data.description);
-  if (name === "" || description === undefined) {
-    return {
-      ok: false,
-      error: `output style ${name || "(unnamed)"} needs a name and a description`,
-    };
-  }
-  return { ok: true, value: { name, description, prompt: parsed.body.trim() } };
+  const description = frontmatterString(parsed.data.description) ?? "";
+  if (name === "") return { ok: false, error: "output style (unnamed) needs a name" };
+  const prompt = parsed.body.trim();
+  if (prompt === "" && name !== "default")
+    return { ok: false, error: `output style ${name} has an empty body` };
+  return { ok: true, value: { name, description, prompt } };
 }

@@ -30,6 +30,10 @@ export {
   parseOutputStyleMarkdown,
 } from "./definitions.js";
 
+// Skills (`.claude/skills/<name>/SKILL.md`, `.z-engine/skills/<name>/SKILL.md`)
+export type { SkillDefinition } from "./skill.js";
+export { parseSkillMarkdown } from "./skill.js";
+
 // Frontmatter (a YAML subset)
 export type { FrontmatterResult, FrontmatterValue, ParsedMarkdown } from "./frontmatter.js";
 export {

@@ -44,6 +44,17 @@ export const EngineCommand = z.discriminatedUnion("type", [
   /** `true` records the project in trust.json and reloads settings; `false` only dismisses. */
   command("trustWorkspace", { trusted: z.boolean() }),
   command("killJob", { jobId: JobId }),
+  /**
+   * Run a slash command by name (without the `/`), e.g. `{ name: "fix-issue", args: "123" }`.
+   * Engine built-ins answer without the model (a `commandOutput` event or a state change);
+   * prompt commands start a turn (queued like a submit); an unknown name gets a notice.
+   * `turnId` names the turn a prompt command starts.
+   */
+  command("runCommand", {
+    name: z.string().min(1),
+    args: z.string().default(""),
+    turnId: TurnId.optional(),
+  }),
 ]);
 export type EngineCommand = z.infer<typeof EngineCommand>;
 export type EngineCommandType = EngineCommand["type"];

@@ -44,8 +44,8 @@ export type CompactionMarker = z.infer<typeof CompactionMarker>;
 
 /**
  * Everything a session reports. Events that change lasting state are recorded in the
- * session log before they are emitted; `textDelta`, `thinkingDelta`, `toolProgress` and
- * `mcpServerUpdated` are live only.
+ * session log before they are emitted; `textDelta`, `thinkingDelta`, `toolProgress`,
+ * `mcpServerUpdated` and `commandOutput` are live only.
  */
 export const EngineEvent = z.discriminatedUnion("type", [
   event("turnStarted", { turnId: TurnId, userMessageId: MessageId, prompt: z.string() }),
@@ -136,6 +136,8 @@ export const EngineEvent = z.discriminatedUnion("type", [
   event("titleChanged", { title: z.string() }),
   /** The session's running total, after each priced response. */
   event("costUpdated", { sessionUsage: Usage }),
+  /** An engine built-in command's answer (`/cost`, `/status`, ...), as markdown; live only. */
+  event("commandOutput", { name: z.string(), markdown: z.string() }),
   /** An MCP server's state changed (live only: the state is the running session's, not the log's). */
   event("mcpServerUpdated", { server: McpServerStatus }),
 ]);

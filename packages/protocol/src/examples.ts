@@ -88,6 +88,7 @@ export const COMMAND_EXAMPLES: { [T in EngineCommandType]: Extract<EngineCommand
   rewind: { type: "rewind", messageId, restore: "both" },
   trustWorkspace: { type: "trustWorkspace", trusted: true },
   killJob: { type: "killJob", jobId },
+  runCommand: { type: "runCommand", name: "fix-issue", args: "123" },
 };
 
 /** One example of each event. */
@@ -243,6 +244,7 @@ export const EVENT_EXAMPLES: { [T in EngineEventType]: Extract<EngineEvent, { ty
   effortChanged: { type: "effortChanged", effort: "low" },
   titleChanged: { type: "titleChanged", title: "Fix the login test" },
   costUpdated: { type: "costUpdated", sessionUsage: usage },
+  commandOutput: { type: "commandOutput", name: "cost", markdown: "**Cost:** $0.01" },
   mcpServerUpdated: {
     type: "mcpServerUpdated",
     server: { name: "github", state: "ready", transport: "stdio", tools: 12, startMs: 840 },

@@ -72,6 +72,8 @@ export {
 } from "./builtin/mcp-resources.js";
 export { multiEditTool } from "./builtin/multi-edit.js";
 export { readTool } from "./builtin/read.js";
+/** Skill: loads a skill through the SkillPort (offered only where the session has skills). */
+export { skillTool } from "./builtin/skill.js";
 export { verifyTool } from "./builtin/verify.js";
 export { webFetchTool } from "./builtin/web-fetch.js";
 export { webSearchTool } from "./builtin/web-search.js";

@@ -38,6 +38,11 @@ export function textOutput(io: Io): OutputFormatter {
         return;
       }
       if (e.type === "assistantFinished") return endLine();
+      if (e.type === "commandOutput") {
+        endLine();
+        io.stdout(e.markdown.endsWith("\n") ? e.markdown : `${e.markdown}\n`);
+        return;
+      }
       const line = formatEvent(e);
       if (line === undefined) return;
       endLine();

@@ -37,7 +37,7 @@ export interface ExpandedText {
 
 // `@path` at the start of a line or after whitespace; paths look like ./a, ../a, ~/a, /a or a/b.md.
 const IMPORT = /(^|\s)@((?:~\/|\.{1,2}\/|\/)?[\w.\-/]*[\w\-/][\w.\-/]*)/g;
-const FENCE = /^\s*(```|~~~)/;
+const FENCE = /^\s*(`{3,}|~{3,})/;
 
 interface State {
   readonly ctx: ImportContext;
@@ -115,19 +115,41 @@ async function importFile(written: string, raw: string, state: State): Promise<s
   return expandText(text, path, state);
 }
 
+/** The line split at its code spans (CommonMark: a run of N backticks closed by a run of N). */
+function splitCodeSpans(line: string): Array<{ code: boolean; text: string }> {
+  const parts: Array<{ code: boolean; text: string }> = [];
+  let last = 0;
+  for (const m of line.matchAll(/(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g)) {
+    parts.push({ code: false, text: line.slice(last, m.index) });
+    parts.push({ code: true, text: m[0] });
+    last = m.index + m[0].length;
+  }
+  parts.push({ code: false, text: line.slice(last) });
+  return parts;
+}
+
 async function expandText(text: string, path: string, state: State): Promise<string> {
   state.stack.push(path);
   const lines = text.split("\n");
-  let inFence = false;
+  // The open fence's marker (``` or ~~~, and its length): only the same marker closes it.
+  let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? "";
-    if (FENCE.test(line)) inFence = !inFence;
-    if (inFence || !line.includes("@")) continue;
-    // Inline code spans are left alone: only the parts outside backticks are expanded.
-    const parts = line.split("`");
-    for (let p = 0; p < parts.length; p += 2)
-      parts[p] = await expandLine(parts[p] ?? "", dirname(path), state);
-    lines[i] = parts.join("`");
+    const mark = FENCE.exec(line)?.[0].trim();
+    if (fence !== null) {
+      if (mark !== undefined && mark[0] === fence[0] && mark.length >= fence.length) fence = null;
+      continue;
+    }
+    if (mark !== undefined) {
+      fence = mark;
+      continue;
+    }
+    if (!line.includes("@")) continue;
+    // Inline code spans are left alone: only the parts outside them are expanded.
+    const parts = splitCodeSpans(line);
+    for (const part of parts)
+      if (!part.code) part.text = await expandLine(part.text, dirname(path), state);
+    lines[i] = parts.map((p) => p.text).join("");
   }
   state.stack.pop();
   return lines.join("\n");

@@ -1,3 +1,4 @@
+import type { CompiledRule } from "@z-engine/policy";
 import {
   type Badge,
   type ContentBlock,
@@ -9,6 +10,7 @@ import {
 } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
 import { turnBadge } from "../verification/badge.js";
+import { beginTurnOverrides } from "../commands/turn-overrides.js";
 import type { AgentRun } from "./agent-context.js";
 import { runAgent } from "./agent-run.js";
 import { mainAgentRun } from "./main-agent.js";
@@ -20,6 +22,12 @@ import { runHook } from "../hooks/run-hook.js";
 export interface Submission {
   readonly text: string;
   readonly images?: readonly ImageBlock[];
+  /** Blocks after the text (a command's `<command>` body). */
+  readonly blocks?: readonly ContentBlock[];
+  /** Allow rules for this turn only (a command's allowed-tools). */
+  readonly rules?: readonly CompiledRule[];
+  /** A model for this turn only (a command's `model`). */
+  readonly model?: string;
 }
 
 /** How a turn ended, as hosts await it. `outcome` null: a UserPromptSubmit hook blocked the prompt. */
@@ -60,6 +68,7 @@ async function openTurn(
   await queueChangedFiles(run);
   const content: ContentBlock[] = [
     { type: "text", text: submission.text },
+    ...(submission.blocks ?? []),
     ...(submission.images ?? []),
     ...drainSteering(core),
   ];
@@ -105,6 +114,7 @@ export async function runTurn(
   onState(turn);
   const run = mainAgentRun(core, signal);
   let end: RunEnd;
+  const restore = await beginTurnOverrides(core, submission);
   try {
     await openTurn(core, run, turn, submission);
     turn.recordCheckpoint = core.beginCheckpoint?.(turn);
@@ -114,6 +124,8 @@ export async function runTurn(
     await core.journal.notice("error", "engine.turnFailed", end.reason ?? "engine error", {
       turnId,
     });
+  } finally {
+    restore();
   }
   const badge = await turnBadge(core, turn).catch(
     (): Badge => ({ status: "unverified", reason: "the badge could not be computed", checks: [] }),

@@ -31,6 +31,7 @@ import type { Journal } from "./journal.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { SessionState } from "./state.js";
+import type { SessionDefinitions } from "../commands/definitions.js";
 
 /** Sizes and prices of a model. */
 export interface ModelInfo {
@@ -94,7 +95,10 @@ export interface SessionCore {
   readonly reminders: ReminderQueue;
   readonly instructions: InstructionTracker;
   readonly estimator: TokenEstimator;
-  readonly system: readonly SystemSection[];
+  /** The system sections; replaced when `/remember` changed the instructions (next turn). */
+  system: readonly SystemSection[];
+  /** Skills, output style and instructions from files (absent in sessions built without them). */
+  readonly definitions?: SessionDefinitions;
   /** The repo map, joined to `system` at requests once ready (absent in sessions built without one). */
   readonly repoMap?: SessionRepoMap;
   /** Replaced when trusting the workspace reloads the settings. */

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import type { LoadedSettings } from "@z-engine/config";
 import {
-  buildSystemSections,
   createTokenEstimator,
   type DiscoverOptions,
   discoverInstructions,
@@ -32,6 +31,9 @@ import {
 import { SessionRepoMap } from "../repo-map/session-map.js";
 import { repoMapCacheFile } from "../repo-map/system.js";
 import { turnBadge } from "../verification/badge.js";
+import { SessionDefinitions } from "../commands/definitions.js";
+import { skillPort } from "../commands/skill-port.js";
+import { grantSkillRules } from "../commands/turn-overrides.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
 import { BackgroundTasks, notifier } from "./background.js";
 import { TurnCheckpoints } from "./checkpoint.js";
@@ -161,6 +163,24 @@ async function buildSession(
   const instructionSet = await discoverInstructions(discovery);
   for (const p of instructionSet.problems) notices.push(`instructions: ${p}`);
   const model = state?.model ?? config.model;
+  const { definitions, problems } = await SessionDefinitions.load(
+    {
+      base: basePrompt(),
+      environment: environmentText({
+        projectRoot,
+        ...(repoRoot ? { repoRoot } : {}),
+        model,
+        ...(config.settings.shell.program ? { shell: config.settings.shell.program } : {}),
+        additionalDirs: dirs,
+        now: ctx.clock(),
+      }),
+      discovery,
+      roots: { projectRoot, userConfigDir: ctx.paths.configDir, homeDir: ctx.homeDir },
+      outputStyle: config.settings.appearance.output_style,
+    },
+    instructionSet.systemText,
+  );
+  notices.push(...problems);
   const reminders = new ReminderQueue();
   const records = [...(state?.checks ?? [])];
   const { interaction, jobs, checks, sideModel } = portsFor(
@@ -198,6 +218,14 @@ async function buildSession(
   const ports: ToolPorts = {
     ...{ interaction, jobs, checks, sideModel, lsp, mcp: hubPort(mcp) },
     agents: agents.port,
+    ...(definitions.skills.length > 0
+      ? {
+          skills: skillPort(
+            () => definitions.skills,
+            (skill) => built && grantSkillRules(built, skill),
+          ),
+        }
+      : {}),
   };
   const parts: SessionParts = {
     id: log.id as SessionId,
@@ -223,18 +251,9 @@ async function buildSession(
       scope: instructionScope(discovery, "project"),
     }),
     estimator: createTokenEstimator(),
-    system: buildSystemSections({
-      base: basePrompt(),
-      environment: environmentText({
-        projectRoot,
-        ...(repoRoot ? { repoRoot } : {}),
-        model,
-        ...(config.settings.shell.program ? { shell: config.settings.shell.program } : {}),
-        additionalDirs: dirs,
-        now: ctx.clock(),
-      }),
-      instructions: instructionSet.systemText,
-    }),
+    system: definitions.sections(),
+    definitions,
+    userConfigDir: ctx.paths.configDir,
     repoMap: ctx.repoMap
       ? new SessionRepoMap({
           projectRoot,

@@ -4,6 +4,7 @@ import {
   type Effort,
   type EngineCommand,
   type JobId,
+  emptyUsage,
   type Message,
   type ModelClient,
   newTurnId,
@@ -26,6 +27,8 @@ import type { SessionJobs } from "../ports/jobs.js";
 import type { BackgroundTasks } from "./background.js";
 import type { TurnCheckpoints } from "./checkpoint.js";
 import { rewindSession } from "./rewind.js";
+import type { CommandResult } from "../commands/result.js";
+import { parseSlashPrompt, runCommand } from "../commands/run.js";
 import { runHook } from "../hooks/run-hook.js";
 
 /** What `EngineSession` adds to the data it is built from (its behaviour and its own state). */
@@ -57,6 +60,8 @@ export type SessionParts = Omit<SessionCore, SessionBehaviour> & {
   readonly parent: AbortSignal;
   turnCount: number;
   readonly clientFor: (role: "main" | "fast", model: string) => ModelClient;
+  /** The user's config folder (user commands and skills, `/remember --user`). */
+  readonly userConfigDir: string;
   readonly fingerprintOf: () => Promise<string>;
 };
 
@@ -152,6 +157,41 @@ export class EngineSession implements SessionCore {
     return this.running !== null;
   }
 
+  /** The session's lifetime signal, for work a command starts. */
+  get commandSignal(): AbortSignal {
+    return this.lifetime.signal;
+  }
+
+  /** The instruction files changed (`/remember`): the next turn re-reads them. */
+  reloadInstructions(): void {
+    this.definitions?.markStale();
+  }
+
+  /** Queues a turn, like a submit (a prompt command's). */
+  enqueue(turnId: TurnId, submission: Submission): void {
+    this.queue.push({ turnId, submission });
+    this.pump();
+  }
+
+  /**
+   * Runs a slash command in the command order and resolves with what it did; for a prompt
+   * command, once its turn ended (with the turn's summary). Rejects only when the log fails.
+   */
+  async command(name: string, args: string): Promise<CommandResult> {
+    const turnId = newTurnId();
+    const end = this.turnEnd(turnId);
+    const ran = this.commands.then(() => runCommand(this, name, args, turnId));
+    this.commands = ran.then(
+      () => {},
+      () => {},
+    );
+    const result = await ran.finally(() => {
+      if (!this.queue.some((q) => q.turnId === turnId) && this.running?.turnId !== turnId)
+        this.endWaiters.delete(turnId);
+    });
+    return result.type === "turn" ? { type: "turn", name, summary: await end } : result;
+  }
+
   /** The state of the running turn, when one runs. */
   get currentTurn(): TurnState | undefined {
     return this.running?.state.turn;
@@ -232,7 +272,12 @@ export class EngineSession implements SessionCore {
 
   private async handle(command: EngineCommand): Promise<void> {
     switch (command.type) {
-      case "submit":
+      case "runCommand":
+        return this.slash(command.name, command.args, command.turnId ?? newTurnId());
+      case "submit": {
+        const slash = parseSlashPrompt(command.text);
+        if (slash && !command.images)
+          return this.slash(slash.name, slash.args, command.turnId ?? newTurnId());
         this.queue.push({
           turnId: command.turnId ?? newTurnId(),
           submission: {
@@ -242,6 +287,7 @@ export class EngineSession implements SessionCore {
         });
         this.pump();
         return;
+      }
       case "steer":
         if (this.running) this.steering.push(command.text);
         else {
@@ -288,6 +334,22 @@ export class EngineSession implements SessionCore {
           await this.unknown("job", command.jobId);
         return;
     }
+  }
+
+  /** Runs a command from `send`; a waiter on its turn id is answered even when no turn runs. */
+  private async slash(name: string, args: string, turnId: TurnId): Promise<void> {
+    const ran = await runCommand(this, name, args, turnId);
+    if (ran.type === "turn") return;
+    const summary: TurnSummary = {
+      turnId,
+      outcome: null,
+      reason: ran.type === "output" ? `/${name} ran without a turn` : ran.message,
+      usage: emptyUsage(),
+      badge: { status: "notApplicable", reason: "no turn ran", checks: [] },
+      durationMs: 0,
+    };
+    for (const wake of this.endWaiters.get(turnId) ?? []) wake(summary);
+    this.endWaiters.delete(turnId);
   }
 
   private unknown(what: string, id: string): Promise<void> {

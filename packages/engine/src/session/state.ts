@@ -152,6 +152,19 @@ export class SessionState {
     );
   }
 
+  /**
+   * Replaces the session's own rules, unrecorded: a command's or skill's allowed-tools held
+   * for one turn and taken back at its end.
+   */
+  replaceSessionRules(rules: PermissionRules): void {
+    this.#sessionRules = rules;
+  }
+
+  /** Sets the model for the running turn only (a command's `model`), unrecorded; taken back at its end. */
+  overrideModel(model: string): void {
+    this.#model = model;
+  }
+
   /** Adds allow rules for the rest of the session (an "always allow" answer). */
   allowForSession(rules: readonly CompiledRule[]): void {
     if (rules.length === 0) return;

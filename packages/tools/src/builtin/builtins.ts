@@ -9,6 +9,7 @@ import { jobKillTool, jobOutputTool } from "./jobs.js";
 import { lspTool } from "./lsp.js";
 import { multiEditTool } from "./multi-edit.js";
 import { readTool } from "./read.js";
+import { skillTool } from "./skill.js";
 import { verifyTool } from "./verify.js";
 import { webFetchTool } from "./web-fetch.js";
 import { webSearchTool } from "./web-search.js";
@@ -16,7 +17,8 @@ import { writeTool } from "./write.js";
 
 /**
  * The built-in tools of this package, in the order they are offered (Agent and
- * ApplyAgentChanges only where the engine gives the agents port). Skill and the MCP tools
+ * ApplyAgentChanges only where the engine gives the agents port, Skill only where the session
+ * has skills: it needs the skills port). The MCP tools
  * come with their own issues. A fresh array
  * each call; the tools themselves are shared, stateless values.
  */
@@ -40,5 +42,6 @@ export function builtinTools(): Tool[] {
     verifyTool,
     agentTool,
     applyAgentChangesTool,
+    skillTool,
   ];
 }

@@ -1,0 +1,234 @@
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { persistAdditionalDirectory } from "@z-engine/config";
+import { Effort, PermissionMode } from "@z-engine/protocol";
+import { toolSpec } from "@z-engine/tools";
+import { formatCost } from "../format/describe.js";
+import { requestSystem } from "../repo-map/system.js";
+import { mainAgentRun } from "../run/main-agent.js";
+import { compactNow } from "../run/pressure.js";
+import type { CommandHost } from "./host.js";
+import { rememberNote } from "./remember.js";
+
+/** An engine built-in: its catalog entry and what it answers (markdown, never the model). */
+export interface EngineBuiltin {
+  readonly name: string;
+  readonly description: string;
+  readonly argumentHint?: string;
+  run(host: CommandHost, args: string): Promise<string>;
+}
+
+const n = (value: number) => value.toLocaleString("en-US");
+
+function cost(host: CommandHost): Promise<string> {
+  const u = host.totalUsage;
+  return Promise.resolve(
+    [
+      `**Cost:** ${formatCost(u.costUsd)}`,
+      "",
+      `- Input: ${n(u.input)} tokens`,
+      `- Output: ${n(u.output)} tokens`,
+      `- Cache read: ${n(u.cacheRead)} tokens`,
+      `- Cache write: ${n(u.cacheWrite)} tokens`,
+    ].join("\n"),
+  );
+}
+
+function status(host: CommandHost): Promise<string> {
+  const servers = host.mcp.status();
+  return Promise.resolve(
+    [
+      "**Session status**",
+      "",
+      `- Session: ${host.id}`,
+      `- Project: ${host.projectRoot}${host.trusted ? "" : " (not trusted)"}`,
+      `- Model: ${host.model}`,
+      `- Mode: ${host.mode}`,
+      `- Effort: ${host.effort ?? "default"}`,
+      `- Turns: ${host.turnCount}${host.busy ? " (one running)" : ""}`,
+      `- Cost: ${formatCost(host.totalUsage.costUsd)}`,
+      `- MCP servers: ${servers.length === 0 ? "none" : servers.map((s) => `${s.name} (${s.state})`).join(", ")}`,
+    ].join("\n"),
+  );
+}
+
+function context(host: CommandHost): Promise<string> {
+  const e = host.estimator;
+  const window = host.catalog.info(host.model).contextWindow;
+  const system = requestSystem(host);
+  const rows = system.map((s) => `| system: ${s.id} | ${n(e.estimateText(s.text))} |`);
+  const tools = e.estimateRequest({ system: [], tools: host.tools.map(toolSpec), messages: [] });
+  const messages = e.estimateMessages(host.workingSet());
+  const total =
+    e.estimateRequest({ system, tools: host.tools.map(toolSpec), messages: [] }) + messages;
+  const map = host.repoMap?.status();
+  const mapLine = map
+    ? `Repo map: ${map.state}, ${n(map.tokens)} tokens in the prompt (${n(map.files)} files, ${n(map.definitions)} definitions)`
+    : "Repo map: off";
+  return Promise.resolve(
+    [
+      `**Context:** about ${n(total)} of ${n(window)} tokens (${((total / window) * 100).toFixed(1)}%)`,
+      "",
+      "| part | tokens |",
+      "| --- | ---: |",
+      ...rows,
+      `| tools (${host.tools.length}) | ${n(tools)} |`,
+      `| messages | ${n(messages)} |`,
+      "",
+      mapLine,
+    ].join("\n"),
+  );
+}
+
+async function compact(host: CommandHost): Promise<string> {
+  if (host.busy) return "A turn is running: `/compact` waits for an idle session.";
+  const window = host.catalog.info(host.model).contextWindow;
+  const before = host.workingSet().length;
+  const run = mainAgentRun(host, host.commandSignal);
+  const done = await compactNow(host, run, "manual", Math.floor(window * 0.05));
+  return done
+    ? `Compacted: ${before} messages became ${host.workingSet().length}.`
+    : "Nothing was compacted.";
+}
+
+async function setting<T extends string>(
+  args: string,
+  what: "model" | "mode" | "effort",
+  parse: (text: string) => T | undefined,
+  apply: (value: T) => Promise<void>,
+  current: string,
+): Promise<string> {
+  const wanted = args.trim();
+  if (wanted === "") return `**${what[0]?.toUpperCase()}${what.slice(1)}:** ${current}`;
+  const value = parse(wanted);
+  if (value === undefined) return `Unknown ${what} "${wanted}".`;
+  await apply(value);
+  return `${what[0]?.toUpperCase()}${what.slice(1)} set to ${value}.`;
+}
+
+function model(host: CommandHost, args: string): Promise<string> {
+  return setting(
+    args,
+    "model",
+    (t) => t,
+    (value) => host.state.setModel(value),
+    host.model,
+  );
+}
+
+function mode(host: CommandHost, args: string): Promise<string> {
+  const parse = (t: string) => {
+    const r = PermissionMode.safeParse(t);
+    return r.success ? r.data : undefined;
+  };
+  return setting(args, "mode", parse, (m) => host.setMode(m), host.mode);
+}
+
+function effort(host: CommandHost, args: string): Promise<string> {
+  const parse = (t: string) => {
+    const r = Effort.safeParse(t);
+    return r.success ? r.data : undefined;
+  };
+  const apply = (value: Effort) => host.state.setEffort(value);
+  return setting(args, "effort", parse, apply, host.effort ?? "default");
+}
+
+function mcp(host: CommandHost): Promise<string> {
+  const servers = host.mcp.status();
+  if (servers.length === 0) return Promise.resolve("No MCP servers are configured.");
+  const lines = servers.map((s) => {
+    const detail = "error" in s && s.error ? `: ${s.error}` : "";
+    return `- **${s.name}**: ${s.state}${detail}`;
+  });
+  return Promise.resolve(["**MCP servers**", "", ...lines].join("\n"));
+}
+
+function todos(host: CommandHost): Promise<string> {
+  if (host.todos.length === 0) return Promise.resolve("No todos.");
+  const mark = { pending: "[ ]", in_progress: "[~]", completed: "[x]" } as const;
+  const lines = host.todos.map(
+    (t) => `- ${mark[t.status as keyof typeof mark] ?? "[ ]"} ${t.content}`,
+  );
+  return Promise.resolve(["**Todos**", "", ...lines].join("\n"));
+}
+
+async function addDir(host: CommandHost, args: string): Promise<string> {
+  const words = args.trim().split(/\s+/).filter(Boolean);
+  const save = words.includes("--save");
+  const folder = words.find((w) => w !== "--save");
+  if (!folder) return "Usage: `/add-dir <folder> [--save]`";
+  const full = resolve(
+    host.projectRoot,
+    folder.startsWith("~/") ? `${host.homeDir}/${folder.slice(2)}` : folder,
+  );
+  const info = await stat(full).catch(() => null);
+  if (!info?.isDirectory()) return `${full} is not a folder.`;
+  if (!host.additionalDirectories.includes(full)) {
+    const settings = host.state.settings;
+    host.state.replaceSettings({
+      ...settings,
+      additionalDirectories: [...settings.additionalDirectories, full],
+    });
+  }
+  if (!save) return `Added ${full} for this session.`;
+  await persistAdditionalDirectory(host.projectRoot, full);
+  return `Added ${full} (saved to .z-engine/settings.local.toml).`;
+}
+
+function doctor(host: CommandHost): Promise<string> {
+  const checks = host.checks();
+  const servers = host.mcp.status();
+  const failed = servers.filter((s) => s.state === "failed");
+  return Promise.resolve(
+    [
+      "**Doctor**",
+      "",
+      `- Model: ${host.model} (fast: ${host.config.fastModel})`,
+      `- Workspace: ${host.trusted ? "trusted" : "not trusted: project hooks, MCP servers and allow rules are withheld"}`,
+      `- Shell: ${host.config.settings.shell.program ?? "default"}; sandbox ${host.sandbox.active ? "active" : "off"}`,
+      `- Settings rule errors: ${host.config.ruleErrors.length}`,
+      `- Checks found: ${checks.length}`,
+      `- MCP servers: ${servers.length} configured, ${failed.length} failed`,
+    ].join("\n"),
+  );
+}
+
+/** The engine built-ins, in catalog order. */
+export const ENGINE_BUILTINS: readonly EngineBuiltin[] = [
+  {
+    name: "compact",
+    description: "Summarise older history now",
+    run: compact,
+  },
+  { name: "context", description: "Show what the context window holds", run: context },
+  { name: "cost", description: "Show the session's token use and cost", run: cost },
+  { name: "status", description: "Show the session's model, mode and state", run: status },
+  {
+    name: "remember",
+    description: "Add a note to the project's instructions file",
+    argumentHint: "<note>",
+    run: rememberNote,
+  },
+  { name: "model", description: "Show or set the model", argumentHint: "[model]", run: model },
+  {
+    name: "mode",
+    description: "Show or set the permission mode",
+    argumentHint: "[ask|acceptEdits|plan|bypass]",
+    run: mode,
+  },
+  {
+    name: "effort",
+    description: "Show or set the reasoning effort",
+    argumentHint: "[level]",
+    run: effort,
+  },
+  { name: "mcp", description: "Show the MCP servers and their states", run: mcp },
+  { name: "todos", description: "Show the todo list", run: todos },
+  { name: "doctor", description: "Check the session's set-up", run: doctor },
+  {
+    name: "add-dir",
+    description: "Let the agent work in another folder",
+    argumentHint: "<folder> [--save]",
+    run: addDir,
+  },
+];

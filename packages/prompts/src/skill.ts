@@ -1,0 +1,61 @@
+import type { DefinitionResult } from "./definitions.js";
+import {
+  type FrontmatterValue,
+  frontmatterBoolean,
+  frontmatterList,
+  frontmatterString,
+  parseFrontmatter,
+} from "./frontmatter.js";
+
+/**
+ * A skill: a folder with a `SKILL.md` (Claude Code's format: name, description,
+ * allowed-tools, when_to_use) and possibly scripts and reference files beside it.
+ */
+export interface SkillDefinition {
+  readonly name: string;
+  readonly description: string;
+  /** When the model should reach for it (`when_to_use`), if the file says. */
+  readonly whenToUse: string | undefined;
+  /** Rule patterns allowed while it runs, such as `Bash(python3:*)`. */
+  readonly allowedTools: readonly string[];
+  /** `disable-model-invocation: true`: the model's Skill tool may not load it. */
+  readonly disableModelInvocation: boolean;
+  /** The instructions: the markdown body, trimmed. */
+  readonly body: string;
+  /** Every frontmatter field, the unknown ones included (kept, never an error). */
+  readonly fields: Readonly<Record<string, FrontmatterValue>>;
+}
+
+const KNOWN_NAME = /^[\w.:-]+$/;
+
+/**
+ * Parses a `SKILL.md`. `fallbackName` (the skill's folder name) is used when the frontmatter
+ * has no `name`; a missing description falls back to the body's first line. Never throws:
+ * malformed frontmatter, an unusable name or an empty body give `{ ok: false, error }`.
+ */
+export function parseSkillMarkdown(
+  text: string,
+  fallbackName = "",
+): DefinitionResult<SkillDefinition> {
+  const parsed = parseFrontmatter(text);
+  if (!parsed.ok) return parsed;
+  const data = parsed.data;
+  const name = frontmatterString(data.name) ?? fallbackName;
+  if (!KNOWN_NAME.test(name))
+    return { ok: false, error: `skill "${name}" needs a name of letters, digits, - _ . or :` };
+  const body = parsed.body.trim();
+  if (body === "") return { ok: false, error: `skill ${name} has an empty body` };
+  const firstLine = (body.split("\n", 1)[0] ?? "").replace(/^#+\s*/, "");
+  return {
+    ok: true,
+    value: {
+      name,
+      description: frontmatterString(data.description) ?? firstLine.slice(0, 100),
+      whenToUse: frontmatterString(data.when_to_use ?? data["when-to-use"]),
+      allowedTools: frontmatterList(data["allowed-tools"] ?? data.allowedTools) ?? [],
+      disableModelInvocation: frontmatterBoolean(data["disable-model-invocation"]) ?? false,
+      body,
+      fields: data,
+    },
+  };
+}
