@@ -4,6 +4,8 @@ import { executeBatch } from "../batch/execute.js";
 import { modelVision, type SessionCore } from "../session/core.js";
 import { UserStop } from "../util/abort.js";
 import { requestSystem } from "../repo-map/system.js";
+import { screenedMessages } from "../decisions/screen.js";
+import { turnEffort } from "../decisions/stop-seam.js";
 import { relievePressure } from "./pressure.js";
 import { stopBoundary } from "./stop.js";
 import { streamRound } from "./stream.js";
@@ -81,10 +83,10 @@ export async function runAgent(
       model: core.model,
       system: requestSystem(core),
       tools,
-      messages: core.workingSet(),
+      messages: await screenedMessages(core, turn, core.workingSet()),
       maxTokens: Math.min(info.maxOutputTokens, MAX_RESPONSE_TOKENS),
       vision: modelVision(core),
-      ...(core.effort ? { effort: core.effort } : {}),
+      ...turnEffort(core, turn),
     });
     const stream = streamRound(
       core,

@@ -10,6 +10,7 @@ import type { SessionCore } from "../session/core.js";
 import { changeState, turnBadge } from "../verification/badge.js";
 import { gateAll } from "../batch/execute.js";
 import type { TurnState } from "./turn-state.js";
+import { decideAtStop } from "../decisions/stop-seam.js";
 
 /** Stop hooks may continue a turn at most this often (architecture.md, stop boundary step 1). */
 export const MAX_STOP_HOOK_CONTINUATIONS = 5;
@@ -124,5 +125,5 @@ export async function stopBoundary(core: SessionCore, turn: TurnState): Promise<
   const hooked = await stopHooks(core, turn);
   if (hooked) return hooked;
   if (core.steering.length > 0) return { end: false, continueWith: [] };
-  return verification(core, turn);
+  return decideAtStop(core, turn, await verification(core, turn));
 }

@@ -11,6 +11,7 @@ import { toolSpec } from "@z-engine/tools";
 import type { SessionCore } from "../session/core.js";
 import { turnBadge } from "../verification/badge.js";
 import { runAgent } from "./agent-run.js";
+import { judgeTurn, routeTurn } from "../decisions/stop-seam.js";
 import { newTurnState, type RunEnd, type TurnState } from "./turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
 
@@ -100,6 +101,7 @@ export async function runTurn(
   let end: RunEnd;
   try {
     await openTurn(core, turn, submission);
+    await routeTurn(core, turn, submission.text);
     end = await runAgent(core, turn, core.tools.map(toolSpec));
   } catch (error) {
     end = { outcome: "failed", reason: `engine error: ${(error as Error).message}` };
@@ -124,5 +126,6 @@ export async function runTurn(
   };
   await core.journal.record("turnEnded", fields, { type: "turnFinished", ...fields }, scope);
   await core.log.sync().catch(() => {});
+  judgeTurn(core, turnId, submission.text);
   return { ...fields };
 }
