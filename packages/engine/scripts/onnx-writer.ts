@@ -48,9 +48,7 @@ function tensor(name: string, dims: readonly number[], data: Float32Array): Fiel
 
 /** ValueInfoProto with a float tensor type; a string dim is symbolic (dim_param). */
 function valueInfo(name: string, dims: readonly (number | string)[]): Field {
-  const shape = concat(
-    dims.map((d) => bytes(1, typeof d === "number" ? int(1, d) : bytes(2, d))),
-  );
+  const shape = concat(dims.map((d) => bytes(1, typeof d === "number" ? int(1, d) : bytes(2, d))));
   const tensorType = concat([int(1, FLOAT), bytes(2, shape)]);
   return concat([bytes(1, name), bytes(2, bytes(1, tensorType))]);
 }
@@ -66,7 +64,11 @@ function node(op: string, inputs: readonly string[], output: string): Field {
 }
 
 /** The bytes of an ONNX model scoring `sigmoid(features · weights + bias)`. */
-export function logisticRegressionOnnx(weights: Float32Array, bias: number, name: string): Uint8Array {
+export function logisticRegressionOnnx(
+  weights: Float32Array,
+  bias: number,
+  name: string,
+): Uint8Array {
   const dim = weights.length;
   const graph = concat([
     bytes(1, node("MatMul", ["features", "W"], "logit0")),

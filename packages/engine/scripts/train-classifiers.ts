@@ -37,7 +37,8 @@ function train(rows: readonly Row[], epochs = 12, rate = 0.5, l2 = 1e-5) {
       const { index, value } = row.features;
       for (let m = 0; m < index.length; m++) {
         const i = index[m] as number;
-        weights[i] = (weights[i] as number) - step * (g * (value[m] as number) + l2 * (weights[i] as number));
+        weights[i] =
+          (weights[i] as number) - step * (g * (value[m] as number) + l2 * (weights[i] as number));
       }
       bias -= step * g;
     }
@@ -55,7 +56,11 @@ function evaluate(rows: readonly Row[], weights: Float32Array, bias: number, thr
     else if (yes) fp++;
     else if (row.label === 1) fn++;
   }
-  return { precision: tp / Math.max(1, tp + fp), recall: tp / Math.max(1, tp + fn), n: rows.length };
+  return {
+    precision: tp / Math.max(1, tp + fp),
+    recall: tp / Math.max(1, tp + fn),
+    n: rows.length,
+  };
 }
 
 function build(name: string, trainRows: Row[], heldOut: Row[]) {

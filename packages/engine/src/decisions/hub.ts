@@ -1,4 +1,8 @@
-import { type DecisionFeatureMode, decisionFeatureMode, type EffectiveSettings } from "@z-engine/config";
+import {
+  type DecisionFeatureMode,
+  decisionFeatureMode,
+  type EffectiveSettings,
+} from "@z-engine/config";
 import type { DecisionSeam, DecisionTrace, EngineEvent, TurnId } from "@z-engine/protocol";
 import type { NativeModels } from "./native.js";
 import type { SeamAdvice, SeamInput } from "./seams.js";
@@ -195,15 +199,20 @@ export class DecisionHub {
       return mode === "on" ? advice : undefined;
     } catch (error) {
       const detail = error instanceof Error ? error.message.slice(0, 200) : "failed";
-      this.trace({ ...base, outcome: signal.aborted ? "timeout" : "error", applied: false, detail }, turnId);
+      this.trace(
+        { ...base, outcome: signal.aborted ? "timeout" : "error", applied: false, detail },
+        turnId,
+      );
       return undefined;
     }
   }
 
   private memory(use: string): Map<string, unknown> {
-    let m = this.memories.get(use);
-    if (!m) this.memories.set(use, (m = new Map()));
-    return m;
+    const known = this.memories.get(use);
+    if (known) return known;
+    const fresh = new Map<string, unknown>();
+    this.memories.set(use, fresh);
+    return fresh;
   }
 
   private trace(

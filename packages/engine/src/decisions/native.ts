@@ -107,7 +107,7 @@ export class NativeRuntime implements NativeModels {
       const [ort, session] = await Promise.all([this.runtime(), this.session(name)]);
       if (!ort || !session || signal.aborted) return undefined;
       const batch = new Float32Array(rows.length * FEATURE_DIM);
-      rows.forEach((row, i) => batch.set(row, i * FEATURE_DIM));
+      for (const [i, row] of rows.entries()) batch.set(row, i * FEATURE_DIM);
       const out = await session.run({
         features: new ort.Tensor("float32", batch, [rows.length, FEATURE_DIM]),
       });

@@ -18,9 +18,11 @@ const states = new WeakMap<SessionCore, ScreenState>();
 const MIN_VALUE = 8;
 
 function stateOf(core: SessionCore): ScreenState {
-  let s = states.get(core);
-  if (!s) states.set(core, (s = { screened: new Set(), withheld: new Map(), sent: new Set() }));
-  return s;
+  const known = states.get(core);
+  if (known) return known;
+  const fresh: ScreenState = { screened: new Set(), withheld: new Map(), sent: new Set() };
+  states.set(core, fresh);
+  return fresh;
 }
 
 /** Tool results of `messages` not screened yet, as text. */
@@ -50,7 +52,11 @@ async function flag(
   if (hub.joins("beforeRequest"))
     for (const advice of await hub.consult("beforeRequest", { results }, scope))
       for (const f of advice.flagged)
-        if (f.value.length >= MIN_VALUE && !flagged.has(f.value) && results.some((r) => r.text.includes(f.value)))
+        if (
+          f.value.length >= MIN_VALUE &&
+          !flagged.has(f.value) &&
+          results.some((r) => r.text.includes(f.value))
+        )
           flagged.set(f.value, f);
   return [...flagged.values()];
 }
@@ -60,7 +66,8 @@ function replaceDeep<T>(value: T, withheld: ReadonlyMap<string, string>): T {
   const walk = (v: unknown): unknown => {
     if (typeof v === "string") {
       let s = v;
-      for (const [secret, placeholder] of withheld) if (s.includes(secret)) s = s.split(secret).join(placeholder);
+      for (const [secret, placeholder] of withheld)
+        if (s.includes(secret)) s = s.split(secret).join(placeholder);
       return s;
     }
     if (Array.isArray(v)) return v.map(walk);

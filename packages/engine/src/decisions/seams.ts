@@ -36,7 +36,11 @@ export interface SeamTypes {
     advice: { readonly flagged: readonly FlaggedValue[] };
   };
   toolGate: {
-    input: { readonly toolName: string; readonly input: unknown; readonly actions: readonly Action[] };
+    input: {
+      readonly toolName: string;
+      readonly input: unknown;
+      readonly actions: readonly Action[];
+    };
     advice: { readonly askReason: string };
   };
   afterCall: {

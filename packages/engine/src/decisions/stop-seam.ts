@@ -110,6 +110,7 @@ export function judgeTurn(core: SessionCore, turnId: TurnId, prompt: string): vo
   if (!hub.joins("turnEnd")) return;
   const answer = finalAnswer(core);
   void hub.consult("turnEnd", { prompt, answer }, { turnId }).then(([advice]) => {
-    if (advice) core.journal.emit({ type: "turnToneJudged", turnId, tone: advice.tone }, { turnId });
+    if (advice)
+      core.journal.emit({ type: "turnToneJudged", turnId, tone: advice.tone }, { turnId });
   });
 }

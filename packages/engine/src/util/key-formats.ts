@@ -6,7 +6,10 @@
 export const KEY_FORMATS: readonly { readonly name: string; readonly pattern: RegExp }[] = [
   { name: "Anthropic key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
   { name: "OpenAI key", pattern: /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}/g },
-  { name: "GitHub token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g },
+  {
+    name: "GitHub token",
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g,
+  },
   { name: "AWS access key id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
   { name: "Slack token", pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
   { name: "GitLab token", pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g },
@@ -16,7 +19,8 @@ export const KEY_FORMATS: readonly { readonly name: string; readonly pattern: Re
   { name: "npm token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
   {
     name: "private key",
-    pattern: /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----[\s\S]*?-----END (?:[A-Z]+ )*PRIVATE KEY-----/g,
+    pattern:
+      /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----[\s\S]*?-----END (?:[A-Z]+ )*PRIVATE KEY-----/g,
   },
   { name: "JWT", pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g },
 ];

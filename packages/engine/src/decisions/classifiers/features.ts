@@ -82,7 +82,11 @@ export function credentialFeatures(token: string, context: string): SparseFeatur
   bag.add(`ent:${Math.floor(entropy(token) * 2)}`);
   const classes = shape(token);
   for (const cls of ["A", "a", "0"]) bag.add(`has${cls}:${classes.includes(cls)}`);
-  for (const word of context.toLowerCase().match(/[a-z]+/g)?.slice(-4) ?? []) bag.add(`c:${word}`);
+  for (const word of context
+    .toLowerCase()
+    .match(/[a-z]+/g)
+    ?.slice(-4) ?? [])
+    bag.add(`c:${word}`);
   if (/[:=]\s*["']?$/.test(context)) bag.add("c:assign");
   return bag.sparse();
 }

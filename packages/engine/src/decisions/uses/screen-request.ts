@@ -11,8 +11,9 @@ const MAX_CANDIDATES = 256;
 export function credentialCandidates(text: string): { token: string; context: string }[] {
   const seen = new Set<string>();
   const out: { token: string; context: string }[] = [];
-  for (const m of text.matchAll(/[A-Za-z0-9_\-+/=.!#$%@]{16,200}/g)) {
-    const token = m[0].replace(/[.=]+$/, (tail) => (tail.includes("=") ? tail : ""));
+  // `=` only as base64 padding, so `NAME=value` yields the value.
+  for (const m of text.matchAll(/[A-Za-z0-9_\-+/.!#$%@]{16,200}={0,2}/g)) {
+    const token = m[0].replace(/\.+$/, "");
     if (token.length < 16 || seen.has(token)) continue;
     seen.add(token);
     const lineStart = text.lastIndexOf("\n", m.index) + 1;
