@@ -15,6 +15,11 @@ function eagerAnswer(request: ModelRequest): string {
     const claim = question.match(/All tests pass\./)?.[0];
     return JSON.stringify({ claim: claim ?? null, kind: "tests" });
   }
+  // Advice to skip every check: the most a model can push (the use keeps one).
+  if (system.includes("cannot cover")) {
+    const ids = question.split("Checks:\n")[1]?.split("\n") ?? [];
+    return JSON.stringify({ skip: ids });
+  }
   if (system.includes("reasoning effort")) return '{"effort": "low", "reason": "small task"}';
   if (system.includes("tone")) return '{"tone": "frustrated"}';
   return "Scripted title";

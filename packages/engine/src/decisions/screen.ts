@@ -25,18 +25,29 @@ function stateOf(core: SessionCore): ScreenState {
   return fresh;
 }
 
-/** Tool results of `messages` not screened yet, as text. */
+/**
+ * Tool results of `messages` not screened yet, as text. Results only ever join at the end,
+ * so the walk goes backwards and stops at the first message holding a screened result.
+ */
 function newResults(messages: readonly Message[], screened: Set<string>): NewResultText[] {
+  const fresh: { toolUseId: string; text: string }[] = [];
   const names = new Map<string, string>();
-  const out: NewResultText[] = [];
-  for (const m of messages)
-    for (const b of m.content) {
+  let i = messages.length - 1;
+  for (; i >= 0; i--) {
+    const content = (messages[i] as Message).content;
+    if (content.some((b) => b.type === "toolResult" && screened.has(b.toolUseId))) break;
+    for (const b of content) {
       if (b.type === "toolUse") names.set(b.id, b.name);
-      if (b.type !== "toolResult" || screened.has(b.toolUseId)) continue;
+      if (b.type !== "toolResult") continue;
       const text = b.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
-      out.push({ toolUseId: b.toolUseId, toolName: names.get(b.toolUseId) ?? "tool", text });
+      fresh.push({ toolUseId: b.toolUseId, text });
     }
-  return out;
+  }
+  // The calls of results found last may sit before the stop point.
+  for (; i >= 0 && names.size < fresh.length; i--)
+    for (const b of (messages[i] as Message).content)
+      if (b.type === "toolUse") names.set(b.id, b.name);
+  return fresh.reverse().map((r) => ({ ...r, toolName: names.get(r.toolUseId) ?? "tool" }));
 }
 
 /** The always-on detector, then the uses of the seam; only values really in the results count. */

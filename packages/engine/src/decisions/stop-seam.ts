@@ -1,4 +1,4 @@
-import type { CheckKind, ContentBlock, Effort, TurnId } from "@z-engine/protocol";
+import type { CheckId, CheckKind, ContentBlock, Effort, TurnId } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
 import { decisionsOf } from "./session-hub.js";
 
@@ -72,6 +72,27 @@ export async function decideAtStop(core: SessionCore, turn: SeamTurn, stop: Stop
       );
   }
   return stop;
+}
+
+/**
+ * The check-select seam: the automatic checks to run, without those the uses name as unable
+ * to cover the changed paths (never all of them). Returns `ids` itself when no use runs.
+ */
+export async function selectChecks(
+  core: SessionCore,
+  turn: SeamTurn,
+  ids: readonly CheckId[],
+): Promise<readonly CheckId[]> {
+  const hub = decisionsOf(core);
+  if (ids.length < 2 || !hub.joins("checkSelect")) return ids;
+  const input = { changedPaths: [...turn.writtenPaths], checkIds: ids };
+  const advice = await hub.consult("checkSelect", input, {
+    signal: turn.signal,
+    turnId: turn.turnId,
+  });
+  const skip = new Set(advice.flatMap((a) => a.skip));
+  const kept = ids.filter((id) => !skip.has(id));
+  return kept.length > 0 ? kept : ids;
 }
 
 const routed = new WeakMap<SeamTurn, Effort>();

@@ -1,4 +1,5 @@
 import type { AnyUse } from "./use.js";
+import { checkSelect } from "./uses/check-select.js";
 import { completionClaim } from "./uses/completion-claim.js";
 import { reviewCall } from "./uses/review-call.js";
 import { route } from "./uses/route.js";
@@ -15,6 +16,7 @@ export const USES: readonly AnyUse[] = [
   reviewCall,
   stopReminder,
   completionClaim,
+  checkSelect,
   route,
   turnTone,
 ];

@@ -10,7 +10,7 @@ import type { SessionCore } from "../session/core.js";
 import { changeState, turnBadge } from "../verification/badge.js";
 import { gateAll } from "../batch/execute.js";
 import type { TurnState } from "./turn-state.js";
-import { decideAtStop } from "../decisions/stop-seam.js";
+import { decideAtStop, selectChecks } from "../decisions/stop-seam.js";
 
 /** Stop hooks may continue a turn at most this often (architecture.md, stop boundary step 1). */
 export const MAX_STOP_HOOK_CONTINUATIONS = 5;
@@ -98,7 +98,7 @@ async function verification(core: SessionCore, turn: TurnState): Promise<StopDec
       trusted: core.trusted,
       filesChanged: true,
       badge,
-      autoChecks: auto.ids,
+      autoChecks: await selectChecks(core, turn, auto.ids),
       autoChecksRan: turn.autoChecksRan,
       continuationsUsed: turn.verifyContinuations,
       maxContinuations: settings.max_continuations,

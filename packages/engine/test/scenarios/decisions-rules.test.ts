@@ -13,6 +13,7 @@ const FEATURES = [
   "review_call",
   "stop_reminder",
   "completion_claim",
+  "check_select",
   "route",
   "turn_tone",
 ];

@@ -2,6 +2,7 @@ import { ScriptedModel, type ScriptResponse } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
 import { createSidecar } from "../sidecar.js";
 import type { UseContext } from "../use.js";
+import { checkSelect } from "./check-select.js";
 import { completionClaim } from "./completion-claim.js";
 import { route } from "./route.js";
 import { STOP_REMINDER, stopReminder } from "./stop-reminder.js";
@@ -89,5 +90,26 @@ describe("turn_tone", () => {
     const input = { prompt: "It is STILL broken!", answer: "Sorry." };
     expect(await turnTone.decide(input, ctx)).toEqual({ tone: "frustrated" });
     expect(await turnTone.decide(input, ctx)).toBeUndefined();
+  });
+});
+
+describe("check_select", () => {
+  const input = {
+    changedPaths: ["src/auth/token.ts"],
+    checkIds: ["npm:test", "pytest", "cargo:test"] as never[],
+  };
+
+  it("skips only offered checks the model names", async () => {
+    const { ctx } = ctxWith(reply('{"skip": ["pytest", "make:all"]}'));
+    expect(await checkSelect.decide(input, ctx)).toEqual({ skip: ["pytest"] });
+  });
+
+  it("abstains when it would skip every check, or with one check only", async () => {
+    const { ctx, model } = ctxWith(reply('{"skip": ["npm:test", "pytest", "cargo:test"]}'));
+    expect(await checkSelect.decide(input, ctx)).toBeUndefined();
+    expect(
+      await checkSelect.decide({ ...input, checkIds: ["npm:test"] as never[] }, ctx),
+    ).toBeUndefined();
+    expect(model.requests).toHaveLength(1);
   });
 });
