@@ -1,4 +1,5 @@
 import { compileRules } from "@z-engine/policy";
+import { noteAfterCall } from "../decisions/gate-seam.js";
 import { persistProjectRule } from "@z-engine/config";
 import type { ToolResultBlock, ToolUseBlock, TurnId } from "@z-engine/protocol";
 import { runTool } from "@z-engine/tools";
@@ -188,6 +189,13 @@ async function runCall(
   const extra = cancelled
     ? []
     : [...call.hookContext, ...(await postToolHook(core, call, text, output.isError, signal))];
+  if (!cancelled)
+    await noteAfterCall(
+      core,
+      { id: call.use.id, toolName: call.tool.name, input: call.input },
+      { text, isError: output.isError },
+      { signal, turnId },
+    );
   // Redacted here too, so that the model, the log and the events see the same result.
   const content = core.journal.redactor.value(
     cancelled

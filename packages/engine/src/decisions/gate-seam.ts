@@ -1,4 +1,5 @@
 import type { Action, Decision } from "@z-engine/policy";
+import type { TurnId } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
 import type { SeamAdvice } from "./seams.js";
 import { decisionsOf } from "./session-hub.js";
@@ -14,6 +15,27 @@ export function escalateAllow(
   const first = advice[0];
   if (decision.type !== "allow" || !first) return decision;
   return { type: "ask", reason: first.askReason, suggestedRules: [] };
+}
+
+/**
+ * The after-call seam, once a call finished and was not cancelled: the uses' notes join the
+ * next request as reminders (notes on this result). Never rejects.
+ */
+export async function noteAfterCall(
+  core: SessionCore,
+  call: { readonly id: string; readonly toolName: string; readonly input: unknown },
+  result: { readonly text: string; readonly isError: boolean },
+  scope: { readonly signal: AbortSignal; readonly turnId: TurnId },
+): Promise<void> {
+  const hub = decisionsOf(core);
+  if (!hub.joins("afterCall")) return;
+  const input = { toolName: call.toolName, input: call.input, ...result };
+  const advice = await hub.consult("afterCall", input, scope);
+  for (const [i, note] of advice.flatMap((a) => a.notes).entries())
+    core.reminders.add({
+      key: `note:${call.id}:${i}`,
+      text: `Note on the ${call.toolName} result: ${note}`,
+    });
 }
 
 /**

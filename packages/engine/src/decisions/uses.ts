@@ -1,4 +1,5 @@
 import type { AnyUse } from "./use.js";
+import { afterCallNotes } from "./uses/after-call-notes.js";
 import { checkSelect } from "./uses/check-select.js";
 import { completionClaim } from "./uses/completion-claim.js";
 import { reviewCall } from "./uses/review-call.js";
@@ -14,6 +15,7 @@ import { turnTone } from "./uses/turn-tone.js";
 export const USES: readonly AnyUse[] = [
   screenRequest,
   reviewCall,
+  afterCallNotes,
   stopReminder,
   completionClaim,
   checkSelect,

@@ -11,6 +11,7 @@ import { type Harness, harness, loginProject, resultsOf, waitForCount } from "..
 const FEATURES = [
   "screen_request",
   "review_call",
+  "after_call_notes",
   "stop_reminder",
   "completion_claim",
   "check_select",

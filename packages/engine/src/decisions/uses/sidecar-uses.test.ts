@@ -2,6 +2,7 @@ import { ScriptedModel, type ScriptResponse } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
 import { createSidecar } from "../sidecar.js";
 import type { UseContext } from "../use.js";
+import { afterCallNotes, NOTE_MIN_CHARS } from "./after-call-notes.js";
 import { checkSelect } from "./check-select.js";
 import { completionClaim } from "./completion-claim.js";
 import { route } from "./route.js";
@@ -111,5 +112,23 @@ describe("check_select", () => {
       await checkSelect.decide({ ...input, checkIds: ["npm:test"] as never[] }, ctx),
     ).toBeUndefined();
     expect(model.requests).toHaveLength(1);
+  });
+});
+
+describe("after_call_notes", () => {
+  const input = (text: string) => ({ toolName: "Bash", input: {}, text, isError: false });
+
+  it("writes one note for a long result", async () => {
+    const { ctx } = ctxWith(reply('{"note": "3 test failures, all in auth/"}'));
+    expect(await afterCallNotes.decide(input("x".repeat(NOTE_MIN_CHARS)), ctx)).toEqual({
+      notes: ["3 test failures, all in auth/"],
+    });
+  });
+
+  it("asks nothing for a short result, and abstains on a null note", async () => {
+    const { ctx, model } = ctxWith(reply('{"note": null}'));
+    expect(await afterCallNotes.decide(input("ok"), ctx)).toBeUndefined();
+    expect(model.requests).toHaveLength(0);
+    expect(await afterCallNotes.decide(input("y".repeat(NOTE_MIN_CHARS)), ctx)).toBeUndefined();
   });
 });
