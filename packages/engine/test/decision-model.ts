@@ -20,6 +20,7 @@ function eagerAnswer(request: ModelRequest): string {
     const ids = question.split("Checks:\n")[1]?.split("\n") ?? [];
     return JSON.stringify({ skip: ids });
   }
+  if (system.includes("How urgent")) return '{"level": "high", "reason": "a delete waits"}';
   if (system.includes("one short factual note")) return '{"note": "nothing failed"}';
   if (system.includes("reasoning effort")) return '{"effort": "low", "reason": "small task"}';
   if (system.includes("tone")) return '{"tone": "frustrated"}';

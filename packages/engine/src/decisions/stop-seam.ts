@@ -123,6 +123,26 @@ export function turnEffort(core: SessionCore, turn: SeamTurn): { effort?: Effort
 }
 
 /**
+ * The attention seam, in the background: each waiting approval (id and request) is scored,
+ * and `urgencyScored` reports the level. Returns at once; never rejects.
+ */
+export function scoreAttention(
+  core: SessionCore,
+  waiting: readonly (readonly [string, { readonly title: string; readonly reason: string }])[],
+  turnId: TurnId,
+): void {
+  const hub = decisionsOf(core);
+  if (waiting.length === 0 || !hub.joins("attention")) return;
+  for (const [item, request] of waiting) {
+    const input = { item, kind: "approval" as const, text: `${request.title}: ${request.reason}` };
+    void hub.consult("attention", input, { turnId }).then(([advice]) => {
+      if (advice)
+        core.journal.emit({ type: "urgencyScored", urgency: { item, ...advice } }, { turnId });
+    });
+  }
+}
+
+/**
  * The turn-end seam, in the background: a tone use judges the finished turn
  * (`turnToneJudged`). Returns at once; never rejects.
  */

@@ -1,5 +1,6 @@
 import type { AnyUse } from "./use.js";
 import { afterCallNotes } from "./uses/after-call-notes.js";
+import { attention } from "./uses/attention.js";
 import { checkSelect } from "./uses/check-select.js";
 import { completionClaim } from "./uses/completion-claim.js";
 import { reviewCall } from "./uses/review-call.js";
@@ -21,4 +22,5 @@ export const USES: readonly AnyUse[] = [
   checkSelect,
   route,
   turnTone,
+  attention,
 ];

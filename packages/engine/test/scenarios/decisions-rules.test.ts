@@ -17,6 +17,7 @@ const FEATURES = [
   "check_select",
   "route",
   "turn_tone",
+  "attention",
 ];
 const REMINDER = "Your answer says the work succeeded";
 
@@ -149,6 +150,14 @@ describe("decision rules with every feature On", { timeout: 60_000 }, () => {
     expect(h.recorder.ofType("routeChosen")).toMatchObject([{ route: { effort: "low" } }]);
     expect(h.model.requests[0]?.effort).toBe("low");
     await waitForCount(h, "turnToneJudged", 1);
+    // attention: each waiting approval got its urgency (live, beside the approval).
+    await waitForCount(h, "urgencyScored", asked.length);
+    expect(
+      h.recorder
+        .ofType("urgencyScored")
+        .map((u) => u.urgency.item)
+        .sort(),
+    ).toEqual(asked.map((a) => a.approvalId).sort());
     const traces = h.recorder.ofType("decisionTraced").map((e) => e.trace);
     expect(traces.every((t) => t.mode === "on")).toBe(true);
     expect(traces.filter((t) => t.applied).map((t) => t.use)).toEqual(
@@ -193,7 +202,12 @@ describe("decision rules with every feature in Shadow", { timeout: 60_000 }, () 
     expect(resultsOf(h, 1).map((r) => r.isError ?? false)).toEqual(off.results);
     expect(summary.badge.status).toBe(off.badge);
     expect(h.model.requests[0]?.effort).toBeUndefined();
-    for (const type of ["routeChosen", "completionClaimUnchecked", "turnToneJudged"] as const)
+    for (const type of [
+      "routeChosen",
+      "completionClaimUnchecked",
+      "turnToneJudged",
+      "urgencyScored",
+    ] as const)
       expect(h.recorder.ofType(type)).toEqual([]);
     await waitForCount(h, "decisionTraced", 4);
     const traces = h.recorder.ofType("decisionTraced").map((e) => e.trace);
