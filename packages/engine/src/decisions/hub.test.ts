@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { DecisionHub, MAX_SHADOW } from "./hub.js";
 import type { NativeModels } from "./native.js";
 import type { Sidecar } from "./sidecar.js";
+import { SEAMS } from "./seams.js";
 import type { AnyUse, DecisionUse } from "./use.js";
+import { USES } from "./uses.js";
 
 const noSidecar: Sidecar = { ask: async () => undefined };
 const noNative: NativeModels = { score: async () => undefined };
@@ -41,6 +43,23 @@ function hubWith(
 }
 
 const call = { toolName: "Bash", input: {}, actions: [] };
+
+describe("the USES table", () => {
+  it("has one row per feature, each at one of the 13 seams, with its module", () => {
+    expect(SEAMS).toHaveLength(13);
+    expect(new Set(USES.map((u) => u.name)).size).toBe(USES.length);
+    for (const use of USES) {
+      expect(SEAMS).toContain(use.seam);
+      expect(use.module).toMatch(/^uses\/[a-z-]+\.ts$/);
+    }
+  });
+
+  it("joins no seam with every feature off: all 13 return at once", async () => {
+    const { hub, events } = hubWith(USES, {});
+    for (const seam of SEAMS) expect(hub.joins(seam)).toBe(false);
+    expect(events).toEqual([]);
+  });
+});
 
 describe("DecisionHub", () => {
   it("returns at once from a seam no running use joins, and traces nothing", async () => {

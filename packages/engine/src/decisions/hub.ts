@@ -100,11 +100,6 @@ export class DecisionHub {
     return entry !== undefined && (entry.on.length > 0 || entry.shadow.length > 0);
   }
 
-  /** Whether any use of `seam` is On (its advice applies). */
-  applies(seam: DecisionSeam): boolean {
-    return (this.current()[seam]?.on.length ?? 0) > 0;
-  }
-
   /**
    * Runs the uses of `seam`: Shadow ones detached, On ones under the shared deadline.
    * Resolves with the On uses' advice in USES order (empty when none advised). Never
