@@ -8,7 +8,7 @@ import type { AnyUse, DecisionUse } from "./use.js";
 import { USES } from "./uses.js";
 
 const noSidecar: Sidecar = { ask: async () => undefined };
-const noNative: NativeModels = { score: async () => undefined };
+const noNative: NativeModels = { score: async () => undefined, prepare: () => {} };
 
 /** A tool-gate use whose answer the test controls. */
 function gateUse(name: string, decide: DecisionUse<"toolGate">["decide"]): DecisionUse<"toolGate"> {
@@ -173,6 +173,33 @@ describe("DecisionHub", () => {
     await hub.consult("toolGate", call);
     expect(hub.shadowCount).toBe(1);
     await hub.shadowIdle();
+  });
+
+  it("starts loading the models of running uses when it first plans, and not those of Off ones", () => {
+    const prepared: string[] = [];
+    const native: NativeModels = {
+      score: async () => undefined,
+      prepare: (name) => prepared.push(name),
+    };
+    const withModel = (
+      name: string,
+      model: "credential" | "riskyCall",
+    ): DecisionUse<"toolGate"> => ({
+      ...gateUse(name, async () => undefined),
+      prepare: (n) => n.prepare(model),
+    });
+    const hub = new DecisionHub({
+      settings: () => ({
+        experimental: { decisions_a: "shadow", decisions_b: "off" },
+        decisions: { timeout_ms: 50 },
+      }),
+      emit: () => {},
+      sidecar: noSidecar,
+      native,
+      uses: [withModel("a", "credential"), withModel("b", "riskyCall")],
+    });
+    expect(hub.joins("toolGate")).toBe(true);
+    expect(prepared).toEqual(["credential"]);
   });
 
   it("reads the switches again when the settings change (a trust reload)", async () => {

@@ -38,12 +38,13 @@ type Plan = Record<DecisionSeam, { on: AnyUse[]; shadow: AnyUse[] }>;
 const NONE: Promise<readonly never[]> = Promise.resolve([]);
 const ABORTED = Symbol("aborted");
 
-function planOf(uses: readonly AnyUse[], settings: DecisionSettings): Plan {
+function planOf(uses: readonly AnyUse[], settings: DecisionSettings, native: NativeModels): Plan {
   const plan = {} as Plan;
   for (const use of uses) {
     const mode: DecisionFeatureMode = decisionFeatureMode(settings, use.name);
     plan[use.seam] ??= { on: [], shadow: [] };
     if (mode !== "off") plan[use.seam][mode].push(use);
+    if (mode !== "off") use.prepare?.(native);
   }
   return plan;
 }
@@ -88,7 +89,7 @@ export class DecisionHub {
   private current(): Plan {
     const settings = this.deps.settings();
     if (!this.plan || this.planFor !== settings.experimental) {
-      this.plan = planOf(this.deps.uses, settings);
+      this.plan = planOf(this.deps.uses, settings, this.deps.native);
       this.planFor = settings.experimental;
     }
     return this.plan;

@@ -21,6 +21,8 @@ export interface NativeModels {
     rows: readonly Float32Array[],
     signal: AbortSignal,
   ): Promise<Float32Array | undefined>;
+  /** Starts loading classifier `name` now, so a first score need not wait for it. Never throws. */
+  prepare(name: ClassifierName): void;
 }
 
 /** The part of onnxruntime-node the runtime uses. */
@@ -95,6 +97,10 @@ export class NativeRuntime implements NativeModels {
     } finally {
       this.running--;
     }
+  }
+
+  prepare(name: ClassifierName): void {
+    void this.session(name);
   }
 
   async score(

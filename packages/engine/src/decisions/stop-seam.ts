@@ -104,6 +104,7 @@ const ROUTE_EFFORTS: readonly Effort[] = ["low", "medium", "high"];
  * pick one for this turn's requests (`routeChosen`). Never rejects.
  */
 export async function routeTurn(core: SessionCore, turn: SeamTurn, prompt: string): Promise<void> {
+  // Made at turn start, so the uses' models start loading while the first request streams.
   const hub = decisionsOf(core);
   if (core.effort !== undefined || !hub.joins("route")) return;
   const scope = { signal: turn.signal, turnId: turn.turnId };

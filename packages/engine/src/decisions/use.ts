@@ -29,6 +29,8 @@ export interface DecisionUse<S extends DecisionSeam = DecisionSeam> {
   /** The module that implements it (for the trace and the README). */
   readonly module: string;
   decide(input: SeamInput<S>, ctx: UseContext): Promise<SeamAdvice<S> | undefined>;
+  /** Called when the use starts running (On or Shadow): start loading what it needs. */
+  prepare?(native: NativeModels): void;
   /** A short, value-free description of the advice for the trace. */
   describe(advice: SeamAdvice<S>): string;
 }

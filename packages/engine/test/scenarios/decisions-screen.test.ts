@@ -23,7 +23,8 @@ async function screened(mode: "on" | "off", answer: ApprovalDecision) {
   h = await harness({
     files,
     script: [],
-    userSettings: `[experimental]\ndecisions_screen_request = "${mode}"`,
+    // A generous deadline: the first load of the classifier on a loaded machine takes seconds.
+    userSettings: `[decisions]\ntimeout_ms = 5000\n[experimental]\ndecisions_screen_request = "${mode}"`,
     approve: (r) => (r.title.includes("credential") ? answer : { type: "allowOnce" }),
   });
   h.model.push(
@@ -82,7 +83,7 @@ describe("screen_request", { timeout: 60_000 }, () => {
     h = await harness({
       files,
       script: [],
-      userSettings: `[experimental]\ndecisions_screen_request = "on"`,
+      userSettings: `[decisions]\ntimeout_ms = 5000\n[experimental]\ndecisions_screen_request = "on"`,
       engine: { headless: true },
     });
     h.model.push(reply.toolCall("Read", { file_path: h.repo.path("creds.txt") }), reply.text("ok"));

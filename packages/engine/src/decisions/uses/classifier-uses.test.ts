@@ -12,7 +12,7 @@ const ctx = (native: NativeModels): UseContext => ({
   memory: new Map(),
 });
 const runtime = new NativeRuntime();
-const absent: NativeModels = { score: async () => undefined };
+const absent: NativeModels = { score: async () => undefined, prepare: () => {} };
 
 const command = (source: string) => ({
   kind: "command" as const,

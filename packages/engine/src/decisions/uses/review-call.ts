@@ -39,5 +39,6 @@ export const reviewCall: DecisionUse<"toolGate"> = {
       askReason: `a classifier marks this call as risky (${worst.toFixed(2)}); please confirm`,
     };
   },
+  prepare: (native) => native.prepare("riskyCall"),
   describe: (advice) => `ask: ${advice.askReason}`,
 };

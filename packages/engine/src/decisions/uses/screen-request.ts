@@ -45,5 +45,6 @@ export const screenRequest: DecisionUse<"beforeRequest"> = {
     }
     return flagged.length > 0 ? { flagged } : undefined;
   },
+  prepare: (native) => native.prepare("credential"),
   describe: (advice) => `flag ${advice.flagged.length} value(s)`,
 };

@@ -17,7 +17,7 @@ function ctxWith(...responses: ScriptResponse[]): { ctx: UseContext; model: Scri
   const ctx: UseContext = {
     signal: new AbortController().signal,
     sidecar: createSidecar(() => ({ client: model, model: "fast" })),
-    native: { score: async () => undefined },
+    native: { score: async () => undefined, prepare: () => {} },
     memory: new Map(),
   };
   return { ctx, model };
