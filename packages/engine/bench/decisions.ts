@@ -6,7 +6,8 @@ import { defaultSettings } from "@z-engine/config";
 import type { Message, ToolCallId, TurnId } from "@z-engine/protocol";
 import { reviewAtGate } from "../src/decisions/gate-seam.js";
 import { screenedMessages } from "../src/decisions/screen.js";
-import { decideAtStop, turnEffort } from "../src/decisions/stop-seam.js";
+import { decideAtStop, routedEffort } from "../src/decisions/stop-seam.js";
+import type { AgentRun } from "../src/run/agent-context.js";
 import type { SessionCore } from "../src/session/core.js";
 
 const ROUNDS = 200;
@@ -37,6 +38,10 @@ async function session(): Promise<number> {
     writtenPaths: new Set<string>(),
   };
   const allow = { type: "allow" as const };
+  const run = { depth: 0, transcript: { workingSet: () => messages } } as unknown as Pick<
+    AgentRun,
+    "depth" | "transcript"
+  >;
   const call = { toolName: "Read", input: {}, actions: [] };
   let took = 0;
   for (let i = 0; i < ROUNDS; i++) {
@@ -56,8 +61,8 @@ async function session(): Promise<number> {
     const start = performance.now();
     await screenedMessages(core, turn, messages);
     await reviewAtGate(core, call, allow, turn.signal);
-    turnEffort(core, turn);
-    if (i === ROUNDS - 1) await decideAtStop(core, turn, { end: true });
+    routedEffort(run, turn);
+    if (i === ROUNDS - 1) await decideAtStop(core, run, turn, { end: true });
     took += performance.now() - start;
   }
   return took / ROUNDS;

@@ -1,3 +1,4 @@
+import type { ReminderQueue } from "@z-engine/context";
 import type { Action, Decision } from "@z-engine/policy";
 import type { TurnId } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
@@ -26,13 +27,14 @@ export async function noteAfterCall(
   call: { readonly id: string; readonly toolName: string; readonly input: unknown },
   result: { readonly text: string; readonly isError: boolean },
   scope: { readonly signal: AbortSignal; readonly turnId: TurnId },
+  reminders: Pick<ReminderQueue, "add">,
 ): Promise<void> {
   const hub = decisionsOf(core);
   if (!hub.joins("afterCall")) return;
   const input = { toolName: call.toolName, input: call.input, ...result };
   const advice = await hub.consult("afterCall", input, scope);
   for (const [i, note] of advice.flatMap((a) => a.notes).entries())
-    core.reminders.add({
+    reminders.add({
       key: `note:${call.id}:${i}`,
       text: `Note on the ${call.toolName} result: ${note}`,
     });

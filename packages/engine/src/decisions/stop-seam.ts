@@ -1,4 +1,5 @@
-import type { CheckId, CheckKind, ContentBlock, Effort, TurnId } from "@z-engine/protocol";
+import type { CheckId, CheckKind, ContentBlock, Effort, Message, TurnId } from "@z-engine/protocol";
+import type { AgentRun } from "../run/agent-context.js";
 import type { SessionCore } from "../session/core.js";
 import { decisionsOf } from "./session-hub.js";
 
@@ -15,9 +16,9 @@ export interface SeamTurn {
 
 const continued = new WeakMap<SeamTurn, number>();
 
-/** The text of the last assistant message: the final answer at a stop. */
-export function finalAnswer(core: SessionCore): string {
-  const last = core.workingSet().findLast((m) => m.role === "assistant");
+/** The text of the last assistant message of `messages`: the final answer at a stop. */
+export function finalAnswer(messages: readonly Message[]): string {
+  const last = messages.findLast((m) => m.role === "assistant");
   return (last?.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join("");
 }
 
@@ -42,12 +43,17 @@ type Stop =
  * `completionClaimUnchecked`. A decision that does not end the run is returned as it is.
  * Never rejects.
  */
-export async function decideAtStop(core: SessionCore, turn: SeamTurn, stop: Stop): Promise<Stop> {
-  if (!stop.end || turn.signal.aborted) return stop;
+export async function decideAtStop(
+  core: SessionCore,
+  run: Pick<AgentRun, "depth" | "transcript">,
+  turn: SeamTurn,
+  stop: Stop,
+): Promise<Stop> {
+  if (!stop.end || turn.signal.aborted || run.depth > 0) return stop;
   const hub = decisionsOf(core);
   const atStop = hub.joins("stopBoundary");
   if (!atStop && !hub.joins("completion")) return stop;
-  const answer = finalAnswer(core);
+  const answer = finalAnswer(run.transcript.workingSet());
   const checksThisTurn = checksSince(core, turn);
   const scope = { signal: turn.signal, turnId: turn.turnId };
   const used = continued.get(turn) ?? 0;
@@ -117,10 +123,9 @@ export async function routeTurn(core: SessionCore, turn: SeamTurn, prompt: strin
   );
 }
 
-/** The effort of a turn's requests: the session's, else the route's, else none. */
-export function turnEffort(core: SessionCore, turn: SeamTurn): { effort?: Effort } {
-  const effort = core.effort ?? routed.get(turn);
-  return effort ? { effort } : {};
+/** The effort the route chose for the main agent's requests in `turn`, if any. */
+export function routedEffort(run: Pick<AgentRun, "depth">, turn: SeamTurn): Effort | undefined {
+  return run.depth === 0 ? routed.get(turn) : undefined;
 }
 
 /**
@@ -150,7 +155,7 @@ export function scoreAttention(
 export function judgeTurn(core: SessionCore, turnId: TurnId, prompt: string): void {
   const hub = decisionsOf(core);
   if (!hub.joins("turnEnd")) return;
-  const answer = finalAnswer(core);
+  const answer = finalAnswer(core.workingSet());
   void hub.consult("turnEnd", { prompt, answer }, { turnId }).then(([advice]) => {
     if (advice)
       core.journal.emit({ type: "turnToneJudged", turnId, tone: advice.tone }, { turnId });
