@@ -35,6 +35,10 @@ export type {
 } from "./effective.js";
 export { DEFAULT_CATALOG_URL, DEFAULT_MODEL, defaultSettings } from "./defaults.js";
 
+// Decision features: `[experimental] decisions_<name>`
+export type { DecisionFeatureMode } from "./decision-modes.js";
+export { decisionFeatureMode } from "./decision-modes.js";
+
 // Loading, layers and merging
 export type { LoadedSettings, LoadSettingsOptions } from "./load.js";
 export { HOST_SETTINGS_FILE, loadSettings } from "./load.js";

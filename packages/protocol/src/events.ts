@@ -29,6 +29,7 @@ import {
   TurnOutcome,
 } from "./records.js";
 import { Usage } from "./usage.js";
+import { CompletionClaim, DecisionRoute, DecisionTrace, TurnTone, Urgency } from "./decisions.js";
 
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ type: z.literal(type), ...shape });
@@ -45,7 +46,7 @@ export type CompactionMarker = z.infer<typeof CompactionMarker>;
 /**
  * Everything a session reports. Events that change lasting state are recorded in the
  * session log before they are emitted; `textDelta`, `thinkingDelta`, `toolProgress`,
- * `mcpServerUpdated` and `commandOutput` are live only.
+ * `mcpServerUpdated` and `commandOutput` are live only, as are the decision layer's events.
  */
 export const EngineEvent = z.discriminatedUnion("type", [
   event("turnStarted", { turnId: TurnId, userMessageId: MessageId, prompt: z.string() }),
@@ -140,6 +141,17 @@ export const EngineEvent = z.discriminatedUnion("type", [
   event("commandOutput", { name: z.string(), markdown: z.string() }),
   /** An MCP server's state changed (live only: the state is the running session's, not the log's). */
   event("mcpServerUpdated", { server: McpServerStatus }),
+  // The decision layer's events are live only (architecture.md "Decision seams").
+  /** A route use chose the turn's effort or model. */
+  event("routeChosen", { route: DecisionRoute }),
+  /** The final answer claims something no fresh check backs. */
+  event("completionClaimUnchecked", { claim: CompletionClaim }),
+  /** A finished turn's tone, judged in the background. */
+  event("turnToneJudged", { turnId: TurnId, tone: TurnTone }),
+  /** The urgency of an approval or a notice. */
+  event("urgencyScored", { urgency: Urgency }),
+  /** One decision of a use at a seam (the decision trace). */
+  event("decisionTraced", { trace: DecisionTrace }),
 ]);
 export type EngineEvent = z.infer<typeof EngineEvent>;
 export type EngineEventType = EngineEvent["type"];

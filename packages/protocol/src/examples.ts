@@ -245,6 +245,28 @@ export const EVENT_EXAMPLES: { [T in EngineEventType]: Extract<EngineEvent, { ty
   titleChanged: { type: "titleChanged", title: "Fix the login test" },
   costUpdated: { type: "costUpdated", sessionUsage: usage },
   commandOutput: { type: "commandOutput", name: "cost", markdown: "**Cost:** $0.01" },
+  routeChosen: { type: "routeChosen", route: { effort: "low", reason: "a one-line question" } },
+  completionClaimUnchecked: {
+    type: "completionClaimUnchecked",
+    claim: { turnId, text: "All tests pass.", kind: "tests" },
+  },
+  turnToneJudged: { type: "turnToneJudged", turnId, tone: "frustrated" },
+  urgencyScored: {
+    type: "urgencyScored",
+    urgency: { item: approvalId, level: "high", reason: "a force push waits" },
+  },
+  decisionTraced: {
+    type: "decisionTraced",
+    trace: {
+      use: "review_call",
+      seam: "toolGate",
+      mode: "on",
+      outcome: "advice",
+      applied: true,
+      durationMs: 3.2,
+      detail: "ask: force push",
+    },
+  },
   mcpServerUpdated: {
     type: "mcpServerUpdated",
     server: { name: "github", state: "ready", transport: "stdio", tools: 12, startMs: 840 },

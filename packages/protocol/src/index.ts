@@ -109,6 +109,17 @@ export {
   TurnOutcome,
 } from "./records.js";
 
+// The decision layer: seams, modes, the trace and the payloads of its events
+export {
+  CompletionClaim,
+  DecisionMode,
+  DecisionRoute,
+  DecisionSeam,
+  DecisionTrace,
+  TurnTone,
+  Urgency,
+} from "./decisions.js";
+
 // MCP server state (the `mcpServerUpdated` event)
 export { McpServerStatus } from "./mcp.js";
 

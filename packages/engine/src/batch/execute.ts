@@ -1,4 +1,6 @@
 import { compileRules } from "@z-engine/policy";
+import { noteAfterCall } from "../decisions/gate-seam.js";
+import { scoreAttention } from "../decisions/stop-seam.js";
 import { persistProjectRule } from "@z-engine/config";
 import type { AgentId, ToolResultBlock, ToolUseBlock, TurnId } from "@z-engine/protocol";
 import { runTool } from "@z-engine/tools";
@@ -69,12 +71,19 @@ async function settleAsks(
 ): Promise<GatedCall[]> {
   const asks = calls.filter((c): c is Extract<GatedCall, { kind: "ask" }> => c.kind === "ask");
   if (asks.length === 0) return calls;
-  const answers = await core.approvals.requestAll(
+  const answering = core.approvals.requestAll(
     asks.map((a) => a.request),
     turnId,
     signal,
     agentId,
   );
+  // The waits are registered as requestAll starts: score the ones of this batch meanwhile.
+  scoreAttention(
+    core,
+    core.approvals.pending().filter(([, r]) => asks.some((a) => a.request === r)),
+    turnId,
+  );
+  const answers = await answering;
   const byId = new Map<string, ApprovalAnswer>(
     asks.map((a, i) => [a.use.id, answers[i] as ApprovalAnswer]),
   );
@@ -187,6 +196,14 @@ async function runCall(
   const extra = cancelled
     ? []
     : [...call.hookContext, ...(await postToolHook(core, call, text, output.isError, signal))];
+  if (!cancelled)
+    await noteAfterCall(
+      core,
+      { id: call.use.id, toolName: call.tool.name, input: call.input },
+      { text, isError: output.isError },
+      { signal, turnId },
+      run.reminders,
+    );
   // Redacted here too, so that the model, the log and the events see the same result.
   const content = transcript.redactor.value(
     cancelled

@@ -7,6 +7,7 @@ import { AGENT_TOOL_ALIASES } from "../agents/blueprint.js";
 import type { SessionCore } from "../session/core.js";
 import type { ApprovalRequest } from "./approvals.js";
 import { toolCtx } from "./tool-ctx.js";
+import { reviewAtGate } from "../decisions/gate-seam.js";
 import { runHook } from "../hooks/run-hook.js";
 
 /** A call after validation, hooks and the permission decision. */
@@ -143,7 +144,8 @@ export async function gateCall(
         : {}),
     },
   );
-  const decision = hook ? withHook(policy, hook) : policy;
+  const call = { toolName: tool.name, input, actions: described.actions };
+  const decision = await reviewAtGate(core, call, hook ? withHook(policy, hook) : policy, signal);
   const hookContext = hook?.additionalContext ?? [];
   if (decision.type === "deny") return answered(`Permission denied: ${decision.reason}`, "denied");
   if (decision.type === "allow")

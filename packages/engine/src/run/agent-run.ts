@@ -3,6 +3,8 @@ import { addUsage } from "@z-engine/protocol";
 import { executeBatch } from "../batch/execute.js";
 import { agentVision, type SessionCore } from "../session/core.js";
 import { UserStop } from "../util/abort.js";
+import { screenedMessages } from "../decisions/screen.js";
+import { routedEffort } from "../decisions/stop-seam.js";
 import { type AgentRun, agentToolSpecs } from "./agent-context.js";
 import { relievePressure } from "./pressure.js";
 import { stopBoundary } from "./stop.js";
@@ -79,12 +81,16 @@ export async function runAgent(core: SessionCore, run: AgentRun, turn: TurnState
     await relievePressure(core, run, turn, tools, false);
     const model = run.agent.model();
     const info = core.catalog.info(model);
-    const effort = run.agent.effort();
+    const effort = run.agent.effort() ?? routedEffort(run, turn);
     const request = buildRequest({
       model,
       system: run.agent.system(),
       tools,
-      messages: run.transcript.workingSet(),
+      messages: await screenedMessages(
+        core,
+        { signal: run.signal, turnId: turn.turnId },
+        run.transcript.workingSet(),
+      ),
       maxTokens: Math.min(info.maxOutputTokens, MAX_RESPONSE_TOKENS),
       vision: agentVision(core, model),
       ...(effort ? { effort } : {}),

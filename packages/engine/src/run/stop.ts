@@ -11,6 +11,7 @@ import { changeState, turnBadge } from "../verification/badge.js";
 import { gateAll } from "../batch/execute.js";
 import type { AgentRun } from "./agent-context.js";
 import type { TurnState } from "./turn-state.js";
+import { decideAtStop, selectChecks } from "../decisions/stop-seam.js";
 import { runHook } from "../hooks/run-hook.js";
 
 /** Stop hooks may continue a turn at most this often (architecture.md, stop boundary step 1). */
@@ -107,7 +108,7 @@ async function verification(
       trusted: core.trusted,
       filesChanged: true,
       badge,
-      autoChecks: auto.ids,
+      autoChecks: await selectChecks(core, turn, auto.ids),
       autoChecksRan: turn.autoChecksRan,
       continuationsUsed: turn.verifyContinuations,
       maxContinuations: settings.max_continuations,
@@ -140,5 +141,5 @@ export async function stopBoundary(
   if (hooked) return hooked;
   if (run.depth > 0) return { end: true };
   if (core.steering.length > 0) return { end: false, continueWith: [] };
-  return verification(core, run, turn);
+  return decideAtStop(core, run, turn, await verification(core, run, turn));
 }

@@ -13,6 +13,7 @@ import { turnBadge } from "../verification/badge.js";
 import { beginTurnOverrides } from "../commands/turn-overrides.js";
 import type { AgentRun } from "./agent-context.js";
 import { runAgent } from "./agent-run.js";
+import { judgeTurn, routeTurn } from "../decisions/stop-seam.js";
 import { mainAgentRun } from "./main-agent.js";
 import { newTurnState, type RunEnd, type TurnState } from "./turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
@@ -117,6 +118,7 @@ export async function runTurn(
   const restore = await beginTurnOverrides(core, submission);
   try {
     await openTurn(core, run, turn, submission);
+    await routeTurn(core, turn, submission.text);
     turn.recordCheckpoint = core.beginCheckpoint?.(turn);
     end = await runAgent(core, run, turn);
   } catch (error) {
@@ -144,5 +146,6 @@ export async function runTurn(
   };
   await core.journal.record("turnEnded", fields, { type: "turnFinished", ...fields }, scope);
   await core.log.sync().catch(() => {});
+  judgeTurn(core, turnId, submission.text);
   return { ...fields };
 }

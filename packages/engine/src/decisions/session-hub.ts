@@ -1,0 +1,29 @@
+import type { SessionCore } from "../session/core.js";
+import { DecisionHub } from "./hub.js";
+import { nativeRuntime } from "./native.js";
+import { createSidecar } from "./sidecar.js";
+import { USES } from "./uses.js";
+
+const hubs = new WeakMap<SessionCore, DecisionHub>();
+
+/**
+ * The decision hub of a session, made on first use: the USES table, the session's settings,
+ * the fast model as the sidecar and the process's native runtime.
+ */
+export function decisionsOf(core: SessionCore): DecisionHub {
+  let hub = hubs.get(core);
+  if (!hub) {
+    hub = new DecisionHub({
+      settings: () => core.config.settings,
+      emit: (event, turnId) => core.journal.emit(event, turnId ? { turnId } : {}),
+      sidecar: createSidecar(() => ({
+        client: core.client("fast", core.config.fastModel),
+        model: core.config.fastModel,
+      })),
+      native: nativeRuntime,
+      uses: USES,
+    });
+    hubs.set(core, hub);
+  }
+  return hub;
+}

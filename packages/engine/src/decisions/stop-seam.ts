@@ -1,0 +1,163 @@
+import type { CheckId, CheckKind, ContentBlock, Effort, Message, TurnId } from "@z-engine/protocol";
+import type { AgentRun } from "../run/agent-context.js";
+import type { SessionCore } from "../session/core.js";
+import { decisionsOf } from "./session-hub.js";
+
+/** The stop seam may continue a run at most this often per turn (architecture.md step 4). */
+export const MAX_DECISION_CONTINUATIONS = 1;
+
+/** What the stop seams need of a turn. */
+export interface SeamTurn {
+  readonly turnId: TurnId;
+  readonly signal: AbortSignal;
+  readonly startedAt: number;
+  readonly writtenPaths: ReadonlySet<string>;
+}
+
+const continued = new WeakMap<SeamTurn, number>();
+
+/** The text of the last assistant message of `messages`: the final answer at a stop. */
+export function finalAnswer(messages: readonly Message[]): string {
+  const last = messages.findLast((m) => m.role === "assistant");
+  return (last?.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join("");
+}
+
+const checksSince = (core: SessionCore, turn: SeamTurn, kind?: CheckKind) =>
+  core.checkRecords.filter((r) => r.startedAt >= turn.startedAt && (!kind || r.kind === kind))
+    .length;
+
+const KIND: Record<string, CheckKind | undefined> = {
+  tests: "test",
+  build: "build",
+  typecheck: "typecheck",
+};
+
+type Stop =
+  | { readonly end: true; readonly reason?: string }
+  | { readonly end: false; readonly continueWith: ContentBlock[] };
+
+/**
+ * The stop and completion seams, once verification is done and the run would end: the stop
+ * seam (stop_reminder) may continue the run once per turn with a reminder; otherwise the
+ * completion seam (completion_claim) reports a claim no check of this turn backs with
+ * `completionClaimUnchecked`. A decision that does not end the run is returned as it is.
+ * Never rejects.
+ */
+export async function decideAtStop(
+  core: SessionCore,
+  run: Pick<AgentRun, "depth" | "transcript">,
+  turn: SeamTurn,
+  stop: Stop,
+): Promise<Stop> {
+  if (!stop.end || turn.signal.aborted || run.depth > 0) return stop;
+  const hub = decisionsOf(core);
+  const atStop = hub.joins("stopBoundary");
+  if (!atStop && !hub.joins("completion")) return stop;
+  const answer = finalAnswer(run.transcript.workingSet());
+  const checksThisTurn = checksSince(core, turn);
+  const scope = { signal: turn.signal, turnId: turn.turnId };
+  const used = continued.get(turn) ?? 0;
+  if (atStop && used < MAX_DECISION_CONTINUATIONS) {
+    const input = { answer, filesChanged: turn.writtenPaths.size > 0, checksThisTurn };
+    const [advice] = await hub.consult("stopBoundary", input, scope);
+    if (advice) {
+      continued.set(turn, used + 1);
+      return { end: false, continueWith: [{ type: "text", text: advice.reminder }] };
+    }
+  }
+  if (hub.joins("completion")) {
+    const [claim] = await hub.consult("completion", { answer, checksThisTurn }, scope);
+    const kind = claim ? KIND[claim.kind] : undefined;
+    if (claim && checksSince(core, turn, kind) === 0)
+      core.journal.emit(
+        {
+          type: "completionClaimUnchecked",
+          claim: { turnId: turn.turnId, text: claim.claim, kind: claim.kind },
+        },
+        { turnId: turn.turnId },
+      );
+  }
+  return stop;
+}
+
+/**
+ * The check-select seam: the automatic checks to run, without those the uses name as unable
+ * to cover the changed paths (never all of them). Returns `ids` itself when no use runs.
+ */
+export async function selectChecks(
+  core: SessionCore,
+  turn: SeamTurn,
+  ids: readonly CheckId[],
+): Promise<readonly CheckId[]> {
+  const hub = decisionsOf(core);
+  if (ids.length < 2 || !hub.joins("checkSelect")) return ids;
+  const input = { changedPaths: [...turn.writtenPaths], checkIds: ids };
+  const advice = await hub.consult("checkSelect", input, {
+    signal: turn.signal,
+    turnId: turn.turnId,
+  });
+  const skip = new Set(advice.flatMap((a) => a.skip));
+  const kept = ids.filter((id) => !skip.has(id));
+  return kept.length > 0 ? kept : ids;
+}
+
+const routed = new WeakMap<SeamTurn, Effort>();
+/** The efforts a route may pick (never `max`: it only ever costs more). */
+const ROUTE_EFFORTS: readonly Effort[] = ["low", "medium", "high"];
+
+/**
+ * The route seam at turn start: when the session has no effort of its own, a route use may
+ * pick one for this turn's requests (`routeChosen`). Never rejects.
+ */
+export async function routeTurn(core: SessionCore, turn: SeamTurn, prompt: string): Promise<void> {
+  // Made at turn start, so the uses' models start loading while the first request streams.
+  const hub = decisionsOf(core);
+  if (core.effort !== undefined || !hub.joins("route")) return;
+  const scope = { signal: turn.signal, turnId: turn.turnId };
+  const [advice] = await hub.consult("route", { prompt, efforts: ROUTE_EFFORTS }, scope);
+  if (!advice || !ROUTE_EFFORTS.includes(advice.effort)) return;
+  routed.set(turn, advice.effort);
+  core.journal.emit(
+    { type: "routeChosen", route: { effort: advice.effort, reason: advice.reason } },
+    { turnId: turn.turnId },
+  );
+}
+
+/** The effort the route chose for the main agent's requests in `turn`, if any. */
+export function routedEffort(run: Pick<AgentRun, "depth">, turn: SeamTurn): Effort | undefined {
+  return run.depth === 0 ? routed.get(turn) : undefined;
+}
+
+/**
+ * The attention seam, in the background: each waiting approval (id and request) is scored,
+ * and `urgencyScored` reports the level. Returns at once; never rejects.
+ */
+export function scoreAttention(
+  core: SessionCore,
+  waiting: readonly (readonly [string, { readonly title: string; readonly reason: string }])[],
+  turnId: TurnId,
+): void {
+  const hub = decisionsOf(core);
+  if (waiting.length === 0 || !hub.joins("attention")) return;
+  for (const [item, request] of waiting) {
+    const input = { item, kind: "approval" as const, text: `${request.title}: ${request.reason}` };
+    void hub.consult("attention", input, { turnId }).then(([advice]) => {
+      if (advice)
+        core.journal.emit({ type: "urgencyScored", urgency: { item, ...advice } }, { turnId });
+    });
+  }
+}
+
+/**
+ * The turn-end seam, in the background: a tone use judges the finished turn
+ * (`turnToneJudged`). Returns at once; never rejects.
+ */
+export function judgeTurn(core: SessionCore, turnId: TurnId, prompt: string): void {
+  const hub = decisionsOf(core);
+  if (!hub.joins("turnEnd")) return;
+  const answer = finalAnswer(core.workingSet());
+  void hub.consult("turnEnd", { prompt, answer }, { turnId }).then(([advice]) => {
+    if (advice)
+      core.journal.emit({ type: "turnToneJudged", turnId, tone: advice.tone }, { turnId });
+  });
+}

@@ -1,0 +1,217 @@
+import type { EngineEventType, EventEnvelope } from "@z-engine/protocol";
+import { reply } from "@z-engine/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { type DecisionModelKind, decisionModel } from "../decision-model.js";
+import { type Harness, harness, loginProject, resultsOf, waitForCount } from "../harness.js";
+
+// The rules of architecture.md "Decision seams", held with every feature On and every
+// feature in Shadow: no seam allows, denies, cancels a turn or sets a badge; a failing or
+// stalling decision model abstains (behaviour equals Off); Shadow advice is dropped but traced.
+
+const FEATURES = [
+  "screen_request",
+  "review_call",
+  "after_call_notes",
+  "stop_reminder",
+  "completion_claim",
+  "check_select",
+  "route",
+  "turn_tone",
+  "attention",
+];
+const REMINDER = "Your answer says the work succeeded";
+
+function settings(mode: "on" | "shadow" | "off", timeoutMs = 2_000, features = FEATURES): string {
+  return [
+    "[permissions]",
+    'allow = ["Bash(rm -rf src)", "Bash(git status)"]',
+    'deny = ["Bash(git push --force)"]',
+    "[decisions]",
+    `timeout_ms = ${timeoutMs}`,
+    "[experimental]",
+    ...features.map((f) => `decisions_${f} = "${mode}"`),
+  ].join("\n");
+}
+
+const calls = [
+  { name: "Bash", input: { command: "git status" } },
+  { name: "Bash", input: { command: "rm -rf src" } },
+  { name: "Bash", input: { command: "git push --force" } },
+  { name: "Bash", input: { command: "touch c.txt" } },
+];
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.dispose();
+  h = undefined;
+});
+
+async function run(
+  mode: "on" | "shadow" | "off",
+  kind: DecisionModelKind,
+  timeoutMs?: number,
+  features = FEATURES,
+) {
+  const fast = decisionModel(kind);
+  // The harness's own ScriptedModel stays the main model; the fast role gets the decision model.
+  let main: Harness | undefined;
+  main = await harness({
+    files: loginProject,
+    script: [
+      reply.toolCalls(calls),
+      reply.text("Done. All tests pass."),
+      reply.text("Done. All tests pass."),
+    ],
+    userSettings: settings(mode, timeoutMs, features),
+    approve: (r) =>
+      r.title.includes("rm -rf") ? { type: "deny", feedback: "no" } : { type: "allowOnce" },
+    engine: { clientFactory: ({ role }) => (role === "fast" ? fast : (main as Harness).model) },
+  });
+  h = main;
+  const summary = await h.session.run("tidy up the repository");
+  return { h, fast, summary };
+}
+
+/** The events that show what a turn did, in order, without the decision layer's own. */
+const OBSERVABLE: readonly EngineEventType[] = [
+  "toolStarted",
+  "toolFinished",
+  "approvalRequested",
+  "approvalResolved",
+  "turnFinished",
+];
+function observable(h: Harness) {
+  return h.recorder.envelopes
+    .map((e: EventEnvelope) => e.event)
+    .filter((e) => OBSERVABLE.includes(e.type))
+    .map((e) => {
+      switch (e.type) {
+        case "toolStarted":
+          return `${e.type} ${e.title}`;
+        case "toolFinished":
+          return `${e.type} ${e.toolName} ${e.status}`;
+        case "approvalRequested":
+          return `${e.type} ${e.title} rules=${e.suggestedRules.length}`;
+        case "approvalResolved":
+          return `${e.type} ${e.decision.type}`;
+        case "turnFinished":
+          return `${e.type} ${e.outcome} ${e.badge.status}`;
+        default:
+          return e.type;
+      }
+    });
+}
+
+async function offBaseline() {
+  const off = await run("off", "eager");
+  const out = {
+    events: observable(off.h),
+    requests: off.h.model.requests.length,
+    results: resultsOf(off.h, 1).map((r) => r.isError ?? false),
+    badge: off.summary.badge.status,
+  };
+  await off.h.dispose();
+  h = undefined;
+  return out;
+}
+
+describe("decision rules with every feature On", { timeout: 60_000 }, () => {
+  it("only escalates: Allow becomes Ask, Deny and Ask stay, the turn ends as it would, the badge is the engine's", async () => {
+    const off = await offBaseline();
+    const { h, summary } = await run("on", "eager");
+    expect(summary.outcome).toBe("completed");
+    expect(summary.badge.status).toBe(off.badge);
+    const asked = h.recorder.ofType("approvalRequested");
+    // review_call: the allowed `rm -rf src` became an Ask, with no rule to persist.
+    expect(asked.find((a) => a.title.includes("rm -rf src"))).toMatchObject({
+      suggestedRules: [],
+      reason: expect.stringContaining("risky"),
+    });
+    // The policy's own Ask is unchanged (it keeps its suggested rules).
+    const offTouch = off.events.find(
+      (e) => e.startsWith("approvalRequested") && e.includes("touch"),
+    );
+    expect(observable(h)).toContain(offTouch);
+    // The deny rule still denies, and no seam asked about it.
+    expect(asked.some((a) => a.title.includes("git push"))).toBe(false);
+    expect(h.recorder.ofType("toolFinished").map((f) => f.status)).toEqual([
+      "ok",
+      "denied",
+      "denied",
+      "ok",
+    ]);
+    // stop_reminder continued the run once (not twice), then completion_claim spoke up.
+    expect(h.model.requests).toHaveLength(3);
+    const reminded = h.model.requests[2]?.messages.at(-1)?.content ?? [];
+    expect(reminded.some((b) => b.type === "text" && b.text.includes(REMINDER))).toBe(true);
+    expect(h.recorder.ofType("completionClaimUnchecked")).toMatchObject([
+      { claim: { text: "All tests pass.", kind: "tests" } },
+    ]);
+    expect(h.recorder.ofType("routeChosen")).toMatchObject([{ route: { effort: "low" } }]);
+    expect(h.model.requests[0]?.effort).toBe("low");
+    await waitForCount(h, "turnToneJudged", 1);
+    // attention: each waiting approval got its urgency (live, beside the approval).
+    await waitForCount(h, "urgencyScored", asked.length);
+    expect(
+      h.recorder
+        .ofType("urgencyScored")
+        .map((u) => u.urgency.item)
+        .sort(),
+    ).toEqual(asked.map((a) => a.approvalId).sort());
+    const traces = h.recorder.ofType("decisionTraced").map((e) => e.trace);
+    expect(traces.every((t) => t.mode === "on")).toBe(true);
+    expect(traces.filter((t) => t.applied).map((t) => t.use)).toEqual(
+      expect.arrayContaining([
+        "review_call",
+        "stop_reminder",
+        "completion_claim",
+        "route",
+        "turn_tone",
+      ]),
+    );
+    expect(h.recorder.ofType("turnFinished").map((t) => t.outcome)).toEqual(["completed"]);
+  });
+
+  it.each(["failing", "stalling"] as const)(
+    "a %s decision model abstains: the turn is the same as with every feature Off",
+    async (kind) => {
+      const off = await offBaseline();
+      // The uses that ask the fast model (the native classifiers have their own tests).
+      const sidecarUses = FEATURES.filter((f) => f !== "review_call" && f !== "screen_request");
+      const { h } = await run("on", kind, 10, sidecarUses);
+      expect(observable(h)).toEqual(off.events);
+      expect(h.model.requests).toHaveLength(off.requests);
+      expect(h.model.requests[0]?.effort).toBeUndefined();
+      expect(h.recorder.ofType("routeChosen")).toEqual([]);
+      expect(h.recorder.ofType("completionClaimUnchecked")).toEqual([]);
+      const sidecarTraces = h.recorder.ofType("decisionTraced").map((e) => e.trace);
+      expect(sidecarTraces.length).toBeGreaterThan(0);
+      expect(sidecarTraces.every((t) => !t.applied && t.outcome !== "advice")).toBe(true);
+      if (kind === "stalling")
+        expect(sidecarTraces.some((t) => t.outcome === "timeout")).toBe(true);
+    },
+  );
+});
+
+describe("decision rules with every feature in Shadow", { timeout: 60_000 }, () => {
+  it("changes nothing: the turn equals Off, and each use's advice is traced but not applied", async () => {
+    const off = await offBaseline();
+    const { h, summary } = await run("shadow", "eager");
+    expect(observable(h)).toEqual(off.events);
+    expect(h.model.requests).toHaveLength(off.requests);
+    expect(resultsOf(h, 1).map((r) => r.isError ?? false)).toEqual(off.results);
+    expect(summary.badge.status).toBe(off.badge);
+    expect(h.model.requests[0]?.effort).toBeUndefined();
+    for (const type of [
+      "routeChosen",
+      "completionClaimUnchecked",
+      "turnToneJudged",
+      "urgencyScored",
+    ] as const)
+      expect(h.recorder.ofType(type)).toEqual([]);
+    await waitForCount(h, "decisionTraced", 4);
+    const traces = h.recorder.ofType("decisionTraced").map((e) => e.trace);
+    expect(traces.every((t) => t.mode === "shadow" && !t.applied)).toBe(true);
+    expect(traces.some((t) => t.use === "review_call" && t.outcome === "advice")).toBe(true);
+  });
+});
