@@ -14,9 +14,11 @@ export interface ChangeState {
  * fingerprint now differs from the one at turn start (this catches changes made by Bash).
  */
 export async function changeState(core: SessionCore, turn: TurnState): Promise<ChangeState> {
-  const fingerprint = await core.fingerprint().catch(() => "");
-  const moved =
-    turn.startFingerprint !== null && fingerprint !== "" && fingerprint !== turn.startFingerprint;
+  const [start, fingerprint] = await Promise.all([
+    turn.startFingerprint,
+    core.fingerprint().catch(() => ""),
+  ]);
+  const moved = start !== null && fingerprint !== "" && fingerprint !== start;
   return { changed: turn.writtenPaths.size > 0 || moved, fingerprint };
 }
 
