@@ -95,6 +95,7 @@ export async function runAgent(
     );
     core.mcp.releaseStarts();
     const response = await stream;
+    core.repoMap?.firstResponse();
     turn.usage = addUsage(turn.usage, response.usage);
     if (response.error) {
       if (turn.signal.aborted || response.error.kind === "cancelled") return cancelled(turn);

@@ -287,7 +287,7 @@ async function buildSession(
     sessionExtensions(ctx, { interaction, jobs, lsp, overrides: prep.overrides }),
   );
   ref.current = session;
-  session.repoMap?.start();
+  session.repoMap?.startAfterFirstResponse();
   // MCP servers start in the background: no request waits for them, and the first one is
   // not slowed by their start-up (held until it went out, or the session sits idle).
   mcp.holdStarts();
