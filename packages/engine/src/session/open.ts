@@ -287,6 +287,8 @@ async function buildSession(
     sessionExtensions(ctx, { interaction, jobs, lsp, overrides: prep.overrides }),
   );
   ref.current = session;
+  // The main client now: a built-in client starts loading its SDK while the session opens.
+  session.client("main", session.model);
   session.repoMap?.startAfterFirstResponse();
   // MCP servers start in the background: no request waits for them, and the first one is
   // not slowed by their start-up (held until it went out, or the session sits idle).

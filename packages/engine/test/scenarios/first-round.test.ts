@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { ModelClient } from "@z-engine/protocol";
-import { reply } from "@z-engine/testkit";
+import { reply, ScriptedModel } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, harness, loginFix, loginProject, waitForCount } from "../harness.js";
 
@@ -132,5 +132,23 @@ describe("the first round of a turn", { timeout: 60_000 }, () => {
     // Bash changed a file no write tool reported: the start fingerprint caught it.
     const [finished] = h.recorder.ofType("turnFinished");
     expect(finished?.badge.status).not.toBe("notApplicable");
+  });
+
+  it("has its main client made when the session opens, before any request", async () => {
+    const made: string[] = [];
+    const scripted = new ScriptedModel([]);
+    h = await harness({
+      files: loginProject,
+      script: [],
+      engine: {
+        clientFactory: ({ role, model }) => {
+          made.push(`${role}:${model}`);
+          return scripted;
+        },
+      },
+    });
+    // A built-in client starts importing its SDK when it is made (settings/models.ts).
+    expect(made.filter((m) => m.startsWith("main:"))).toHaveLength(1);
+    expect(scripted.requests).toHaveLength(0);
   });
 });
