@@ -3,13 +3,21 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createFixtureRepo, type FakeProvider, type FixtureRepo } from "@z-engine/testkit";
+import {
+  createFixtureRepo,
+  type FakeProvider,
+  type FixtureFiles,
+  type FixtureRepo,
+} from "@z-engine/testkit";
 
 /** The built entry the benchmarks run, as users do. */
 export const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "main.js");
 
-/** A temporary home (catalog off, optional extra settings) and a one-file project. */
-export async function benchHome(settings = ""): Promise<{
+/** A temporary home (catalog off, optional extra settings) and a project (default one file). */
+export async function benchHome(
+  settings = "",
+  files: FixtureFiles = { "README.md": "# bench\n" },
+): Promise<{
   home: string;
   repo: FixtureRepo;
   env(provider: FakeProvider): Record<string, string>;
@@ -18,7 +26,7 @@ export async function benchHome(settings = ""): Promise<{
   const home = await mkdtemp(join(tmpdir(), "zeng-bench-"));
   await mkdir(join(home, "config"), { recursive: true });
   await writeFile(join(home, "config", "settings.toml"), `[catalog]\nsource = "off"\n${settings}`);
-  const repo = await createFixtureRepo({ files: { "README.md": "# bench\n" } });
+  const repo = await createFixtureRepo({ files });
   return {
     home,
     repo,

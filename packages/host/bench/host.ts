@@ -117,12 +117,63 @@ async function benchFingerprint(scratch: string): Promise<void> {
   console.log(`BENCH host.fingerprint ${median(times).toFixed(1)} ms`);
 }
 
-// `tsx bench/host.ts [snapshot] [restore] [fingerprint] [worktree]` runs only those (default: all).
+const RAW_FIRST = `set -e
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@b GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@b
+env -u GIT_WORK_TREE git init -q --bare "$GIT_DIR"
+git add -A
+tree=$(git write-tree)
+c=$(echo m | git commit-tree "$tree")
+git update-ref refs/bench "$c"
+`;
+
+// The first snapshot of a session's project (issue 18): a fresh shadow repository (as on a
+// project's first session) and a warm one (a later session: the store is new, the
+// repository exists), against raw git doing init (fresh only), add, write-tree, commit-tree
+// and update-ref in one shell.
+async function benchFirstSnapshot(scratch: string): Promise<void> {
+  const root = join(scratch, "small");
+  mkdirSync(join(root, "src"), { recursive: true });
+  mkdirSync(join(root, "test"), { recursive: true });
+  writeFileSync(join(root, "package.json"), '{"name":"small","scripts":{"test":"node --test"}}\n');
+  writeFileSync(join(root, "README.md"), "# small\n");
+  writeFileSync(join(root, ".gitignore"), "node_modules/\n");
+  writeFileSync(join(root, "src", "sum.js"), "export const sum = (a, b) => a - b;\n");
+  writeFileSync(join(root, "test", "sum.test.js"), "import './../src/sum.js';\n");
+  execFileSync("git", ["init", "-q"], { cwd: root, env });
+  const fresh: number[] = [];
+  const warm: number[] = [];
+  const base: number[] = [];
+  for (let i = 0; i < 12; i++) {
+    const dir = join(scratch, `first-${i}`);
+    const open = () => createCheckpointStore({ checkpointsDir: dir, projectRoot: root, env });
+    fresh.push(await time(() => open().snapshot("first")));
+    warm.push(await time(() => open().snapshot("second")));
+    const rawEnv = { ...env, GIT_DIR: join(dir, "raw.git"), GIT_WORK_TREE: root };
+    base.push(
+      await time(() =>
+        execFileSync("sh", ["-c", RAW_FIRST], { cwd: root, env: rawEnv, stdio: "ignore" }),
+      ),
+    );
+  }
+  const [f, w, b] = [median(fresh.slice(2)), median(warm.slice(2)), median(base.slice(2))];
+  console.log(
+    "workload: first snapshot of a 5-file git project by a new store, into a fresh shadow repository and into an existing one; baseline raw git init, add -A, write-tree, commit-tree, update-ref in one sh; 10 runs after 2 warm-ups, median",
+  );
+  console.log(
+    `BENCH host.firstSnapshot ${f.toFixed(1)} ms baseline=${b.toFixed(1)} ratio=${(f / b).toFixed(2)}`,
+  );
+  console.log(
+    `BENCH host.firstSnapshotWarm ${w.toFixed(1)} ms baseline=${b.toFixed(1)} ratio=${(w / b).toFixed(2)}`,
+  );
+}
+
+// `tsx bench/host.ts [first] [snapshot] [restore] [fingerprint] [worktree]` runs only those (default: all).
 const only = new Set(process.argv.slice(2));
 const wanted = (name: string) => only.size === 0 || only.has(name);
 const scratch = mkdtempSync(join(tmpdir(), "zeng-host-bench-"));
 try {
   const root = join(scratch, "tree");
+  if (wanted("first")) await benchFirstSnapshot(scratch);
   if (wanted("snapshot") || wanted("restore")) makeTree(root, 10_000);
   if (wanted("snapshot")) await benchSnapshot(root, scratch);
   if (wanted("restore")) await benchRestore(root, scratch);

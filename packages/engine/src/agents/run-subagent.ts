@@ -85,7 +85,7 @@ export async function runSubagent(
     },
   };
   const journal = core.journal.forAgent(run.agentId, log);
-  const turn = newTurnState(turnId, run.signal, core.clock(), null);
+  const turn = newTurnState(turnId, run.signal, core.clock(), Promise.resolve(null));
   const agentRun: AgentRun = {
     agent: runAgentOf(core, run),
     transcript: transcriptSink(journal, () => fold.snapshot().workingSet.slice()),

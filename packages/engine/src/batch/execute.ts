@@ -17,8 +17,11 @@ export const CANCELLED_RESULT = "cancelled by user";
 
 /** What the batch tells the turn. */
 export interface BatchHooks {
-  /** Called right before the first tool of the batch runs (the turn's checkpoint). */
-  beforeFirstRun(): Promise<void>;
+  /**
+   * Called once, right before the first group that holds a call which is not read-only
+   * runs (the turn's checkpoint and start fingerprint); read-only calls run without it.
+   */
+  beforeFirstWrite(): Promise<void>;
   /** Called with the real paths a call wrote. */
   onWritten(paths: readonly string[]): void;
 }
@@ -293,7 +296,7 @@ export async function executeBatch(
   const calls = await gateAll(core, run, uses, turnId, invalidInputs);
   const results: ToolResultBlock[] = [];
   let i = 0;
-  let ranAny = false;
+  let wroteAny = false;
   while (i < calls.length) {
     const call = calls[i] as GatedCall;
     if (call.kind !== "ready" || signal.aborted) {
@@ -310,9 +313,9 @@ export async function executeBatch(
         group.push(next);
       }
     }
-    if (!ranAny) {
-      ranAny = true;
-      await hooks.beforeFirstRun();
+    if (!wroteAny && group.some((c) => !c.tool.isReadOnly(c.input))) {
+      wroteAny = true;
+      await hooks.beforeFirstWrite();
     }
     results.push(...(await Promise.all(group.map((c) => runCall(core, run, c, turnId, hooks)))));
     i += group.length;

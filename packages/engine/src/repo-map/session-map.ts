@@ -73,7 +73,35 @@ export class SessionRepoMap {
 
   /** Starts the first build (a no-op when the map is off). */
   start(): void {
+    this.releaseStart = () => {};
     this.rebuild();
+    this.markStarted();
+  }
+
+  private releaseStart: (() => void) | null = null;
+  private markStarted: () => void = () => {};
+  private readonly started = new Promise<void>((resolve) => {
+    this.markStarted = resolve;
+  });
+
+  /**
+   * Starts the first build once {@link firstResponse} is called (the session's first model
+   * response arrived, so its request went out) or after `fallbackMs` (a session that sits
+   * idle), whichever comes first: loading grammars and parsing run on the main thread, and
+   * would otherwise delay the first request (issue 18).
+   */
+  startAfterFirstResponse(fallbackMs = 1000): void {
+    const timer = setTimeout(() => this.start(), fallbackMs);
+    timer.unref();
+    this.releaseStart = () => {
+      clearTimeout(timer);
+      this.start();
+    };
+  }
+
+  /** The session's first model response arrived: a held first build starts (idempotent). */
+  firstResponse(): void {
+    this.releaseStart?.();
   }
 
   /**
@@ -121,6 +149,7 @@ export class SessionRepoMap {
 
   /** Resolves once no build is running, with the status then. Never rejects. */
   async whenIdle(): Promise<RepoMapStatus> {
+    if (this.releaseStart !== null) await this.started;
     while (this.building) await this.building.catch(() => {});
     return this.status();
   }
@@ -189,6 +218,7 @@ export class SessionRepoMap {
    */
   async close(): Promise<void> {
     this.controller.abort(new Error("the session closed"));
+    this.releaseStart?.(); // a held first build: nothing starts now
     let timer: NodeJS.Timeout | undefined;
     const cap = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, CLOSE_WAIT_MS);

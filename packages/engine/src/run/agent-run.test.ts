@@ -133,7 +133,11 @@ describe("runAgent for a subagent", () => {
       turnId,
     });
 
-    const end = await runAgent(session, run, newTurnState(turnId, controller.signal, 0, null));
+    const end = await runAgent(
+      session,
+      run,
+      newTurnState(turnId, controller.signal, 0, Promise.resolve(null)),
+    );
 
     expect(end).toEqual({ outcome: "completed" });
     // The request offered only the agent's tools, under its own system prompt and model.
@@ -179,7 +183,7 @@ describe("runAgent for a subagent", () => {
     const { run } = subagentRun(controller.signal);
     const limited: AgentRun = { ...run, agent: { ...run.agent, maxTurns: () => 1 } };
     const turnId = newTurnId();
-    const state = newTurnState(turnId, controller.signal, 0, null);
+    const state = newTurnState(turnId, controller.signal, 0, Promise.resolve(null));
     await run.transcript.record("message", {
       message: { id: newMessageId(), role: "user", content: [{ type: "text", text: "go" }] },
       turnId,

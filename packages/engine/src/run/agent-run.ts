@@ -98,6 +98,7 @@ export async function runAgent(core: SessionCore, run: AgentRun, turn: TurnState
     const stream = streamRound(core, run, core.client("main", model), request, turn.turnId);
     core.mcp.releaseStarts();
     const response = await stream;
+    core.repoMap?.firstResponse();
     turn.usage = addUsage(turn.usage, response.usage);
     if (response.error) {
       if (run.signal.aborted || response.error.kind === "cancelled") return cancelled(run);
@@ -122,7 +123,7 @@ export async function runAgent(core: SessionCore, run: AgentRun, turn: TurnState
       response.invalidInputs,
       turn.turnId,
       {
-        beforeFirstRun: () => takeCheckpoint(turn),
+        beforeFirstWrite: () => takeCheckpoint(turn),
         onWritten: (paths) => {
           for (const p of paths) turn.writtenPaths.add(p);
           turn.lastChangeAt = core.clock();
@@ -135,11 +136,12 @@ export async function runAgent(core: SessionCore, run: AgentRun, turn: TurnState
 }
 
 /**
- * Records the turn's checkpoint right before its first tool call runs (design.md §3); its
- * snapshot started with the turn. Never rejects for git trouble.
+ * Records the turn's checkpoint right before its first call that may write runs (design.md
+ * §3, issue 18); its snapshot and the start fingerprint started with the turn, so both hold
+ * the files as they were before it. Read-only calls do not wait. Never rejects for git trouble.
  */
 async function takeCheckpoint(turn: TurnState): Promise<void> {
   const record = turn.recordCheckpoint;
   turn.recordCheckpoint = undefined;
-  await record?.();
+  await Promise.all([record?.(), turn.startFingerprint]);
 }

@@ -12,8 +12,11 @@ export interface TurnState {
   readonly turnId: TurnId;
   readonly signal: AbortSignal;
   readonly startedAt: number;
-  /** Workspace fingerprint at turn start (null when it could not be taken). */
-  readonly startFingerprint: string | null;
+  /**
+   * Workspace fingerprint at turn start (null when it could not be taken), taken while the
+   * first request streams; the first call that may write waits for it.
+   */
+  readonly startFingerprint: Promise<string | null>;
   /** The turn's user message (checkpoints name it). */
   userMessageId: MessageId | undefined;
   usage: Usage;
@@ -43,7 +46,7 @@ export function newTurnState(
   turnId: TurnId,
   signal: AbortSignal,
   startedAt: number,
-  startFingerprint: string | null,
+  startFingerprint: Promise<string | null>,
 ): TurnState {
   return {
     turnId,

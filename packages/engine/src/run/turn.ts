@@ -110,7 +110,8 @@ export async function runTurn(
       durationMs: 0,
     };
   }
-  const startFingerprint = await core.fingerprint().catch(() => null);
+  // Taken while the first request streams: the first call that may write waits for it.
+  const startFingerprint = core.fingerprint().catch(() => null);
   const turn = newTurnState(turnId, signal, startedAt, startFingerprint);
   onState(turn);
   const run = mainAgentRun(core, signal);

@@ -1,28 +1,11 @@
-import { execFile } from "node:child_process";
 import { realpath } from "node:fs/promises";
 import { release } from "node:os";
 import { renderEnvironment } from "@z-engine/context";
-import { safeGitCommand } from "@z-engine/host";
+import { findGitToplevel } from "./git-toplevel.js";
 
-/**
- * The git toplevel of a folder, or undefined when it is not in a repository (or git refuses
- * the one it finds, such as a bare repository planted in the project). Git runs as host's
- * `safeGitCommand` builds it, so no repository setting starts a program. Never rejects.
- */
+/** The git toplevel of a folder (see {@link findGitToplevel}); undefined outside a repository. */
 export function gitToplevel(folder: string): Promise<string | undefined> {
-  const git = safeGitCommand(["rev-parse", "--show-toplevel"], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-  });
-  return new Promise((resolve) => {
-    execFile(
-      git.program,
-      git.args,
-      { cwd: folder, timeout: 5000, env: git.env },
-      (error, stdout) => {
-        resolve(error ? undefined : stdout.trim() || undefined);
-      },
-    );
-  });
+  return findGitToplevel(folder);
 }
 
 /** The real path of a folder; rejects when it does not exist. */

@@ -309,7 +309,9 @@ async function buildSession(
     trust: (trusted) => trustWorkspace(ctx, trustTarget, trusted, prep.overrides),
   });
   built = session;
-  session.repoMap?.start();
+  // The main client now: a built-in client starts loading its SDK while the session opens.
+  session.client("main", session.model);
+  session.repoMap?.startAfterFirstResponse();
   // MCP servers start in the background: no request waits for them, and the first one is
   // not slowed by their start-up (held until it went out, or the session sits idle).
   mcp.holdStarts();

@@ -1,6 +1,9 @@
 import type { EffectiveSettings } from "@z-engine/config";
 import {
   createModelClient,
+  detectProvider,
+  loadAnthropicSdk,
+  loadOpenAiSdk,
   type ModelCatalog as LlmCatalog,
   priceRequest,
   type PricingOverrides,
@@ -69,8 +72,18 @@ export function llmClientFactory(
   dataDir: string,
   apiKey?: string,
 ): ClientFactory {
-  return ({ role, model, settings }) =>
-    createModelClient(
+  return ({ role, model, settings }) => {
+    // The SDK's import (~110 ms) starts with the client, which the session makes when it
+    // opens, so the first request does not wait for it (issue 18).
+    const detected = detectProvider({
+      kind: settings.provider.kind,
+      baseUrl: settings.provider.base_url,
+    });
+    if (detected.ok)
+      void (detected.endpoint.kind === "anthropic" ? loadAnthropicSdk() : loadOpenAiSdk()).catch(
+        () => {},
+      );
+    return createModelClient(
       {
         model,
         ...(apiKey ? { apiKey } : {}),
@@ -85,4 +98,5 @@ export function llmClientFactory(
       },
       { env, dataDir },
     );
+  };
 }

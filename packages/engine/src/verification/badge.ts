@@ -17,9 +17,11 @@ export async function changeState(
   core: Pick<SessionCore, "fingerprint">,
   turn: TurnState,
 ): Promise<ChangeState> {
-  const fingerprint = await core.fingerprint().catch(() => "");
-  const moved =
-    turn.startFingerprint !== null && fingerprint !== "" && fingerprint !== turn.startFingerprint;
+  const [start, fingerprint] = await Promise.all([
+    turn.startFingerprint,
+    core.fingerprint().catch(() => ""),
+  ]);
+  const moved = start !== null && fingerprint !== "" && fingerprint !== start;
   return { changed: turn.writtenPaths.size > 0 || moved, fingerprint };
 }
 

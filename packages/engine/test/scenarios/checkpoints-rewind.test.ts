@@ -77,7 +77,7 @@ async function changingTurn(): Promise<void> {
 }
 
 describe("checkpoints", () => {
-  it("are taken right before the first tool call of a turn, and not for a turn without tools", async () => {
+  it("are taken right before the first call of a turn that may write, and not for a turn without tools", async () => {
     h = await harness({ files, script: [], overrides: { mode: "bypass" } });
     await changingTurn();
     h.model.push(reply.text("Nothing to run."));
@@ -91,8 +91,8 @@ describe("checkpoints", () => {
     h.recorder.expectSubsequence([
       "turnStarted",
       "assistantFinished",
-      "checkpointCreated",
       { type: "toolStarted", toolName: "Read" },
+      "checkpointCreated",
       { type: "toolStarted", toolName: "Edit" },
       { type: "toolStarted", toolName: "Bash" },
       "turnFinished",

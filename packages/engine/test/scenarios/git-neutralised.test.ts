@@ -126,7 +126,7 @@ const layouts = [
   { name: "a planted bare repository", project: (p: Planted) => p.bareProject },
 ];
 
-describe("the engine's git calls in an untrusted project, in ask mode", () => {
+describe("the engine's git calls in an untrusted project, in acceptEdits mode", () => {
   for (const layout of layouts) {
     it(`start no planted program at session open, turn start, checkpoint, fingerprint and rewind (project: ${layout.name})`, async () => {
       const planted = await plant();
@@ -138,12 +138,14 @@ describe("the engine's git calls in an untrusted project, in ask mode", () => {
       await writeFile(join(project, "notes.txt"), "notes\n");
       await planted.makeIndexRacy();
       const { engine, model, recorder } = await openEngine(planted);
-      const session = await engine.createSession(project, { mode: "ask" });
+      const session = await engine.createSession(project, { mode: "acceptEdits" });
       expect(await planted.ran()).toEqual([]);
-      // A read is allowed in ask mode; the checkpoint is taken right before it runs.
+      // A read, then an edit (allowed in acceptEdits mode): the checkpoint is taken right
+      // before the edit runs.
       model.push(
         reply.toolCall("Read", { file_path: join(project, "notes.txt") }),
-        reply.text("Read it."),
+        reply.toolCall("Write", { file_path: join(project, "notes.txt"), content: "written\n" }),
+        reply.text("Wrote it."),
       );
       expect((await session.run("read the notes")).outcome).toBe("completed");
       expect(recorder.ofType("checkpointCreated")).toHaveLength(1);

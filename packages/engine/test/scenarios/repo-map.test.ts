@@ -77,6 +77,33 @@ describe("repo map", () => {
     expect(rebuilt).not.toContain("lonelyHelper");
   }, 60_000);
 
+  it("is rebuilt when trusting the workspace reloads the settings", async () => {
+    h = await harness({
+      files: project,
+      script: [],
+      overrides: { mode: "bypass" },
+      repoMap: true,
+    });
+    h.model.push(reply.text("first"));
+    await h.session.run("hello");
+    await h.session.repoMapIdle();
+    h.model.push(reply.text("with the map"));
+    await h.session.run("again");
+    const map = mapOf(h.model.requests.at(-1));
+    expect(map).toContain("parseConfig");
+    await writeFile(h.repo.path("src/fresh.ts"), "export function freshlyTrusted(): void {}\n");
+    h.model.push(reply.text("same map"));
+    await h.session.run("anything new?");
+    expect(mapOf(h.model.requests.at(-1))).toBe(map);
+
+    h.session.send({ type: "trustWorkspace", trusted: true });
+    await h.session.idle();
+    expect((await h.session.repoMapIdle()).parsed).toBe(1);
+    h.model.push(reply.text("new map"));
+    await h.session.run("and now?");
+    expect(mapOf(h.model.requests.at(-1))).toContain("freshlyTrusted");
+  }, 60_000);
+
   it("context.repo_map_tokens = 0 leaves the map out", async () => {
     h = await harness({
       files: project,

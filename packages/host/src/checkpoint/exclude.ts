@@ -33,16 +33,19 @@ export async function readUserRepo(
 ): Promise<UserRepoInfo> {
   const git = { env: base, userConfig: true };
   try {
-    const out = await runGit(
-      ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir"],
-      { cwd: projectRoot, git },
-    );
+    // Both at once: `config` answers outside a repository too, and is then not used.
+    const [out, excludes] = await Promise.all([
+      runGit(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir"], {
+        cwd: projectRoot,
+        git,
+      }),
+      runGit(["config", "--path", "--get", "core.excludesFile"], {
+        cwd: projectRoot,
+        git,
+        okCodes: [0, 1],
+      }),
+    ]);
     const [top, common] = out.stdout.toString("utf8").trim().split("\n");
-    const excludes = await runGit(["config", "--path", "--get", "core.excludesFile"], {
-      cwd: projectRoot,
-      git,
-      okCodes: [0, 1],
-    });
     const excludesFile = excludes.stdout.toString("utf8").trim();
     return {
       commonDir: common ?? null,

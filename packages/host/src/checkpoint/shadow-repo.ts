@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type HashLength, countIndexEntries } from "../git-index.js";
 import { type GitOutput, runGit, runGitScript } from "../git.js";
@@ -27,6 +27,22 @@ const SHADOW_CONFIG = ["safe.directory=*", "core.splitIndex=true"];
  * driver, end-of-line conversion, `ident` or re-encoding).
  */
 export const SHADOW_ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
+
+/**
+ * The shadow's own settings: files stored byte for byte (no end-of-line conversion), links
+ * as links, the executable bit kept, a compact index, paths unquoted, no automatic gc.
+ */
+const SHADOW_SETTINGS = `[core]
+\tautocrlf = false
+\tsafecrlf = false
+\tsymlinks = true
+\tfileMode = true
+\tquotePath = false
+[index]
+\tversion = 4
+[gc]
+\tauto = 0
+`;
 
 /** Options of one git call against the shadow repository. */
 export interface ShadowGitOptions {
@@ -141,24 +157,47 @@ export class ShadowRepo {
     }
     await mkdir(this.gitDir, { recursive: true });
     await this.git(["init", "-q"]);
-    const settings: [string, string][] = [
-      ["core.autocrlf", "false"],
-      ["core.safecrlf", "false"],
-      ["core.symlinks", "true"],
-      ["core.fileMode", "true"],
-      ["index.version", "4"],
-      ["core.quotePath", "false"],
-      ["gc.auto", "0"],
-    ];
-    for (const [key, value] of settings) await this.git(["config", key, value]);
+    // Written straight into the config `git init` made (a later section's value wins over
+    // what init probed): one spawn instead of one per setting, which costs from a large
+    // Node process (issue 18).
+    await appendFile(join(this.gitDir, "config"), SHADOW_SETTINGS);
     await writeFile(join(this.gitDir, "project"), `${this.projectRoot}\n`);
     await this.writeInfo("attributes", SHADOW_ATTRIBUTES);
     await this.readObjectFormat();
   }
 
+  /** The object format, from the repository's config (no spawn); git tells when that fails. */
   private async readObjectFormat(): Promise<void> {
+    const config = await readFile(join(this.gitDir, "config"), "utf8").catch(() => null);
+    if (config !== null) {
+      const format = /^\s*objectformat\s*=\s*(\w+)/im.exec(config)?.[1]?.toLowerCase();
+      this.hashLength = format === "sha256" ? 32 : 20;
+      return;
+    }
     // Git before 2.28 echoes an option it does not know: it only has sha1 then.
     const out = await this.git(["rev-parse", "--show-object-format"]);
     this.hashLength = out.stdout.toString("utf8").trim() === "sha256" ? 32 : 20;
+  }
+
+  /**
+   * The commit `ref` (under `refs/`) points at, read from its loose file or `packed-refs`
+   * without a spawn; git answers when neither is plain (a symbolic ref, another ref format).
+   * Null when the ref does not exist.
+   */
+  async readRef(ref: string): Promise<string | null> {
+    const loose = await readFile(join(this.gitDir, ref), "utf8").catch(() => null);
+    const hex = this.hashLength * 2;
+    const name = new RegExp(`^[0-9a-f]{${hex}}$`);
+    if (loose !== null && name.test(loose.trim())) return loose.trim();
+    if (loose === null && !existsSync(join(this.gitDir, "reftable"))) {
+      const packed = await readFile(join(this.gitDir, "packed-refs"), "utf8").catch(() => "");
+      for (const line of packed.split("\n")) {
+        const [commit, path] = line.split(" ");
+        if (path === ref && commit && name.test(commit)) return commit;
+      }
+      return null;
+    }
+    const out = await this.git(["rev-parse", "-q", "--verify", ref], { okCodes: [0, 1] });
+    return out.code === 0 ? out.stdout.toString("utf8").trim() : null;
   }
 }

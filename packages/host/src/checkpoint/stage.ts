@@ -90,7 +90,9 @@ export async function planStage(
   const present = changed.filter((path) => !deleted.has(path));
   const unstorable = await findTooLarge(shadow.projectRoot, present, limits.maxFileBytes);
   const dropped = unstorable.filter((path) => !untracked.has(path));
-  if (ignoresChanged || changed.some((path) => path.endsWith(".gitignore"))) {
+  // A new index (nothing tracked yet) holds no file the ignores could now cover.
+  const rules = ignoresChanged || changed.some((path) => path.endsWith(".gitignore"));
+  if (rules && before > 0) {
     // Files git lists as new are never ignored, so the index as it is tells which are.
     const ignored = await shadow.git(["ls-files", "-z", "-c", "-i", "--exclude-standard"], {
       indexFile,

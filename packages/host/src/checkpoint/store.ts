@@ -94,9 +94,9 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
   };
 
   const prepare = async (): Promise<boolean> => {
-    await shadow.init();
+    // The user's repository is read while the shadow one is made (both spawn git).
     userRepo ??= readUserRepo(shadow.projectRoot, env);
-    const repo = await userRepo;
+    const [repo] = await Promise.all([userRepo, shadow.init()]);
     if (repo.excludesFile) shadow.excludesFile = repo.excludesFile;
     return shadow.writeExclude(await buildExcludeText(shadow.projectRoot, repo, env));
   };
@@ -111,10 +111,7 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
 
   const readHead = async (): Promise<string | null> => {
     if (head !== undefined) return head;
-    const out = await shadow.git(["rev-parse", "-q", "--verify", CHECKPOINT_REF], {
-      okCodes: [0, 1],
-    });
-    head = out.code === 0 ? out.stdout.toString("utf8").trim() : null;
+    head = await shadow.readRef(CHECKPOINT_REF);
     return head;
   };
 

@@ -1,0 +1,69 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createFixtureRepo, type FixtureRepo } from "@z-engine/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SessionRepoMap } from "./session-map.js";
+
+// Issue 18: grammars load and files parse on the main thread, so the first build waits for
+// the session's first model response (its request went out) or for a quiet moment.
+
+let repo: FixtureRepo;
+let data: string;
+const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/nonexistent" };
+
+beforeEach(async () => {
+  repo = await createFixtureRepo({
+    files: {
+      "src/core.ts": "export function coreThing(): number {\n  return 1;\n}\n",
+      "src/use.ts": 'import { coreThing } from "./core";\nexport const usesCore = coreThing();\n',
+    },
+  });
+  data = await mkdtemp(join(tmpdir(), "repomap-start-"));
+});
+afterEach(async () => {
+  await repo.dispose();
+  await rm(data, { recursive: true, force: true });
+});
+
+function newMap(): SessionRepoMap {
+  return new SessionRepoMap({
+    projectRoot: repo.root,
+    cacheFile: join(data, "cache.json"),
+    env,
+    tokens: () => 1000,
+    messages: () => [],
+    onProblem: () => {},
+  });
+}
+
+describe("the first repo map build", { timeout: 30_000 }, () => {
+  it("does not start before the first response: a session closed before it built nothing", async () => {
+    const map = newMap();
+    map.startAfterFirstResponse(60_000);
+    expect(map.status().indexed).toBe(0);
+    await map.close();
+    expect(map.status().indexed).toBe(0);
+    expect(existsSync(join(data, "cache.json"))).toBe(false);
+  });
+
+  it("starts at the first response, and joins the next request", async () => {
+    const map = newMap();
+    map.startAfterFirstResponse(60_000);
+    map.firstResponse();
+    const status = await map.whenIdle();
+    expect(status).toMatchObject({ state: "ready", indexed: 2 });
+    expect(map.system([]).at(-1)?.id).toBe("repoMap");
+    map.firstResponse(); // idempotent: no second build
+    expect(map.status().state).toBe("active");
+    await map.close();
+  });
+
+  it("starts by itself when no response comes (a session that sits idle)", async () => {
+    const map = newMap();
+    map.startAfterFirstResponse(10);
+    expect(await map.whenIdle()).toMatchObject({ state: "ready", indexed: 2 });
+    await map.close();
+  });
+});
