@@ -12,6 +12,10 @@ export type { Submission, TurnSummary } from "./run/turn.js";
 export type { ModelCatalog, ModelInfo } from "./session/core.js";
 export type { RepoMapStatus } from "./repo-map/session-map.js";
 
+// A stored session told as events (for a UI that rebuilds its view on reload)
+export type { SessionHistory } from "./history/session-history.js";
+export { historyEvents, readSessionHistory } from "./history/session-history.js";
+
 // MCP
 /** A session's MCP servers for hosts and the command catalog; prompts as `/mcp__<server>__<prompt>`. */
 export type { McpPromptCommand, McpPromptFetch, SessionMcp } from "./mcp/prompts.js";
