@@ -1,4 +1,6 @@
 import { access, readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { part, reply } from "@z-engine/testkit";
 import type { Browser, Page } from "playwright-core";
@@ -94,5 +96,37 @@ describe("web walkthrough", { timeout: 40_000 }, () => {
     await expect.poll(() => p.getByTestId("user-message").count(), { timeout: 15_000 }).toBe(0);
     await expect(access(notes)).rejects.toThrow();
     await p.screenshot({ path: join(SCREENSHOTS, "rewound.png") });
+  });
+});
+
+describe("cross-site use from a browser", { timeout: 30_000 }, () => {
+  it("refuses the page with a wrong token and a foreign page's requests", async () => {
+    const f = await startFixture({ files: { "a.txt": "a\n" }, script: [] });
+    cleanup.push(() => f.dispose());
+    const p = await page();
+    const wrong = await p.goto(f.server.url.replace(/token=.*/, "token=guess"));
+    expect(wrong?.status()).toBe(401);
+    // A page of another origin (another port of the same host) tries the API with the token.
+    const other = createServer((_, res) => res.end("<html><body>elsewhere</body></html>"));
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    cleanup.push(() => new Promise<void>((resolve) => other.close(() => resolve())));
+    await p.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+    const outcome = await p.evaluate(
+      async ({ port, token, folder }) => {
+        try {
+          const r = await fetch(`http://127.0.0.1:${port}/api/sessions`, {
+            method: "POST",
+            headers: { "x-zeng-token": token, "content-type": "application/json" },
+            body: JSON.stringify({ folder }),
+          });
+          return `status ${r.status}`;
+        } catch (e) {
+          return `refused: ${(e as Error).message}`;
+        }
+      },
+      { port: f.server.port, token: f.server.token, folder: f.repo.root },
+    );
+    expect(outcome).toMatch(/^refused/);
+    expect(await f.engine.listSessions()).toEqual([]);
   });
 });

@@ -35,10 +35,12 @@ export function launchBrowser(): Promise<Browser> {
 
 export interface WebFixture {
   readonly repo: FixtureRepo;
-  readonly engine: Engine;
-  readonly server: WebServer;
-  readonly model: ScriptedModel;
+  engine: Engine;
+  server: WebServer;
+  model: ScriptedModel;
   readonly dataDir: string;
+  /** Stops the server and the engine and starts new ones over the same folders (a new model). */
+  restart(script: readonly ScriptResponse[]): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -55,32 +57,41 @@ export async function startFixture(options: {
     ZENGINE_CONFIG_HOME: join(home, "config"),
   });
   await mkdir(paths.dataDir, { recursive: true });
-  const model = new ScriptedModel([...options.script]);
-  const titles = new ScriptedModel(
-    Array.from({ length: 8 }, () => reply.text("Fix the login bug")),
-  );
-  const engine = await createEngine({
-    paths,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
-    homeDir: home,
-    clientFactory: ({ role }) => (role === "fast" ? titles : model),
-    repoMap: false,
-    ...(options.settings ? { settings: options.settings } : {}),
-  });
-  const server = await startWebServer({ engine, dataDir: paths.dataDir, publicDir: PUBLIC_DIR });
-  return {
+  const boot = async (script: readonly ScriptResponse[]) => {
+    const model = new ScriptedModel([...script]);
+    const titles = new ScriptedModel(
+      Array.from({ length: 8 }, () => reply.text("Fix the login bug")),
+    );
+    const engine = await createEngine({
+      paths,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+      homeDir: home,
+      clientFactory: ({ role }) => (role === "fast" ? titles : model),
+      repoMap: false,
+      ...(options.settings ? { settings: options.settings } : {}),
+    });
+    const server = await startWebServer({ engine, dataDir: paths.dataDir, publicDir: PUBLIC_DIR });
+    return { model, engine, server };
+  };
+  const stop = async (f: WebFixture) => {
+    await f.server.close();
+    await f.engine.shutdown();
+  };
+  const fixture: WebFixture = {
     repo,
-    engine,
-    server,
-    model,
+    ...(await boot(options.script)),
     dataDir: paths.dataDir,
+    restart: async (script) => {
+      await stop(fixture);
+      Object.assign(fixture, await boot(script));
+    },
     dispose: async () => {
-      await server.close();
-      await engine.shutdown();
+      await stop(fixture);
       await repo.dispose();
       await rm(home, { recursive: true, force: true });
     },
   };
+  return fixture;
 }
 
 /** Opens the page, starts a session in the fixture's folder and waits for its composer. */
