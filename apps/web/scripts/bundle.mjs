@@ -1,6 +1,6 @@
 // Bundles the browser page (ui/) into dist/public/app.js and app.css with esbuild: no CDN, the
 // page works offline. The server reads both at start.
-import { copyFile, mkdir } from "node:fs/promises";
+import { chmod, copyFile, mkdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -21,3 +21,34 @@ await build({
   logLevel: "warning",
 });
 await copyFile(join(root, "ui", "app.css"), join(outdir, "app.css"));
+
+// The server: one file plus lazily loaded chunks (the engine loads while the page is served).
+// Packages that find files next to their own code stay external (dependencies of this package).
+await rm(join(root, "dist", "chunks"), { recursive: true, force: true });
+await build({
+  entryPoints: { main: join(root, "src", "bin.ts") },
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  outdir: join(root, "dist"),
+  chunkNames: "chunks/[name]-[hash]",
+  external: [
+    "web-tree-sitter",
+    "tree-sitter-bash",
+    "tree-sitter-typescript",
+    "tree-sitter-javascript",
+    "tree-sitter-python",
+    "tree-sitter-rust",
+    "tree-sitter-go",
+    "@vscode/ripgrep",
+    "unpdf",
+    "onnxruntime-node",
+  ],
+  banner: {
+    js: 'import { createRequire as __zengRequire } from "node:module"; const require = __zengRequire(import.meta.url);',
+  },
+  logLevel: "warning",
+});
+await chmod(join(root, "dist", "main.js"), 0o755);

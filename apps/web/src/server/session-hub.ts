@@ -1,4 +1,4 @@
-import { type Engine, readSessionHistory, type SessionHandle } from "@z-engine/engine";
+import type { Engine, SessionHandle } from "@z-engine/engine";
 import type { EngineCommand, EventEnvelope } from "@z-engine/protocol";
 
 /**
@@ -70,13 +70,13 @@ export class SessionHub {
   private readonly open = new Map<string, Promise<OpenSession>>();
 
   constructor(
-    private readonly engine: Engine,
+    private readonly engine: Promise<Engine>,
     private readonly dataDir: string,
   ) {}
 
   /** Every stored session, newest first, marked when open here. */
   async list(): Promise<SessionEntry[]> {
-    const stored = await this.engine.listSessions();
+    const stored = await (await this.engine).listSessions();
     return stored.map((s) => ({
       id: s.id,
       title: s.title,
@@ -94,7 +94,7 @@ export class SessionHub {
     const session = new OpenSession();
     let handle: SessionHandle;
     try {
-      handle = await this.engine.createSession(folder, {
+      handle = await (await this.engine).createSession(folder, {
         onEvent: (e) => session.push(e, false),
       });
     } catch (error) {
@@ -118,9 +118,11 @@ export class SessionHub {
   private async openStored(id: string): Promise<OpenSession> {
     const session = new OpenSession();
     try {
+      // Loaded on first use: the server starts before the engine's modules are in.
+      const { readSessionHistory } = await import("@z-engine/engine");
       const history = await readSessionHistory(this.dataDir, id);
       for (const envelope of history.events) session.push(envelope, true);
-      session.handle = await this.engine.openSession(id, {
+      session.handle = await (await this.engine).openSession(id, {
         onEvent: (e) => session.push(e, false),
       });
     } catch (error) {

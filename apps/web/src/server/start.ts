@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Engine } from "@z-engine/engine";
@@ -8,8 +9,11 @@ import { loadStaticFiles } from "./static-files.js";
 
 /** What the web server runs over. */
 export interface WebServerOptions {
-  /** The engine whose sessions the page shows (the caller shuts it down). */
-  readonly engine: Engine;
+  /**
+   * The engine whose sessions the page shows (the caller shuts it down). A promise lets the
+   * server listen and serve the page while the engine still loads (start-up).
+   */
+  readonly engine: Engine | Promise<Engine>;
   /** The data folder the engine uses (`paths.dataDir`): stored sessions are read from it. */
   readonly dataDir: string;
   /** The port on 127.0.0.1; default 0 (a random free one). */
@@ -20,8 +24,14 @@ export interface WebServerOptions {
   readonly publicDir?: string;
 }
 
-/** This package's bundled page (dist/public beside the compiled server). */
-export const DEFAULT_PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "public");
+const here = dirname(fileURLToPath(import.meta.url));
+/**
+ * This package's bundled page: dist/public, found from the compiled server (dist/server/) or
+ * from the bundled bin (dist/main.js).
+ */
+export const DEFAULT_PUBLIC_DIR = existsSync(join(here, "public", "app.js"))
+  ? join(here, "public")
+  : join(here, "..", "public");
 
 /**
  * Starts the web UI's server over an engine: 127.0.0.1 only, a random port, a one-time token
@@ -30,6 +40,6 @@ export const DEFAULT_PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), 
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const files = await loadStaticFiles(options.publicDir ?? DEFAULT_PUBLIC_DIR);
-  const hub = new SessionHub(options.engine, options.dataDir);
+  const hub = new SessionHub(Promise.resolve(options.engine), options.dataDir);
   return listen(hub, files, options.token ?? newToken(), options.port ?? 0);
 }

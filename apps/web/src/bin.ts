@@ -3,7 +3,6 @@
 // token) and serves until Ctrl-C.
 import { spawn } from "node:child_process";
 import { resolvePaths } from "@z-engine/config";
-import { createEngine } from "@z-engine/engine";
 import { startWebServer } from "./server/start.js";
 
 const USAGE = `usage: zeng-web [--open] [--port N]
@@ -45,7 +44,10 @@ async function main(): Promise<number> {
     return args ? 2 : 0;
   }
   const paths = resolvePaths(process.env);
-  const engine = await createEngine({ paths, catalogSource: "settings" });
+  // The engine loads while the server already serves the page (start-up, README).
+  const engine = import("@z-engine/engine").then(({ createEngine }) =>
+    createEngine({ paths, catalogSource: "settings" }),
+  );
   const server = await startWebServer({ engine, dataDir: paths.dataDir, port: args.port });
   process.stdout.write(`Z Engine web UI: ${server.url}\n`);
   if (args.open) openBrowser(server.url);
@@ -54,7 +56,7 @@ async function main(): Promise<number> {
     process.once("SIGTERM", resolve);
   });
   await server.close();
-  await engine.shutdown();
+  await (await engine).shutdown();
   return 0;
 }
 
