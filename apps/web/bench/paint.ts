@@ -30,7 +30,7 @@ await page.addInitScript(() => {
   new MutationObserver(() => {
     requestAnimationFrame(() => {
       const now = Date.now();
-      for (const m of document.body.innerText.matchAll(/w\d+x/g)) w.seen[m[0]] ??= now;
+      for (const m of (document.body.textContent ?? "").matchAll(/w\d+x/g)) w.seen[m[0]] ??= now;
     });
   }).observe(document, { subtree: true, childList: true, characterData: true });
 });

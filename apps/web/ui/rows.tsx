@@ -92,7 +92,10 @@ function ToolRow({ entry }: { entry: Extract<Entry, { kind: "tool" }> }) {
   return (
     <details className={`tool status-${entry.status}`} data-testid="tool">
       <summary>
-        <span className="tool-name">{entry.name}</span> {entry.title}{" "}
+        <span className="tool-name">{entry.name}</span>{" "}
+        {entry.title.startsWith(entry.name)
+          ? entry.title.slice(entry.name.length).trim()
+          : entry.title}{" "}
         <span className="status">{entry.status}</span>
         {entry.durationMs !== undefined ? (
           <span className="muted"> {(entry.durationMs / 1000).toFixed(1)} s</span>
