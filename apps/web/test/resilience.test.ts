@@ -90,4 +90,14 @@ describe("resilience", { timeout: 40_000 }, () => {
     await banner.waitFor({ state: "detached" });
     await p.getByText("is trusted").waitFor();
   });
+
+  it("says so when a session cannot be opened because another owner holds it", async () => {
+    const f = await startFixture({ files: { "a.txt": "a\n" }, script: [] });
+    cleanup.push(() => f.dispose());
+    // Opened by the engine itself, not through the page: the session's lock is held.
+    const held = await f.engine.createSession(f.repo.root);
+    const p = await page();
+    await p.goto(`${f.server.url}&session=${held.id}`);
+    await p.getByRole("alert").filter({ hasText: "could not be opened" }).waitFor();
+  });
 });

@@ -59,7 +59,12 @@ export function follow(
   const url = `/api/sessions/${id}/events?token=${encodeURIComponent(TOKEN)}&after=${after}`;
   const source = new EventSource(url);
   source.onopen = () => onState(true);
-  source.onerror = () => onState(false);
+  source.onerror = () => {
+    // A refused stream (e.g. the session is open in another process) is not retried.
+    if (source.readyState === EventSource.CLOSED) {
+      onState(false, "The session could not be opened here (is it open in another process?).");
+    } else onState(false);
+  };
   source.onmessage = (message) => onItem(JSON.parse(message.data as string) as StreamItem);
   return () => source.close();
 }

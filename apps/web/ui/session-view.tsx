@@ -26,7 +26,10 @@ export function SessionView({ id, onBack }: { id: string; onBack: () => void }) 
         id,
         store.lastCursor,
         (item) => store.add(item),
-        (ok) => setConnected(ok),
+        (ok, why) => {
+          setConnected(ok);
+          if (why) setError(why);
+        },
       ),
     [id, store],
   );
