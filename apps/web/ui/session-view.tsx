@@ -79,9 +79,10 @@ export function SessionView({ id, onBack }: { id: string; onBack: () => void }) 
         <label>
           Mode{" "}
           <select
-            value={view.mode ?? "ask"}
+            value={view.mode ?? ""}
             onChange={(e) => send({ type: "setMode", mode: e.target.value as "ask" })}
           >
+            {view.mode ? null : <option value="">as set</option>}
             {MODES.map((m) => (
               <option key={m}>{m}</option>
             ))}
@@ -90,9 +91,10 @@ export function SessionView({ id, onBack }: { id: string; onBack: () => void }) 
         <label>
           Effort{" "}
           <select
-            value={view.effort ?? "medium"}
+            value={view.effort ?? ""}
             onChange={(e) => send({ type: "setEffort", effort: e.target.value as "low" })}
           >
+            {view.effort ? null : <option value="">as set</option>}
             {EFFORTS.map((m) => (
               <option key={m}>{m}</option>
             ))}
