@@ -148,6 +148,31 @@ describe("planted violations", () => {
     expect(violations.map((v) => v.kind)).toEqual(["cycle"]);
   });
 
+  it("catches an import cycle between the files of a package, naming the files", () => {
+    setup();
+    file("packages/engine/src/a.ts", `import { b } from "./b.js";\nexport const a = 1;\n`);
+    file("packages/engine/src/b.ts", `import { c } from "./nested/c.js";\nexport const b = 1;\n`);
+    file(
+      "packages/engine/src/nested/c.ts",
+      `import type { A } from "../a.js";\nexport const c = 1;\n`,
+    );
+    file("packages/engine/src/d.ts", `import { a } from "./a.js";\n`);
+    const violations = checkDependencyRule(root);
+    expect(violations.map((v) => v.kind)).toEqual(["file-cycle"]);
+    expect(formatViolations(violations)).toBe(
+      "packages/engine/src/a.ts: [file-cycle] import cycle inside @z-engine/engine: " +
+        "packages/engine/src/a.ts -> packages/engine/src/b.ts -> packages/engine/src/nested/c.ts -> packages/engine/src/a.ts",
+    );
+  });
+
+  it("accepts files that import each other one way only", () => {
+    setup();
+    file("packages/engine/src/a.ts", `import { b } from "./b.js";\nimport { c } from "./c.js";\n`);
+    file("packages/engine/src/b.ts", `import { c } from "./c.js";\nexport const b = 1;\n`);
+    file("packages/engine/src/c.ts", `export const c = 1;\n`);
+    expect(checkDependencyRule(root)).toEqual([]);
+  });
+
   it("catches deep imports, by package subpath and by relative path", () => {
     setup();
     file(

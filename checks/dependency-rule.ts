@@ -1,11 +1,13 @@
 /**
  * The one-way dependency rule of design.md §1, as a function over a repository: which
  * `@z-engine/*` package may import which, checked in every package.json and in every
- * import (static, dynamic, `import type`, re-export) under packages/ and apps/.
+ * import (static, dynamic, `import type`, re-export) under packages/ and apps/; and no
+ * import cycle between the files of one package (file-cycles.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
+import { fileCycles } from "./file-cycles.js";
 
 /** For each package (folder name), the workspace packages it may import. */
 export type DependencyTable = Readonly<Record<string, readonly string[]>>;
@@ -48,7 +50,7 @@ export const TEST_ONLY_PACKAGE = "testkit";
 const TEST_ONLY_FORBIDDEN = new Set(["protocol", "testkit"]);
 
 export interface Violation {
-  readonly kind: "edge" | "cycle" | "deep-import" | "unknown-package";
+  readonly kind: "edge" | "cycle" | "file-cycle" | "deep-import" | "unknown-package";
   /** The file where it was found, relative to the repository root. */
   readonly file: string;
   readonly message: string;
@@ -240,7 +242,15 @@ export function checkDependencyRule(
       });
     }
     violations.push(...checkManifest(pkg, root, table, edges));
-    for (const file of sourceFiles(pkg.dir)) {
+    const files = sourceFiles(pkg.dir);
+    for (const cycle of fileCycles(files, root)) {
+      violations.push({
+        kind: "file-cycle",
+        file: cycle[0] as string,
+        message: `import cycle inside @z-engine/${pkg.name}: ${cycle.join(" -> ")}`,
+      });
+    }
+    for (const file of files) {
       for (const specifier of importsOf(readFileSync(file, "utf8"))) {
         const violation = checkImport(pkg, file, specifier, { root, table, packages, edges });
         if (violation) violations.push(violation);

@@ -19,7 +19,8 @@ import { catalogView, llmClientFactory, pricingOverrides } from "./settings/mode
 import type { SessionOverrides } from "./settings/session-config.js";
 import { EventFeed } from "./session/event-feed.js";
 import { createRedactor, scrubbedEnvironment, secretValues } from "./util/secrets.js";
-import { createEngineSession, type OpenContext, resumeEngineSession } from "./session/open.js";
+import type { OpenContext } from "./session/open-context.js";
+import { createEngineSession, resumeEngineSession } from "./session/open.js";
 import type { EngineSession } from "./session/session.js";
 import { type SessionMcp, sessionMcp } from "./mcp/prompts.js";
 import { checkMcpServers, type McpCheck } from "./mcp/check.js";

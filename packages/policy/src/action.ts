@@ -48,6 +48,13 @@ export type Action =
        * Both the written and the real path must pass every check.
        */
       readonly realPaths?: ReadonlyMap<string, string>;
+      /**
+       * Paths (as `commandPaths` lists them, or where they really lead) of existing regular
+       * files with more than one hard link, found by the tool. Writing one also writes its
+       * other names, which nobody knows, so such a write counts as a write to a place known
+       * only at run time: it asks in every mode but bypass, and the sandbox cannot vouch for it.
+       */
+      readonly hardLinked?: ReadonlySet<string>;
     }
   | { readonly kind: "network"; readonly url: string; readonly domain: string }
   | { readonly kind: "mcp"; readonly server: string; readonly tool: string }

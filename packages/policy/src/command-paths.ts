@@ -31,21 +31,24 @@ export interface Line {
 /**
  * Resolves what a command line names. Every path appears as written (resolved lexically
  * against each working folder, after brace and tilde expansion) and, when `realPaths` knows
- * it, also as where it really leads: both must pass every check.
+ * it, also as where it really leads: both must pass every check. A written path in
+ * `hardLinked` (a file with other hard links) also stands for a place known only at run time.
  */
 export function analyseLine(
   homeDir: string,
   parsed: ParsedCommand,
   cwd: string,
   realPaths?: RealPaths,
+  hardLinked?: ReadonlySet<string>,
 ): Line {
   const commands = parsed.commands;
   const real = realPaths && realPaths.size > 0 ? realPaths : undefined;
   const lexicalBases = workingFolders(homeDir, commands, resolve(cwd));
   const pathsOf = (word: string) => withReal(wordPaths(word, lexicalBases, homeDir), real);
-  const redirectWrites = parsed.redirections.filter(writesFile).flatMap((r) => pathsOf(r.target));
+  const writesOf = (word: string) => withOtherLinks(pathsOf(word), hardLinked);
+  const redirectWrites = parsed.redirections.filter(writesFile).flatMap((r) => writesOf(r.target));
   const writerWords = commands.flatMap((c) => writePathWords(c.argv));
-  const namedWrites = [...redirectWrites, ...writerWords.flatMap(pathsOf)];
+  const namedWrites = [...redirectWrites, ...writerWords.flatMap(writesOf)];
   let readList: MaybePath[] | undefined;
   const reads = () => {
     readList ??= commands.flatMap((c) => readPathWords(c.argv)).flatMap(pathsOf);
@@ -65,6 +68,15 @@ export function commandPaths(parsed: ParsedCommand, cwd: string, homeDir: string
   const line = analyseLine(resolve(homeDir), parsed, cwd);
   const all = [...line.bases, ...line.namedWrites, ...line.reads()];
   return [...new Set(all.filter((p): p is string => p !== undefined))];
+}
+
+/** Written paths, plus one place known only at run time when any of them has other hard links. */
+function withOtherLinks(
+  paths: MaybePath[],
+  hardLinked: ReadonlySet<string> | undefined,
+): MaybePath[] {
+  if (!hardLinked || hardLinked.size === 0) return paths;
+  return paths.some((p) => p !== undefined && hardLinked.has(p)) ? [...paths, undefined] : paths;
 }
 
 function withReal(paths: MaybePath[], real: RealPaths | undefined): MaybePath[] {

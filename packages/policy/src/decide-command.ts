@@ -27,8 +27,9 @@ export function decideCommand(
   parsed: ParsedCommand,
   cwd: string,
   realPaths?: RealPaths,
+  hardLinked?: ReadonlySet<string>,
 ): Decision {
-  const line = analyseLine(env.homeDir, parsed, cwd, realPaths);
+  const line = analyseLine(env.homeDir, parsed, cwd, realPaths, hardLinked);
   const denied = denyOf(env, line);
   if (denied) return denied;
   if (env.mode === "plan" && !isReadOnlyCommand(parsed))

@@ -2,14 +2,13 @@ import { resolve } from "node:path";
 import type { CompiledRule } from "./compile.js";
 import { type Decision, type Env, ruleLabel } from "./context.js";
 import { hasPathRules, matchPath } from "./match.js";
-import { isWithinAny } from "./paths.js";
+import { isWithinAny, type MaybePath } from "./paths.js";
 import { protectedWrite } from "./protected.js";
 import type { ListIndex } from "./rule-index.js";
 import { suggestPathRule } from "./suggest.js";
 import { allow, ask, deny, planDenial } from "./verdict.js";
 
-/** A path a call touches; undefined when it is known only at run time (`> $OUT`). */
-export type MaybePath = string | undefined;
+export type { MaybePath } from "./paths.js";
 
 /** The bare rule naming the call's tool in `list`, if any (it covers every action of the call). */
 export function toolRule(env: Env, list: ListIndex): CompiledRule | undefined {

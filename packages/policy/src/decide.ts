@@ -39,7 +39,7 @@ function decideAction(env: Env, action: Action): Decision {
     case "write":
       return decidePaths(env, "write", action.paths);
     case "command":
-      return decideCommand(env, action.command, action.cwd, action.realPaths);
+      return decideCommand(env, action.command, action.cwd, action.realPaths, action.hardLinked);
     case "network":
       return decideRuled(env, {
         what: `fetch ${action.url}`,

@@ -1,6 +1,9 @@
 import { isAbsolute, resolve } from "node:path";
 import { isDynamicWord } from "./shell-words.js";
 
+/** A path a call touches; undefined when it is known only at run time (`> $OUT`). */
+export type MaybePath = string | undefined;
+
 /** A folder path without a trailing separator ("/" stays "/"). */
 export function normalizeRoot(root: string): string {
   const r = resolve(root);

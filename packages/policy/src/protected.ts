@@ -1,7 +1,6 @@
 import { isProtectedPath } from "@z-engine/protocol";
 import type { Env } from "./context.js";
-import type { MaybePath } from "./decide-paths.js";
-import { isWithinAny, relativeTo } from "./paths.js";
+import { isWithinAny, type MaybePath, relativeTo } from "./paths.js";
 import { ask } from "./verdict.js";
 import type { Decision } from "./context.js";
 

@@ -63,9 +63,74 @@ describe("parseFrontmatter", () => {
       ok: false,
       error: "frontmatter opened with --- but never closed",
     });
-    const bad = parseFrontmatter("---\nname: a\nthis is not yaml\n---\n");
+    const bad = parseFrontmatter("\n---\nthis is not yaml\nname: a\n---\n");
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.error).toContain("line 3");
+  });
+
+  it("reads the messy files Claude Code accepts", () => {
+    const examples = [
+      "---",
+      "name: reviewer",
+      "description: Use this agent after a change. Examples:\\n\\n<example>",
+      'Context: the user says "review".',
+      "user: please review",
+      "<commentary>",
+      "Reviews, then reports.",
+      "</commentary>",
+      "</example>",
+      "tools: Read, Grep",
+      "---",
+      "Body",
+    ].join("\n");
+    const result = parseFrontmatter(examples);
+    expect(result.ok && result.data.description).toBe(
+      "Use this agent after a change. Examples:\\n\\n<example>",
+    );
+    expect(result.ok && result.data.Context).toBe('the user says "review".');
+    expect(result.ok && result.data.user).toBe(
+      "please review\n<commentary>\nReviews, then reports.\n</commentary>\n</example>",
+    );
+    expect(result.ok && result.data.tools).toBe("Read, Grep");
+    expect(result.ok && result.body).toBe("Body");
+  });
+
+  it("folds a value that Prettier moved under its key, and keeps [a] [b] a string", () => {
+    const text = [
+      "---",
+      "description:",
+      "  Create interface designs and",
+      "  design systems.",
+      "argument-hint: [pr-number] [priority]",
+      "allowed-tools: [Bash(git diff:*), Read]",
+      "---",
+    ].join("\n");
+    expect(parseFrontmatter(text)).toEqual({
+      ok: true,
+      data: {
+        description: "Create interface designs and design systems.",
+        "argument-hint": "[pr-number] [priority]",
+        "allowed-tools": ["Bash(git diff:*)", "Read"],
+      },
+      body: "",
+    });
+  });
+
+  it("accepts blank lines before the fence, zero-width characters and a missing opening ---", () => {
+    expect(parseFrontmatter("\n\n---\n\u200Bname: a\n---\nbody")).toEqual({
+      ok: true,
+      data: { name: "a" },
+      body: "body",
+    });
+    expect(parseFrontmatter("name: b\ndescription: d\n---\nbody")).toEqual({
+      ok: true,
+      data: { name: "b", description: "d" },
+      body: "body",
+    });
+    // A note above a horizontal rule is not frontmatter.
+    const note = "Important: read this.\n\nA paragraph.\n---\nmore\n";
+    expect(parseFrontmatter(note)).toEqual({ ok: true, data: {}, body: note });
+    expect(parseFrontmatter("---\nname: c\nkeep: |-\n  x\n---\n").ok).toBe(true);
   });
 
   it("survives hostile input without throwing", () => {

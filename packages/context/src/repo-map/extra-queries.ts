@@ -1,4 +1,4 @@
-import type { MapLanguage } from "./languages.js";
+import type { MapLanguage } from "./map-language.js";
 
 // What the grammars' own tags.scm leave out, in the same capture scheme (`@name` plus a
 // `@definition.KIND` or `@reference.KIND` node): type aliases, enums and constants as

@@ -3,9 +3,9 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Parser, Query } from "web-tree-sitter";
 import { EXTRA_QUERIES } from "./extra-queries.js";
+import type { MapLanguage } from "./map-language.js";
 
-/** The languages the repo map reads. */
-export type MapLanguage = "typescript" | "tsx" | "javascript" | "python" | "rust" | "go";
+export type { MapLanguage } from "./map-language.js";
 
 interface LanguageSpec {
   /** The grammar package and the wasm file inside it. */

@@ -2,11 +2,13 @@ import { compileRules } from "@z-engine/policy";
 import { persistProjectRule } from "@z-engine/config";
 import type { ToolResultBlock, ToolUseBlock, TurnId } from "@z-engine/protocol";
 import { runTool } from "@z-engine/tools";
+import type { AgentRun } from "../run/agent-context.js";
 import type { SessionCore } from "../session/core.js";
 import { linkedController } from "../util/abort.js";
 import type { ApprovalAnswer } from "./approvals.js";
 import { errorResult, type GatedCall, gateCall } from "./gate.js";
 import { toolCtx } from "./tool-ctx.js";
+import { runHook } from "../hooks/run-hook.js";
 
 /** The text of a result answered because the user stopped the turn. */
 export const CANCELLED_RESULT = "cancelled by user";
@@ -123,8 +125,8 @@ async function postToolHook(
   isError: boolean,
   signal: AbortSignal,
 ): Promise<string[]> {
-  if (!core.hooks.has("PostToolUse")) return [];
-  const outcome = await core.hooks.run(
+  const outcome = await runHook(
+    core,
     "PostToolUse",
     {
       tool_name: call.tool.name,
@@ -133,8 +135,7 @@ async function postToolHook(
     },
     { subject: call.tool.name, signal },
   );
-  for (const warning of outcome.warnings)
-    await core.journal.notice("warning", "hook.warning", warning);
+  if (!outcome) return [];
   const extra = [...outcome.additionalContext];
   if (outcome.blocked) extra.push(`PostToolUse hook feedback: ${outcome.blockReason}`);
   return extra;
@@ -147,18 +148,19 @@ function touchedPaths(call: Ready): string[] {
 /** Runs one ready call: toolStarted, progress, the call, PostToolUse, toolFinished. Never rejects but for the log. */
 async function runCall(
   core: SessionCore,
+  run: AgentRun,
   call: Ready,
   turnId: TurnId,
-  signal: AbortSignal,
   hooks: BatchHooks,
 ): Promise<ToolResultBlock> {
+  const { transcript, signal } = run;
   const scope = { turnId };
   const started = core.clock();
   const node = linkedController(signal);
-  const ctx = toolCtx(core, call.use.id, node.signal, (text) =>
-    core.journal.emit({ type: "toolProgress", toolCallId: call.use.id, text }, scope),
+  const ctx = toolCtx(core, run, call.use.id, node.signal, (text) =>
+    transcript.emit({ type: "toolProgress", toolCallId: call.use.id, text }, scope),
   );
-  core.journal.emit(
+  transcript.emit(
     {
       type: "toolStarted",
       toolCallId: call.use.id,
@@ -172,24 +174,24 @@ async function runCall(
   node.release();
   const cancelled = signal.aborted;
   if (output.thrown !== undefined)
-    await core.journal.notice(
+    await transcript.notice(
       "warning",
       "tool.threw",
       `${call.tool.name} threw: ${output.thrown}`,
       scope,
     );
   if (output.writtenPaths.length > 0) hooks.onWritten(output.writtenPaths);
-  for (const reminder of await core.instructions.touch([
+  for (const reminder of await run.instructions.touch([
     ...touchedPaths(call),
     ...output.writtenPaths,
   ]))
-    core.reminders.add(reminder);
+    run.reminders.add(reminder);
   const text = output.content.map((c) => (c.type === "text" ? c.text : "")).join("");
   const extra = cancelled
     ? []
     : [...call.hookContext, ...(await postToolHook(core, call, text, output.isError, signal))];
   // Redacted here too, so that the model, the log and the events see the same result.
-  const content = core.journal.redactor.value(
+  const content = transcript.redactor.value(
     cancelled
       ? [{ type: "text" as const, text: CANCELLED_RESULT }]
       : [...output.content, ...extra.map((t) => ({ type: "text" as const, text: t }))],
@@ -207,7 +209,7 @@ async function runCall(
     writtenPaths: [...output.writtenPaths],
     ...(output.display ? { display: output.display } : {}),
   };
-  await core.journal.record("toolFinished", fields, { type: "toolFinished", ...fields }, scope);
+  await transcript.record("toolFinished", fields, { type: "toolFinished", ...fields }, scope);
   return {
     type: "toolResult",
     toolUseId: call.use.id,
@@ -221,7 +223,7 @@ function cancelledCall(use: ToolUseBlock): Extract<GatedCall, { kind: "answered"
 }
 
 async function finishAnswered(
-  core: SessionCore,
+  transcript: AgentRun["transcript"],
   call: Extract<GatedCall, { kind: "answered" }>,
   turnId: TurnId,
 ): Promise<ToolResultBlock> {
@@ -232,12 +234,7 @@ async function finishAnswered(
     durationMs: 0,
     writtenPaths: [],
   };
-  await core.journal.record(
-    "toolFinished",
-    fields,
-    { type: "toolFinished", ...fields },
-    { turnId },
-  );
+  await transcript.record("toolFinished", fields, { type: "toolFinished", ...fields }, { turnId });
   return call.result;
 }
 
@@ -250,17 +247,17 @@ async function finishAnswered(
  */
 export async function gateAll(
   core: SessionCore,
+  run: AgentRun,
   uses: readonly ToolUseBlock[],
   turnId: TurnId,
-  signal: AbortSignal,
   invalidInputs: ReadonlyMap<string, string> = new Map(),
 ): Promise<GatedCall[]> {
   const gated: GatedCall[] = [];
   for (const use of uses) {
-    if (signal.aborted) gated.push(cancelledCall(use));
-    else gated.push(await gateCall(core, use, invalidInputs.get(use.id), signal));
+    if (run.signal.aborted) gated.push(cancelledCall(use));
+    else gated.push(await gateCall(core, run, use, invalidInputs.get(use.id)));
   }
-  return settleAsks(core, gated, turnId, signal);
+  return settleAsks(core, gated, turnId, run.signal);
 }
 
 /**
@@ -272,13 +269,14 @@ export async function gateAll(
  */
 export async function executeBatch(
   core: SessionCore,
+  run: AgentRun,
   uses: readonly ToolUseBlock[],
   invalidInputs: ReadonlyMap<string, string>,
   turnId: TurnId,
-  signal: AbortSignal,
   hooks: BatchHooks,
 ): Promise<ToolResultBlock[]> {
-  const calls = await gateAll(core, uses, turnId, signal, invalidInputs);
+  const signal = run.signal;
+  const calls = await gateAll(core, run, uses, turnId, invalidInputs);
   const results: ToolResultBlock[] = [];
   let i = 0;
   let ranAny = false;
@@ -286,7 +284,7 @@ export async function executeBatch(
     const call = calls[i] as GatedCall;
     if (call.kind !== "ready" || signal.aborted) {
       const answered = call.kind === "answered" ? call : cancelledCall(call.use);
-      results.push(await finishAnswered(core, answered, turnId));
+      results.push(await finishAnswered(run.transcript, answered, turnId));
       i++;
       continue;
     }
@@ -302,7 +300,7 @@ export async function executeBatch(
       ranAny = true;
       await hooks.beforeFirstRun();
     }
-    results.push(...(await Promise.all(group.map((c) => runCall(core, c, turnId, signal, hooks)))));
+    results.push(...(await Promise.all(group.map((c) => runCall(core, run, c, turnId, hooks)))));
     i += group.length;
   }
   return results;

@@ -2,9 +2,11 @@ import { type Action, type Decision, decide, type PermissionRules } from "@z-eng
 import type { ToolResultBlock, ToolUseBlock } from "@z-engine/protocol";
 import { parseToolInput, type Tool, toolActions } from "@z-engine/tools";
 import type { HookOutcome } from "../hooks/types.js";
+import type { AgentRun } from "../run/agent-context.js";
 import type { SessionCore } from "../session/core.js";
 import type { ApprovalRequest } from "./approvals.js";
 import { toolCtx } from "./tool-ctx.js";
+import { runHook } from "../hooks/run-hook.js";
 
 /** A call after validation, hooks and the permission decision. */
 export type GatedCall =
@@ -72,23 +74,6 @@ export function withHook(decision: Decision, hook: HookOutcome): Decision {
   }
 }
 
-async function runPreToolHook(
-  core: SessionCore,
-  use: ToolUseBlock,
-  input: unknown,
-  signal: AbortSignal,
-) {
-  if (!core.hooks.has("PreToolUse")) return undefined;
-  const outcome = await core.hooks.run(
-    "PreToolUse",
-    { tool_name: use.name, tool_input: input },
-    { subject: use.name, signal },
-  );
-  for (const warning of outcome.warnings)
-    await core.journal.notice("warning", "hook.warning", warning);
-  return outcome;
-}
-
 /**
  * Gates one call in the spec's order: malformed JSON, unknown tool and invalid input become
  * error results; PreToolUse hooks may block, rewrite the input or force a decision; then the
@@ -97,10 +82,11 @@ async function runPreToolHook(
  */
 export async function gateCall(
   core: SessionCore,
+  run: AgentRun,
   use: ToolUseBlock,
   invalidJson: string | undefined,
-  signal: AbortSignal,
 ): Promise<GatedCall> {
+  const signal = run.signal;
   const answered = (text: string, status: "error" | "denied" = "error"): GatedCall => ({
     kind: "answered",
     use,
@@ -111,26 +97,34 @@ export async function gateCall(
     return answered(
       `The arguments of ${use.name} were not valid JSON (${invalidJson}); send the call again with a JSON object.`,
     );
-  const tool = core.tools.find((t) => t.name === use.name) ?? core.mcp.find(use.name);
+  const own = run.agent.tools;
+  const tool =
+    own.find((t) => t.name === use.name) ??
+    (run.agent.mcpTools ? core.mcp.find(use.name) : undefined);
   if (!tool)
     return answered(
-      `Unknown tool "${use.name}". Available tools: ${core.tools.map((t) => t.name).join(", ")}.`,
+      `Unknown tool "${use.name}". Available tools: ${own.map((t) => t.name).join(", ")}.`,
     );
   let input = use.input;
   const valid = parseToolInput(tool, input);
   if (!valid.ok) return answered(valid.error);
-  const hook = await runPreToolHook(core, use, input, signal);
+  const hook = await runHook(
+    core,
+    "PreToolUse",
+    { tool_name: use.name, tool_input: input },
+    { subject: use.name, signal },
+  );
   if (hook?.blocked) return answered(`Blocked by a PreToolUse hook: ${hook.blockReason}`, "denied");
   if (hook?.updatedInput) input = hook.updatedInput;
-  const ctx = toolCtx(core, use.id, signal);
+  const ctx = toolCtx(core, run, use.id, signal);
   const described = await toolActions(tool, input, ctx);
   if (!described.ok) return answered(described.error);
   const policy = decide(
     { toolName: tool.name, actions: described.actions },
-    core.mode,
+    run.agent.mode(),
     effectiveRules(core),
     {
-      projectRoot: core.projectRoot,
+      projectRoot: run.root,
       additionalDirectories: core.additionalDirectories,
       homeDir: core.homeDir,
       autoAllowReadOnlyBash: core.config.settings.permissions.auto_allow_read_only_bash,

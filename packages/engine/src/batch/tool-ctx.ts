@@ -1,7 +1,8 @@
 import { type DecideContext, decide, type PermissionRules } from "@z-engine/policy";
 import type { AgentId, ToolCallId } from "@z-engine/protocol";
 import { DEFAULT_TOOL_LIMITS, type ToolCtx } from "@z-engine/tools";
-import { modelVision, type SessionCore } from "../session/core.js";
+import type { AgentRun } from "../run/agent-context.js";
+import { agentVision, type SessionCore } from "../session/core.js";
 
 /** The main agent's id in events and tool contexts. */
 export const MAIN_AGENT = "main" as AgentId;
@@ -12,7 +13,7 @@ export const MAIN_AGENT = "main" as AgentId;
  * gathered on the first question and kept for the call; no predicate when no deny rule can
  * match a read, so Grep and Glob filter nothing then.
  */
-function readDeniedOf(core: SessionCore): ((path: string) => boolean) | undefined {
+function readDeniedOf(core: SessionCore, run: AgentRun): ((path: string) => boolean) | undefined {
   const deny = [...core.sessionRules.deny, ...core.config.rules.deny];
   const readRule = deny.some(
     ({ rule }) => (rule.kind === "path" || rule.kind === "tool") && rule.tool === "Read",
@@ -20,7 +21,7 @@ function readDeniedOf(core: SessionCore): ((path: string) => boolean) | undefine
   if (!readRule) return undefined;
   const rules: PermissionRules = { allow: [], ask: [], deny };
   const context: DecideContext = {
-    projectRoot: core.projectRoot,
+    projectRoot: run.root,
     additionalDirectories: core.additionalDirectories,
     homeDir: core.homeDir,
     autoAllowReadOnlyBash: false,
@@ -28,30 +29,31 @@ function readDeniedOf(core: SessionCore): ((path: string) => boolean) | undefine
   return (path) =>
     decide(
       { toolName: "Read", actions: [{ kind: "read", paths: [path] }] },
-      core.mode,
+      run.agent.mode(),
       rules,
       context,
     ).type === "deny";
 }
 
-/** Builds the per-call capability bundle of a tool call. Never throws. */
+/** Builds the per-call capability bundle of a tool call of an agent's run. Never throws. */
 export function toolCtx(
   core: SessionCore,
+  run: AgentRun,
   callId: ToolCallId,
   signal: AbortSignal,
   onProgress: (text: string) => void = () => {},
 ): ToolCtx {
-  const readDenied = readDeniedOf(core);
+  const readDenied = readDeniedOf(core, run);
   return {
     sessionId: core.id,
-    agentId: MAIN_AGENT,
+    agentId: run.agentId ?? MAIN_AGENT,
     callId,
-    root: core.projectRoot,
+    root: run.root,
     additionalDirectories: core.additionalDirectories,
-    shellSession: core.shellSession,
+    shellSession: run.shellSession,
     shell: core.shell,
     signal,
-    files: core.files,
+    files: run.files,
     locks: core.locks,
     web: core.web,
     search: core.search,
@@ -59,7 +61,7 @@ export function toolCtx(
     artifacts: core.log.artifacts,
     limits: DEFAULT_TOOL_LIMITS,
     ...(readDenied ? { readDenied } : {}),
-    vision: modelVision(core),
+    vision: agentVision(core, run.agent.model()),
     ports: core.ports,
   };
 }

@@ -1,9 +1,9 @@
 import { buildRequest, todoNudgeReminder } from "@z-engine/context";
-import { addUsage, type ToolSpec } from "@z-engine/protocol";
+import { addUsage } from "@z-engine/protocol";
 import { executeBatch } from "../batch/execute.js";
-import { modelVision, type SessionCore } from "../session/core.js";
+import { agentVision, type SessionCore } from "../session/core.js";
 import { UserStop } from "../util/abort.js";
-import { requestSystem } from "../repo-map/system.js";
+import { type AgentRun, agentToolSpecs } from "./agent-context.js";
 import { relievePressure } from "./pressure.js";
 import { stopBoundary } from "./stop.js";
 import { streamRound } from "./stream.js";
@@ -17,7 +17,7 @@ const MAX_RESPONSE_TOKENS = 32_000;
 export const TODO_NUDGE_ROUNDS = 10;
 
 /** Queues a todo nudge when the list has open items and has not changed for a while. */
-function nudgeTodos(core: SessionCore, turn: TurnState): void {
+function nudgeTodos(core: SessionCore, run: AgentRun, turn: TurnState): void {
   if (core.todos !== turn.todosSeen) {
     turn.todosSeen = core.todos;
     turn.roundsSinceTodos = 0;
@@ -27,22 +27,23 @@ function nudgeTodos(core: SessionCore, turn: TurnState): void {
   const open = core.todos.some((t) => t.status !== "completed");
   if (!open || turn.roundsSinceTodos < TODO_NUDGE_ROUNDS) return;
   turn.roundsSinceTodos = 0;
-  core.reminders.add(todoNudgeReminder(`todo:${turn.turnId}:${turn.rounds}`));
+  run.reminders.add(todoNudgeReminder(`todo:${turn.turnId}:${turn.rounds}`));
 }
 
-function cancelled(turn: TurnState): RunEnd {
-  const reason = turn.signal.reason;
+function cancelled(run: AgentRun): RunEnd {
+  const reason = run.signal.reason;
   return {
     outcome: "cancelled",
     reason: reason instanceof UserStop ? reason.message : "cancelled",
   };
 }
 
-function budgetEnd(core: SessionCore, turn: TurnState): RunEnd | null {
-  if (turn.rounds >= core.config.maxTurns) {
+function budgetEnd(core: SessionCore, run: AgentRun, turn: TurnState): RunEnd | null {
+  const maxTurns = run.agent.maxTurns();
+  if (turn.rounds >= maxTurns) {
     return {
       outcome: "budgetExhausted",
-      reason: `the turn reached agents.max_turns (${core.config.maxTurns} rounds)`,
+      reason: `the turn reached agents.max_turns (${maxTurns} rounds)`,
     };
   }
   const cap = core.config.costCapUsd;
@@ -56,68 +57,64 @@ function budgetEnd(core: SessionCore, turn: TurnState): RunEnd | null {
 }
 
 /**
- * The main agent's loop: rounds of budgets, context pressure, request, stream and record,
+ * One agent's loop, for the main agent and subagents alike: rounds of budgets (the agent's
+ * `maxTurns`, the session's shared cost cap), context pressure, request, stream and record,
  * then either the tool batch or the stop boundary (architecture.md, "One round of an agent
- * run"). Resolves with how the run ended; rejects only on the engine's own failures (the
- * log cannot be written), which end the turn as failed.
+ * run"). Records go to `run.transcript` and the working set comes from it; the request lists
+ * the agent's tools (plus MCP tools when its definition takes them) and the gate finds calls
+ * only among them; `turn` counts its rounds and usage (usage also adds to the session's
+ * total). Resolves with how the run ended (cancelled once `run.signal` aborts); rejects only
+ * on the engine's own failures (its transcript cannot be written).
  */
-export async function runAgent(
-  core: SessionCore,
-  turn: TurnState,
-  builtinTools: readonly ToolSpec[],
-): Promise<RunEnd> {
-  if (turn.rounds === 0) turn.recordCheckpoint = core.beginCheckpoint?.(turn);
+export async function runAgent(core: SessionCore, run: AgentRun, turn: TurnState): Promise<RunEnd> {
+  const ownTools = agentToolSpecs(run.agent);
   for (;;) {
-    if (turn.signal.aborted) return cancelled(turn);
-    const budget = budgetEnd(core, turn);
+    if (run.signal.aborted) return cancelled(run);
+    const budget = budgetEnd(core, run, turn);
     if (budget) return budget;
     // MCP tools join each request as the servers are then (list_changed, LoadMcpTools).
-    await core.mcp.refreshed();
-    const tools = [...builtinTools, ...core.mcp.requestSpecs()];
+    if (run.agent.mcpTools) await core.mcp.refreshed();
+    const tools = run.agent.mcpTools ? [...ownTools, ...core.mcp.requestSpecs()] : ownTools;
     turn.rounds++;
-    await relievePressure(core, turn, tools, false);
-    const info = core.catalog.info(core.model);
+    await relievePressure(core, run, turn, tools, false);
+    const model = run.agent.model();
+    const info = core.catalog.info(model);
+    const effort = run.agent.effort();
     const request = buildRequest({
-      model: core.model,
-      system: requestSystem(core),
+      model,
+      system: run.agent.system(),
       tools,
-      messages: core.workingSet(),
+      messages: run.transcript.workingSet(),
       maxTokens: Math.min(info.maxOutputTokens, MAX_RESPONSE_TOKENS),
-      vision: modelVision(core),
-      ...(core.effort ? { effort: core.effort } : {}),
+      vision: agentVision(core, model),
+      ...(effort ? { effort } : {}),
     });
-    const stream = streamRound(
-      core,
-      core.client("main", core.model),
-      request,
-      turn.turnId,
-      turn.signal,
-    );
+    const stream = streamRound(core, run, core.client("main", model), request, turn.turnId);
     core.mcp.releaseStarts();
     const response = await stream;
     turn.usage = addUsage(turn.usage, response.usage);
     if (response.error) {
-      if (turn.signal.aborted || response.error.kind === "cancelled") return cancelled(turn);
+      if (run.signal.aborted || response.error.kind === "cancelled") return cancelled(run);
       if (response.error.kind === "contextOverflow" && !turn.overflowRetried) {
         turn.overflowRetried = true;
-        await relievePressure(core, turn, tools, true);
+        await relievePressure(core, run, turn, tools, true);
         continue;
       }
       return { outcome: "failed", reason: `${response.error.kind}: ${response.error.message}` };
     }
     if (response.toolUses.length === 0) {
-      const stop = await stopBoundary(core, turn);
+      const stop = await stopBoundary(core, run, turn);
       if (stop.end)
         return { outcome: "completed", ...(stop.reason ? { reason: stop.reason } : {}) };
-      await appendUserMessage(core, turn, stop.continueWith);
+      await appendUserMessage(core, run, turn, stop.continueWith);
       continue;
     }
     const results = await executeBatch(
       core,
+      run,
       response.toolUses,
       response.invalidInputs,
       turn.turnId,
-      turn.signal,
       {
         beforeFirstRun: () => takeCheckpoint(turn),
         onWritten: (paths) => {
@@ -126,8 +123,8 @@ export async function runAgent(
         },
       },
     );
-    nudgeTodos(core, turn);
-    await appendUserMessage(core, turn, results);
+    if (run.depth === 0) nudgeTodos(core, run, turn);
+    await appendUserMessage(core, run, turn, results);
   }
 }
 

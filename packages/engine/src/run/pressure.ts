@@ -1,19 +1,21 @@
 import { clearToolResults, compact, planToolResultClearing } from "@z-engine/context";
 import type { ToolSpec } from "@z-engine/protocol";
-import { requestSystem } from "../repo-map/system.js";
 import type { SessionCore } from "../session/core.js";
+import type { AgentRun } from "./agent-context.js";
 import type { TurnState } from "./turn-state.js";
+import { runHook } from "../hooks/run-hook.js";
 
 /** Recent history a compaction keeps as it is, as a share of the window (or, after an overflow, of the history). */
 const KEEP_RECENT_SHARE = 0.25;
 
 async function clearOldResults(
   core: SessionCore,
+  run: AgentRun,
   turn: TurnState,
   window: number,
   baseTokens: number,
 ): Promise<void> {
-  const messages = core.workingSet();
+  const messages = run.transcript.workingSet();
   const plan = planToolResultClearing(messages, {
     windowTokens: window,
     estimator: core.estimator,
@@ -22,9 +24,9 @@ async function clearOldResults(
   if (!plan) return;
   const cleared = await clearToolResults(messages, plan, core.log.artifacts);
   if (!cleared) return;
-  await core.journal.record("toolResultsCleared", { clearing: cleared.clearing });
+  await run.transcript.record("toolResultsCleared", { clearing: cleared.clearing });
   for (const f of cleared.failures) {
-    await core.journal.notice(
+    await run.transcript.notice(
       "warning",
       "context.spillFailed",
       `the original of tool result ${f.toolUseId} could not be stored: ${f.error}`,
@@ -42,19 +44,20 @@ async function clearOldResults(
  */
 export async function relievePressure(
   core: SessionCore,
+  run: AgentRun,
   turn: TurnState,
   tools: readonly ToolSpec[],
   force: boolean,
 ): Promise<void> {
-  const window = core.catalog.info(core.model).contextWindow;
-  const system = requestSystem(core);
+  const window = core.catalog.info(run.agent.model()).contextWindow;
+  const system = run.agent.system();
   const baseTokens = core.estimator.estimateRequest({ system, tools, messages: [] });
-  await clearOldResults(core, turn, window, baseTokens);
-  const history = core.estimator.estimateMessages(core.workingSet());
+  await clearOldResults(core, run, turn, window, baseTokens);
+  const history = core.estimator.estimateMessages(run.transcript.workingSet());
   if (!force && baseTokens + history <= (window * core.config.compactAtPercent) / 100) return;
   // After an overflow the estimate was wrong, so keep a share of the history, not of the window.
   const keep = Math.floor((force ? history : window) * KEEP_RECENT_SHARE);
-  await compactNow(core, turn.signal, force ? "overflow" : "auto", keep, turn.turnId);
+  await compactNow(core, run, force ? "overflow" : "auto", keep, turn.turnId);
 }
 
 /**
@@ -64,15 +67,16 @@ export async function relievePressure(
  */
 export async function compactNow(
   core: SessionCore,
-  signal: AbortSignal,
+  run: Pick<AgentRun, "transcript" | "signal" | "depth">,
   trigger: "auto" | "manual" | "overflow",
   keepRecentTokens: number,
   turnId?: TurnState["turnId"],
 ): Promise<boolean> {
+  const { transcript, signal } = run;
   const scope = turnId ? { turnId } : {};
   const model = core.config.fastModel;
   const result = await compact({
-    messages: core.workingSet(),
+    messages: transcript.workingSet(),
     client: core.client("fast", model),
     model,
     estimator: core.estimator,
@@ -80,16 +84,17 @@ export async function compactNow(
     keepRecentTokens,
     signal,
     beforeCompact: async () => {
-      core.journal.emit(
+      transcript.emit(
         { type: "compactionStarted", trigger: trigger === "manual" ? "manual" : "auto" },
         scope,
       );
-      if (!core.hooks.has("PreCompact")) return { proceed: true };
-      const hook = await core.hooks.run(
+      const hook = await runHook(
+        core,
         "PreCompact",
         { trigger: trigger === "manual" ? "manual" : "auto", custom_instructions: "" },
         { signal },
       );
+      if (!hook) return { proceed: true };
       if (hook.blocked) return { proceed: false, reason: `PreCompact hook: ${hook.blockReason}` };
       return hook.additionalContext.length > 0
         ? { proceed: true, instructions: hook.additionalContext.join("\n") }
@@ -98,7 +103,7 @@ export async function compactNow(
   });
   if (!result.ok) {
     if (result.stage !== "nothing")
-      await core.journal.notice(
+      await transcript.notice(
         "warning",
         "context.compactionFailed",
         `compaction did not happen: ${result.reason}`,
@@ -107,7 +112,7 @@ export async function compactNow(
     return false;
   }
   const c = result.compaction;
-  await core.journal.record(
+  await transcript.record(
     "compaction",
     { compaction: c },
     {
@@ -122,6 +127,6 @@ export async function compactNow(
     scope,
   );
   // A compaction is a rebuild point: the map is indexed again and ranked for what is left.
-  core.repoMap?.rebuild();
+  if (run.depth === 0) core.repoMap?.rebuild();
   return true;
 }

@@ -9,7 +9,9 @@ import { autoCheckIds, stopVerdict } from "@z-engine/verify";
 import type { SessionCore } from "../session/core.js";
 import { changeState, turnBadge } from "../verification/badge.js";
 import { gateAll } from "../batch/execute.js";
+import type { AgentRun } from "./agent-context.js";
 import type { TurnState } from "./turn-state.js";
+import { runHook } from "../hooks/run-hook.js";
 
 /** Stop hooks may continue a turn at most this often (architecture.md, stop boundary step 1). */
 export const MAX_STOP_HOOK_CONTINUATIONS = 5;
@@ -21,16 +23,19 @@ export type StopDecision =
 
 const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
 
-async function stopHooks(core: SessionCore, turn: TurnState): Promise<StopDecision | null> {
-  if (!core.hooks.has("Stop") || turn.stopHookContinuations >= MAX_STOP_HOOK_CONTINUATIONS)
-    return null;
-  const hook = await core.hooks.run(
-    "Stop",
+async function stopHooks(
+  core: SessionCore,
+  run: AgentRun,
+  turn: TurnState,
+): Promise<StopDecision | null> {
+  if (turn.stopHookContinuations >= MAX_STOP_HOOK_CONTINUATIONS) return null;
+  const hook = await runHook(
+    core,
+    run.depth === 0 ? "Stop" : "SubagentStop",
     { stop_hook_active: turn.stopHookContinuations > 0 },
-    { signal: turn.signal },
+    { signal: run.signal, scope: { turnId: turn.turnId } },
   );
-  for (const warning of hook.warnings)
-    await core.journal.notice("warning", "hook.warning", warning, { turnId: turn.turnId });
+  if (!hook) return null;
   if (hook.stop) return { end: true, reason: hook.stopReason || "a Stop hook ended the turn" };
   if (!hook.blocked) return null;
   turn.stopHookContinuations++;
@@ -48,6 +53,7 @@ async function stopHooks(core: SessionCore, turn: TurnState): Promise<StopDecisi
  */
 async function runAutoChecks(
   core: SessionCore,
+  run: AgentRun,
   ids: readonly CheckId[],
   turnId: TurnId,
   signal: AbortSignal,
@@ -60,7 +66,7 @@ async function runAutoChecks(
     name: "Verify",
     input: { checks: [...ids] },
   };
-  const [call] = await gateAll(core, [use], turnId, signal);
+  const [call] = await gateAll(core, run, [use], turnId);
   if (call?.kind !== "ready") {
     const why =
       call?.kind === "answered"
@@ -80,11 +86,15 @@ async function runAutoChecks(
   return true;
 }
 
-async function verification(core: SessionCore, turn: TurnState): Promise<StopDecision> {
+async function verification(
+  core: SessionCore,
+  run: AgentRun,
+  turn: TurnState,
+): Promise<StopDecision> {
   const settings = core.config.settings.verification;
   for (;;) {
     const state = await changeState(core, turn);
-    if (!state.changed || turn.signal.aborted) return { end: true };
+    if (!state.changed || run.signal.aborted) return { end: true };
     const badge = await turnBadge(core, turn, state);
     const auto = autoCheckIds({
       checks: core.checks(),
@@ -110,19 +120,25 @@ async function verification(core: SessionCore, turn: TurnState): Promise<StopDec
       return { end: false, continueWith: text(verdict.reminder) };
     }
     turn.autoChecksRan = true;
-    if (!(await runAutoChecks(core, verdict.checkIds, turn.turnId, turn.signal)))
+    if (!(await runAutoChecks(core, run, verdict.checkIds, turn.turnId, run.signal)))
       return { end: true };
   }
 }
 
 /**
- * The stop boundary (architecture.md): Stop hooks may continue the run (at most 5 times a
- * turn); steering that arrived meanwhile continues it; for a turn that changed files the
- * verification mode may run checks and send failures back. Otherwise the run ends.
+ * The stop boundary (architecture.md): Stop hooks (SubagentStop for a subagent) may continue
+ * the run (at most 5 times a turn); for the main agent, steering that arrived meanwhile
+ * continues it, and for a turn that changed files the verification mode may run checks and
+ * send failures back. Otherwise the run ends.
  */
-export async function stopBoundary(core: SessionCore, turn: TurnState): Promise<StopDecision> {
-  const hooked = await stopHooks(core, turn);
+export async function stopBoundary(
+  core: SessionCore,
+  run: AgentRun,
+  turn: TurnState,
+): Promise<StopDecision> {
+  const hooked = await stopHooks(core, run, turn);
   if (hooked) return hooked;
+  if (run.depth > 0) return { end: true };
   if (core.steering.length > 0) return { end: false, continueWith: [] };
-  return verification(core, turn);
+  return verification(core, run, turn);
 }

@@ -12,6 +12,7 @@ import {
   type Usage,
 } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
+import type { AgentRun, TranscriptSink } from "./agent-context.js";
 
 /** What one model call produced. */
 export interface RoundResponse {
@@ -27,7 +28,7 @@ export interface RoundResponse {
 }
 
 async function consume(
-  core: SessionCore,
+  transcript: TranscriptSink,
   client: ModelClient,
   request: ModelRequest,
   ids: { turnId: TurnId; messageId: Message["id"] },
@@ -41,19 +42,16 @@ async function consume(
       assembler.push(event);
       switch (event.type) {
         case "textDelta":
-          core.journal.emit(
-            { type: "textDelta", messageId: ids.messageId, text: event.text },
-            scope,
-          );
+          transcript.emit({ type: "textDelta", messageId: ids.messageId, text: event.text }, scope);
           break;
         case "thinkingDelta":
-          core.journal.emit(
+          transcript.emit(
             { type: "thinkingDelta", messageId: ids.messageId, text: event.text },
             scope,
           );
           break;
         case "retrying":
-          core.journal.emit(
+          transcript.emit(
             {
               type: "retrying",
               attempt: event.attempt,
@@ -66,7 +64,7 @@ async function consume(
           );
           break;
         case "fallback":
-          await core.journal.notice(
+          await transcript.notice(
             "warning",
             "model.fallback",
             `${event.fromModel} failed (${event.error.message}); trying ${event.toModel}`,
@@ -101,22 +99,24 @@ async function consume(
 
 /**
  * Streams one response: `assistantStarted`, live deltas and `retrying` events, then records
- * the assistant message (`assistantFinished`) and its priced usage (`costUpdated`). When the
+ * the assistant message (`assistantFinished`) in the run's transcript and its priced usage
+ * (`costUpdated`) in the session log, tagged with the run's agent id when it has one. When the
  * stream ends in an error, the tool calls it made are dropped from the record (none of them
  * will run), so the transcript stays valid. Never throws.
  */
 export async function streamRound(
   core: SessionCore,
+  run: Pick<AgentRun, "transcript" | "signal" | "agentId">,
   client: ModelClient,
   request: ModelRequest,
   turnId: TurnId,
-  signal: AbortSignal,
 ): Promise<RoundResponse> {
+  const { transcript, signal } = run;
   const messageId = newMessageId();
   const scope = { turnId };
-  core.journal.emit({ type: "assistantStarted", messageId, model: request.model }, scope);
+  transcript.emit({ type: "assistantStarted", messageId, model: request.model }, scope);
   const { assembler, invalid } = await consume(
-    core,
+    transcript,
     client,
     request,
     { turnId, messageId },
@@ -129,7 +129,7 @@ export async function streamRound(
   let message: Message | null = null;
   if (content.length > 0) {
     message = { id: messageId, role: "assistant", content };
-    await core.journal.record(
+    await transcript.record(
       "message",
       { message, turnId },
       { type: "assistantFinished", message, usage, stopReason: assembler.stopReason ?? "other" },
@@ -138,11 +138,14 @@ export async function streamRound(
   }
   if (usage.input + usage.output + usage.cacheRead + usage.cacheWrite > 0) {
     core.totalUsage = addUsage(core.totalUsage, usage);
+    // Usage goes to the session log whoever spent it (a subagent's carries its id), so the
+    // session's total and its cost cap count every agent, live and on replay.
+    const agent = run.agentId ? { agentId: run.agentId } : {};
     await core.journal.record(
       "usage",
-      { usage, model: request.model, turnId },
+      { usage, model: request.model, turnId, ...agent },
       { type: "costUpdated", sessionUsage: core.totalUsage },
-      scope,
+      { ...scope, ...agent },
     );
   }
   const toolUses = content.filter((b): b is ToolUseBlock => b.type === "toolUse");

@@ -7,12 +7,14 @@ import {
   type TurnOutcome,
   type Usage,
 } from "@z-engine/protocol";
-import { toolSpec } from "@z-engine/tools";
 import type { SessionCore } from "../session/core.js";
 import { turnBadge } from "../verification/badge.js";
+import type { AgentRun } from "./agent-context.js";
 import { runAgent } from "./agent-run.js";
+import { mainAgentRun } from "./main-agent.js";
 import { newTurnState, type RunEnd, type TurnState } from "./turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
+import { runHook } from "../hooks/run-hook.js";
 
 /** What a user turn submits. */
 export interface Submission {
@@ -38,9 +40,8 @@ async function promptHooks(
   prompt: string,
   signal: AbortSignal,
 ): Promise<string | null> {
-  if (!core.hooks.has("UserPromptSubmit")) return null;
-  const hook = await core.hooks.run("UserPromptSubmit", { prompt }, { signal });
-  for (const w of hook.warnings) await core.journal.notice("warning", "hook.warning", w);
+  const hook = await runHook(core, "UserPromptSubmit", { prompt }, { signal });
+  if (!hook) return null;
   for (const m of hook.systemMessages) await core.journal.notice("info", "hook.message", m);
   if (hook.blocked || hook.stop)
     return hook.blockReason || hook.stopReason || "blocked by a UserPromptSubmit hook";
@@ -49,15 +50,20 @@ async function promptHooks(
   return null;
 }
 
-async function openTurn(core: SessionCore, turn: TurnState, submission: Submission): Promise<void> {
+async function openTurn(
+  core: SessionCore,
+  run: AgentRun,
+  turn: TurnState,
+  submission: Submission,
+): Promise<void> {
   const turnId = turn.turnId;
-  await queueChangedFiles(core);
+  await queueChangedFiles(run);
   const content: ContentBlock[] = [
     { type: "text", text: submission.text },
     ...(submission.images ?? []),
     ...drainSteering(core),
   ];
-  const message = core.reminders.appendTo({ id: newMessageId(), role: "user", content });
+  const message = run.reminders.appendTo({ id: newMessageId(), role: "user", content });
   turn.userMessageId = message.id;
   await core.journal.record(
     "turnStarted",
@@ -65,7 +71,7 @@ async function openTurn(core: SessionCore, turn: TurnState, submission: Submissi
     { type: "turnStarted", turnId, userMessageId: message.id, prompt: submission.text },
     { turnId },
   );
-  await core.journal.record("message", { message, turnId });
+  await run.transcript.record("message", { message, turnId });
 }
 
 /**
@@ -97,10 +103,12 @@ export async function runTurn(
   const startFingerprint = await core.fingerprint().catch(() => null);
   const turn = newTurnState(turnId, signal, startedAt, startFingerprint);
   onState(turn);
+  const run = mainAgentRun(core, signal);
   let end: RunEnd;
   try {
-    await openTurn(core, turn, submission);
-    end = await runAgent(core, turn, core.tools.map(toolSpec));
+    await openTurn(core, run, turn, submission);
+    turn.recordCheckpoint = core.beginCheckpoint?.(turn);
+    end = await runAgent(core, run, turn);
   } catch (error) {
     end = { outcome: "failed", reason: `engine error: ${(error as Error).message}` };
     await core.journal.notice("error", "engine.turnFailed", end.reason ?? "engine error", {

@@ -127,5 +127,10 @@ export interface SessionCore {
  * word, else true.
  */
 export function modelVision(core: Pick<SessionCore, "config" | "catalog" | "model">): boolean {
-  return core.config.settings.model.vision ?? core.catalog.info(core.model).vision;
+  return agentVision(core, core.model);
+}
+
+/** Whether `model` reads images: `[model] vision` when set, else the catalog's word, else true. */
+export function agentVision(core: Pick<SessionCore, "config" | "catalog">, model: string): boolean {
+  return core.config.settings.model.vision ?? core.catalog.info(model).vision;
 }

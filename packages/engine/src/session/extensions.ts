@@ -4,10 +4,11 @@ import type { SessionInteraction } from "../ports/interaction.js";
 import type { SessionJobs } from "../ports/jobs.js";
 import { type SessionOverrides, sessionConfig } from "../settings/session-config.js";
 import { TurnCheckpoints } from "./checkpoint.js";
-import type { OpenContext } from "./open.js";
+import type { OpenContext } from "./open-context.js";
 import { loadProjectSettings, projectChecks } from "./services.js";
 import { rewindSession } from "./rewind.js";
 import type { EngineSession, SessionExtensions } from "./session.js";
+import { runHook } from "../hooks/run-hook.js";
 
 /** The session operations that need the engine's context: rewind, trust, checkpoints, close. */
 export function sessionExtensions(
@@ -35,10 +36,7 @@ export function sessionExtensions(
       (await parts.jobs.kill(id as Parameters<SessionJobs["kill"]>[0])) !== null,
     beginCheckpoint: (session, turn) => checkpoints.begin(session, turn),
     close: async (session) => {
-      if (session.hooks.has("SessionEnd")) {
-        const hook = await session.hooks.run("SessionEnd", { reason: "exit" });
-        for (const w of hook.warnings) await session.journal.notice("warning", "hook.warning", w);
-      }
+      await runHook(session, "SessionEnd", { reason: "exit" });
       await session.repoMap?.close();
       await Promise.all([
         parts.jobs.killAll(),

@@ -25,16 +25,38 @@ export interface EventScope {
  * one redaction point: known secret values (the engine's keys) never reach the log or a host.
  */
 export class Journal {
-  private seq = 0;
+  private readonly counter: { seq: number };
 
   constructor(
     readonly sessionId: SessionId,
-    private readonly log: Session,
+    private readonly log: Pick<Session, "append">,
     private readonly sink: EventSink,
     private readonly clock: () => number,
     /** Known secret values are replaced by `[redacted]` in every record and event. */
     readonly redactor: Redactor = createRedactor([]),
-  ) {}
+    /** Set on a subagent's journal: its events carry this agent's id. */
+    readonly agentId?: AgentId,
+    shared?: { seq: number },
+  ) {
+    this.counter = shared ?? { seq: 0 };
+  }
+
+  /**
+   * A journal for a subagent: records go to `log` (its own transcript, such as
+   * `agents/<id>.jsonl` through the store's `appendAgent`), events leave through the same
+   * sink with `agentId` set and the same `seq` sequence, and the same redaction applies.
+   */
+  forAgent(agentId: AgentId, log: Pick<Session, "append">): Journal {
+    return new Journal(
+      this.sessionId,
+      log,
+      this.sink,
+      this.clock,
+      this.redactor,
+      agentId,
+      this.counter,
+    );
+  }
 
   /** Appends a record (rejects with the store's error when the disk refuses it), then emits `event`. */
   async record<K extends LogRecordKind>(
@@ -53,9 +75,9 @@ export class Journal {
     const envelope: EventEnvelope = {
       v: PROTOCOL_VERSION,
       sessionId: this.sessionId,
-      seq: this.seq++,
+      seq: this.counter.seq++,
       ts: this.clock(),
-      ...(scope.agentId ? { agentId: scope.agentId } : {}),
+      ...((scope.agentId ?? this.agentId) ? { agentId: scope.agentId ?? this.agentId } : {}),
       ...(scope.turnId ? { turnId: scope.turnId } : {}),
       event: this.redactor.value(event),
     };

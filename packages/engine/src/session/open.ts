@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { EffectiveSettings, LoadedSettings, Paths, TrustStore } from "@z-engine/config";
+import type { LoadedSettings } from "@z-engine/config";
 import {
   buildSystemSections,
   createTokenEstimator,
@@ -9,21 +9,14 @@ import {
   instructionScope,
   ReminderQueue,
 } from "@z-engine/context";
-import {
-  createCheckpointStore,
-  createShellSession,
-  fingerprint,
-  type SandboxBackend,
-  type Shell,
-} from "@z-engine/host";
+import { createCheckpointStore, createShellSession, fingerprint, type Shell } from "@z-engine/host";
 import { basePrompt } from "@z-engine/prompts";
 import { emptyUsage, type SessionId } from "@z-engine/protocol";
-import type { Session as StoreSession, SessionStore, OpenedSession } from "@z-engine/store";
-import { createFileTracker, createPathLocks, type Tool, type ToolPorts } from "@z-engine/tools";
+import type { Session as StoreSession, OpenedSession } from "@z-engine/store";
+import { createFileTracker, createPathLocks, type ToolPorts } from "@z-engine/tools";
 import { Approvals } from "../batch/approvals.js";
 import { HookRunner } from "../hooks/runner.js";
 import { SessionLsp } from "../lsp/hub.js";
-import type { ClientFactory } from "../options.js";
 import { SessionChecks } from "../ports/checks.js";
 import { SessionInteraction } from "../ports/interaction.js";
 import { SessionJobs } from "../ports/jobs.js";
@@ -37,13 +30,12 @@ import {
 } from "../settings/session-config.js";
 import { SessionRepoMap } from "../repo-map/session-map.js";
 import { repoMapCacheFile } from "../repo-map/system.js";
-import type { Redactor } from "../util/secrets.js";
 import { turnBadge } from "../verification/badge.js";
-import type { ModelCatalog } from "./core.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
 import { sessionExtensions } from "./extensions.js";
 import { instructionReadGate } from "./instruction-gate.js";
-import { type EventSink, Journal } from "./journal.js";
+import { Journal } from "./journal.js";
+import type { OpenContext } from "./open-context.js";
 import { repairCrash } from "./repair.js";
 import {
   clientCache,
@@ -53,38 +45,7 @@ import {
   shellFor,
 } from "./services.js";
 import { EngineSession, type SessionParts } from "./session.js";
-
-/** What the engine hands every session it opens. */
-export interface OpenContext {
-  readonly paths: Paths;
-  /** The engine's environment: settings overrides and keys. */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** What child processes (shells, checks, hooks, git) get: `env` without secrets. */
-  readonly childEnv: Readonly<Record<string, string>>;
-  /** Replaces the engine's known secret values in what is recorded and emitted. */
-  readonly redactor: Redactor;
-  readonly sink: EventSink;
-  readonly store: SessionStore;
-  readonly clientFactory: ClientFactory;
-  /** The catalog a session prices with, from its own settings (`[pricing]` is per session). */
-  readonly catalogFor: (settings: () => EffectiveSettings) => ModelCatalog;
-  /** Called with each session's settings before it opens (the engine opens its catalog lazily). */
-  readonly onSettings: (settings: EffectiveSettings) => Promise<void>;
-  /** The host's settings object (a user-level layer). */
-  readonly hostSettings: Readonly<Record<string, unknown>> | undefined;
-  /** Shadow-git checkpoints before each turn. */
-  readonly checkpoints: boolean;
-  readonly trustStore: TrustStore;
-  readonly extraTools: readonly Tool[];
-  readonly shell: Shell | undefined;
-  readonly sandbox: SandboxBackend | null | undefined;
-  readonly headless: boolean;
-  /** Whether sessions build a repo map (EngineOptions.repoMap). */
-  readonly repoMap: boolean;
-  readonly clock: () => number;
-  readonly homeDir: string;
-  readonly parent: AbortSignal;
-}
+import { runHook } from "../hooks/run-hook.js";
 
 interface Prepared {
   readonly projectRoot: string;
@@ -353,9 +314,8 @@ async function sessionStartHooks(
   session: EngineSession,
   source: "startup" | "resume",
 ): Promise<void> {
-  if (!session.hooks.has("SessionStart")) return;
-  const hook = await session.hooks.run("SessionStart", { source }, { subject: source });
-  for (const w of hook.warnings) await session.journal.notice("warning", "hook.warning", w);
+  const hook = await runHook(session, "SessionStart", { source }, { subject: source });
+  if (!hook) return;
   for (const [i, text] of hook.additionalContext.entries())
     session.reminders.add({ key: `session-start:${i}`, text });
 }

@@ -6,7 +6,7 @@ import { builtinTools, type Tool, type ToolPorts } from "@z-engine/tools";
 import { discoverChecks, mergeChecks } from "@z-engine/verify";
 import type { SessionConfig, SessionOverrides } from "../settings/session-config.js";
 import type { SandboxState } from "./core.js";
-import type { OpenContext } from "./open.js";
+import type { OpenContext } from "./open-context.js";
 
 // The services a session is built from: its settings, shell and sandbox, tools, checks and
 // model clients. `buildSession` in open.ts puts them together.

@@ -14,6 +14,7 @@ import type { TurnState } from "../run/turn-state.js";
 import { type LinkedController, linkedController, UserStop } from "../util/abort.js";
 import type { SessionCore } from "./core.js";
 import { generateTitle } from "./title.js";
+import { runHook } from "../hooks/run-hook.js";
 
 /** What `EngineSession` adds to the data it is built from (its behaviour and its own state). */
 type SessionBehaviour =
@@ -253,11 +254,7 @@ export class EngineSession implements SessionCore {
   /** Runs the Notification hooks in the background (an approval, question or plan waits). */
   notify(message: string): void {
     if (!this.hooks.has("Notification")) return;
-    this.track(
-      this.hooks.run("Notification", { message }).then(async (hook) => {
-        for (const w of hook.warnings) await this.journal.notice("warning", "hook.warning", w);
-      }),
-    );
+    this.track(runHook(this, "Notification", { message }));
   }
 
   /** Changes the permission mode (recorded, then modeChanged). */

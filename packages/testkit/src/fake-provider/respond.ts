@@ -8,7 +8,7 @@ import {
 import { anthropicErrorBody, anthropicMessage, anthropicSse } from "./anthropic-wire.js";
 import { messageForKind, type SseEvent, sseText, statusForKind } from "./chunks.js";
 import { openAiCompletion, openAiErrorBody, openAiSse } from "./openai-wire.js";
-import type { FakeProviderRequest, WireFormat } from "./server.js";
+import type { FakeProviderRequest, WireFormat } from "./request.js";
 
 export function sendError(
   res: ServerResponse,

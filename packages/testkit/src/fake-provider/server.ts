@@ -1,25 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ScriptResponse, takeResponse, type WireOptions } from "../model-script.js";
+import type { FakeProviderRequest, WireFormat } from "./request.js";
 import { play, sendError } from "./respond.js";
 
-/** The wire format of a request, by path. */
-export type WireFormat = "anthropic" | "openai";
-
-/** One request the fake provider received, as it arrived. */
-export interface FakeProviderRequest {
-  format: WireFormat;
-  method: string;
-  path: string;
-  /** Header names in lower case. */
-  headers: Record<string, string>;
-  /** The key it carried as `x-api-key` or `Authorization: Bearer`. */
-  apiKey: string | undefined;
-  /** The parsed JSON body (the raw text when it was not JSON). */
-  body: unknown;
-  stream: boolean;
-  model: string;
-}
+export type { FakeProviderRequest, WireFormat } from "./request.js";
 
 /** Options of {@link startFakeProvider}. */
 export interface FakeProviderOptions {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { link, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Action, compileRules, type DecideContext, decide } from "@z-engine/policy";
@@ -31,6 +31,7 @@ beforeEach(async () => {
   await symlink(outside, join(proj, "docs"));
   await symlink(".git/hooks/pre-commit", join(proj, "hook.txt"));
   await symlink("loop-b", join(proj, "loop-a"));
+  await link(join(outside, ".bashrc"), join(proj, "rc-copy"));
   await symlink("loop-a", join(proj, "loop-b"));
 });
 afterEach(async () => {
@@ -39,7 +40,13 @@ afterEach(async () => {
 
 const origin = () => ({ source: "settings.toml", root: proj });
 
-async function judge(command: string, mode: PermissionMode, allow: string[], deny: string[] = []) {
+async function judge(
+  command: string,
+  mode: PermissionMode,
+  allow: string[],
+  deny: string[] = [],
+  writableRoots?: string[],
+) {
   const ctx = testCtx({ root: proj });
   const actions = (await bashTool.action({ command }, ctx)) as Action[];
   const context: DecideContext = {
@@ -47,6 +54,7 @@ async function judge(command: string, mode: PermissionMode, allow: string[], den
     additionalDirectories: [],
     homeDir: outside,
     autoAllowReadOnlyBash: true,
+    ...(writableRoots ? { sandbox: { autoAllow: true, writableRoots } } : {}),
   };
   const rules = {
     allow: compileRules(allow, origin()).rules,
@@ -70,6 +78,22 @@ describe("Bash action: real paths of redirections and read paths", () => {
     expect(await judge("echo k > chain.txt", "acceptEdits", allow)).toBe("ask");
     const denied = [`Edit(//${outside.slice(1)}/ssh/**)`];
     expect(await judge("echo k > chain.txt", "acceptEdits", allow, denied)).toBe("deny");
+  });
+
+  it("a write to a file with other hard links asks: its other names are not known", async () => {
+    const allow = ["Bash(echo:*)", "Bash(tee:*)"];
+    expect(await judge("echo x > rc-copy", "acceptEdits", allow)).toBe("ask");
+    expect(await judge("echo x >> rc-copy", "acceptEdits", allow)).toBe("ask");
+    expect(await judge("echo x > out.txt", "acceptEdits", allow)).toBe("allow");
+    // The sandbox cannot vouch for it: the inode is shared with a file outside its roots.
+    expect(await judge("echo x > rc-copy", "ask", [], [], [proj])).toBe("ask");
+    expect(await judge("echo x > out.txt", "ask", [], [], [proj])).toBe("allow");
+    expect(await judge("cp src/a.ts rc-copy", "ask", [], [], [proj])).toBe("ask");
+    // Write deny rules cannot be checked against names nobody knows.
+    expect(await judge("echo x > rc-copy", "acceptEdits", allow, ["Edit(/elsewhere)"])).toBe("ask");
+    // Reading one is reading the file itself; bypass allows as for the file tools.
+    expect(await judge("cat rc-copy", "ask", [])).toBe("allow");
+    expect(await judge("echo x > rc-copy", "bypass", [])).toBe("allow");
   });
 
   it("a link into .git makes the write a protected one", async () => {

@@ -6,25 +6,38 @@ import { commandPaths, type ParsedCommand } from "../external.js";
 /** Most symlinks followed for one path (as the kernel's own limit, 40). */
 const MAX_HOPS = 40;
 
+/** Where the paths a command line names lead, for the gate (policy's command action). */
+export interface CommandPaths {
+  /** Paths that lead elsewhere (symlinks followed), keyed as `commandPaths` lists them. */
+  readonly realPaths: Map<string, string>;
+  /** Paths (listed or real) of regular files with more than one hard link. */
+  readonly hardLinked: Set<string>;
+}
+
 /**
  * Where each path a command line names really leads (see policy's `commandPaths`): symlinks
  * followed, a dangling one by its link text, repeatedly, so `> report.txt` with `report.txt ->
- * ~/.bashrc` (existing or not yet) is judged as a write to `~/.bashrc`. Only paths that lead
- * elsewhere are listed. Never rejects.
+ * ~/.bashrc` (existing or not yet) is judged as a write to `~/.bashrc`; and which of them are
+ * files with other hard links, so `> notes` with `notes` a hard link of `~/.bashrc` is judged
+ * as a write to a place not known. Never rejects.
  */
 export async function resolveCommandPaths(
   parsed: ParsedCommand,
   cwd: string,
   home: string = homedir(),
-): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+): Promise<CommandPaths> {
+  const realPaths = new Map<string, string>();
+  const hardLinked = new Set<string>();
   const paths = commandPaths(parsed, cwd, home);
   const reals = await Promise.all(paths.map((p) => followPath(p)));
+  const links = await Promise.all(reals.map((real) => lstat(real).catch(() => null)));
   paths.forEach((p, i) => {
-    const real = reals[i];
-    if (real !== undefined && real !== p) out.set(p, real);
+    const real = reals[i] ?? p;
+    if (real !== p) realPaths.set(p, real);
+    const info = links[i];
+    if (info?.isFile() === true && info.nlink > 1) hardLinked.add(p).add(real);
   });
-  return out;
+  return { realPaths, hardLinked };
 }
 
 /**

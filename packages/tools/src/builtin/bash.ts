@@ -90,8 +90,16 @@ export const bashTool = defineTool({
   action: async (input, ctx) => {
     const cwd = ctx.shellSession.cwd;
     const command = await parseCommand(input.command);
-    const realPaths = await resolveCommandPaths(command, cwd);
-    return [{ kind: "command", command, cwd, ...(realPaths.size > 0 ? { realPaths } : {}) }];
+    const { realPaths, hardLinked } = await resolveCommandPaths(command, cwd);
+    return [
+      {
+        kind: "command",
+        command,
+        cwd,
+        ...(realPaths.size > 0 ? { realPaths } : {}),
+        ...(hardLinked.size > 0 ? { hardLinked } : {}),
+      },
+    ];
   },
   // The approval card shows characters the shell and the gate may read differently escaped.
   title: (input) => `Bash ${displayCommand(input.description ?? input.command)}`,

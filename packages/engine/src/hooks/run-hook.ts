@@ -1,0 +1,41 @@
+import type { EventScope, Journal } from "../session/journal.js";
+import type { HookRunner } from "./runner.js";
+import type { HookEventName, HookOutcome } from "./types.js";
+
+/** What running a hook needs: the session's hooks, and where its warnings go. */
+export interface HookDeps {
+  readonly hooks: Pick<HookRunner, "has" | "run">;
+  readonly journal: Pick<Journal, "notice">;
+}
+
+/** How one hook event is run. */
+export interface RunHookOptions {
+  /** The matcher's subject (the tool name for tool events); undefined runs every hook of the event. */
+  readonly subject?: string;
+  readonly signal?: AbortSignal;
+  /** The scope of the warning notices (a turn, a subagent). */
+  readonly scope?: EventScope;
+}
+
+/**
+ * Runs the hooks of `event` with `fields` (Claude Code's names) and reports each warning as a
+ * `hook.warning` notice, in order, before resolving. Resolves undefined, without spawning
+ * anything, when no hook is configured for the event; otherwise with the combined outcome,
+ * which the caller reads for its event's meaning (block, stop, context, input rewrite).
+ * Never rejects: hook failures are warnings, and notices never reject.
+ */
+export async function runHook(
+  deps: HookDeps,
+  event: HookEventName,
+  fields: Record<string, unknown>,
+  options: RunHookOptions = {},
+): Promise<HookOutcome | undefined> {
+  if (!deps.hooks.has(event)) return undefined;
+  const outcome = await deps.hooks.run(event, fields, {
+    ...(options.subject !== undefined ? { subject: options.subject } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  for (const warning of outcome.warnings)
+    await deps.journal.notice("warning", "hook.warning", warning, options.scope);
+  return outcome;
+}

@@ -1,0 +1,40 @@
+import { requestSystem } from "../repo-map/system.js";
+import type { SessionCore } from "../session/core.js";
+import { type AgentDefinition, type AgentRun, transcriptSink } from "./agent-context.js";
+
+/**
+ * The main agent of a session: the session's system sections (with the repo map once
+ * ready), its offered tools plus MCP tools, and the model, effort, mode and `max_turns` the
+ * session has at each round.
+ */
+export function mainAgent(core: SessionCore): AgentDefinition {
+  return {
+    agentType: "main",
+    system: () => requestSystem(core),
+    tools: core.tools,
+    mcpTools: true,
+    model: () => core.model,
+    effort: () => core.effort,
+    mode: () => core.mode,
+    maxTurns: () => core.config.maxTurns,
+  };
+}
+
+/**
+ * The main agent's run in a turn: depth 0, the session log as its transcript, the project as
+ * its root, the turn's signal, and the session's own reminders, instruction tracking, file
+ * tracker and shell.
+ */
+export function mainAgentRun(core: SessionCore, signal: AbortSignal): AgentRun {
+  return {
+    agent: mainAgent(core),
+    transcript: transcriptSink(core.journal, () => core.workingSet()),
+    root: core.projectRoot,
+    depth: 0,
+    signal,
+    reminders: core.reminders,
+    instructions: core.instructions,
+    files: core.files,
+    shellSession: core.shellSession,
+  };
+}

@@ -1,0 +1,40 @@
+import type { EffectiveSettings, Paths, TrustStore } from "@z-engine/config";
+import type { SandboxBackend, Shell } from "@z-engine/host";
+import type { SessionStore } from "@z-engine/store";
+import type { Tool } from "@z-engine/tools";
+import type { ClientFactory } from "../options.js";
+import type { Redactor } from "../util/secrets.js";
+import type { ModelCatalog } from "./core.js";
+import type { EventSink } from "./journal.js";
+
+/** What the engine hands every session it opens. */
+export interface OpenContext {
+  readonly paths: Paths;
+  /** The engine's environment: settings overrides and keys. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** What child processes (shells, checks, hooks, git) get: `env` without secrets. */
+  readonly childEnv: Readonly<Record<string, string>>;
+  /** Replaces the engine's known secret values in what is recorded and emitted. */
+  readonly redactor: Redactor;
+  readonly sink: EventSink;
+  readonly store: SessionStore;
+  readonly clientFactory: ClientFactory;
+  /** The catalog a session prices with, from its own settings (`[pricing]` is per session). */
+  readonly catalogFor: (settings: () => EffectiveSettings) => ModelCatalog;
+  /** Called with each session's settings before it opens (the engine opens its catalog lazily). */
+  readonly onSettings: (settings: EffectiveSettings) => Promise<void>;
+  /** The host's settings object (a user-level layer). */
+  readonly hostSettings: Readonly<Record<string, unknown>> | undefined;
+  /** Shadow-git checkpoints before each turn. */
+  readonly checkpoints: boolean;
+  readonly trustStore: TrustStore;
+  readonly extraTools: readonly Tool[];
+  readonly shell: Shell | undefined;
+  readonly sandbox: SandboxBackend | null | undefined;
+  readonly headless: boolean;
+  /** Whether sessions build a repo map (EngineOptions.repoMap). */
+  readonly repoMap: boolean;
+  readonly clock: () => number;
+  readonly homeDir: string;
+  readonly parent: AbortSignal;
+}
