@@ -24,7 +24,7 @@ async function page(): Promise<Page> {
   return context.newPage();
 }
 
-describe("questions, plans, steering and cancel", { timeout: 40_000 }, () => {
+describe("questions, plans, steering and cancel", { timeout: 90_000 }, () => {
   it("answers a question form and approves a plan from the page", async () => {
     const f = await startFixture({ files: { "a.txt": "a\n" }, script: [] });
     cleanup.push(() => f.dispose());

@@ -28,7 +28,7 @@ async function page(): Promise<Page> {
 const textCount = (p: Page, text: string) =>
   p.getByTestId("assistant-message").filter({ hasText: text }).count();
 
-describe("resilience", { timeout: 40_000 }, () => {
+describe("resilience", { timeout: 90_000 }, () => {
   it("rebuilds the view after a reload mid-turn, then after a server restart", async () => {
     const f = await startFixture({ files: { "a.txt": "a\n" }, script: [] });
     cleanup.push(() => f.dispose());

@@ -68,7 +68,7 @@ function turnsRecords(turns: number, ts: number): string {
   return `${lines.join("\n")}\n`;
 }
 
-describe("scale and keyboard", { timeout: 40_000 }, () => {
+describe("scale and keyboard", { timeout: 90_000 }, () => {
   it("opens a 10,000-event session with a small DOM and scrolls it by keyboard", async () => {
     const f = await startFixture({ files: { "a.txt": "a\n" }, script: [reply.text("first")] });
     cleanup.push(() => f.dispose());

@@ -56,7 +56,7 @@ afterAll(async () => {
   await f?.dispose();
 });
 
-describe("the server's checks", { timeout: 30_000 }, () => {
+describe("the server's checks", { timeout: 90_000 }, () => {
   it("binds 127.0.0.1 and prints a URL with the token", () => {
     expect(f.server.url).toBe(`http://127.0.0.1:${f.server.port}/?token=${f.server.token}`);
     expect(f.server.token.length).toBeGreaterThanOrEqual(40);

@@ -29,7 +29,7 @@ async function page(viewport = { width: 1280, height: 900 }): Promise<Page> {
   return context.newPage();
 }
 
-describe("web walkthrough", { timeout: 40_000 }, () => {
+describe("web walkthrough", { timeout: 90_000 }, () => {
   it("answers a batch's approvals in any order, streams the answer, denies with feedback and rewinds", async () => {
     const f = await startFixture({
       files: { "login.js": "export const ok = true;\n" },
@@ -99,7 +99,7 @@ describe("web walkthrough", { timeout: 40_000 }, () => {
   });
 });
 
-describe("cross-site use from a browser", { timeout: 30_000 }, () => {
+describe("cross-site use from a browser", { timeout: 90_000 }, () => {
   it("refuses the page with a wrong token and a foreign page's requests", async () => {
     const f = await startFixture({ files: { "a.txt": "a\n" }, script: [] });
     cleanup.push(() => f.dispose());
