@@ -13,6 +13,7 @@ if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   missing=()
   command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
   command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}"
     apt-get update -qq

@@ -21,6 +21,9 @@ export type { CommandResult } from "./commands/result.js";
 export { parseSlashPrompt } from "./commands/run.js";
 /** Claude Code's argument rule for templates (`$ARGUMENTS`, `$1`..`$9`); see the README. Never throws. */
 export { shellWords, substituteArguments } from "./commands/arguments.js";
+// A stored session told as events (for a UI that rebuilds its view on reload)
+export type { SessionHistory } from "./history/session-history.js";
+export { historyEvents, readSessionHistory } from "./history/session-history.js";
 
 // MCP
 /** A session's MCP servers for hosts and the command catalog; prompts as `/mcp__<server>__<prompt>`. */

@@ -1,0 +1,54 @@
+// Bundles the browser page (ui/) into dist/public/app.js and app.css with esbuild: no CDN, the
+// page works offline. The server reads both at start.
+import { chmod, copyFile, mkdir, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const outdir = join(root, "dist", "public");
+await mkdir(outdir, { recursive: true });
+await build({
+  entryPoints: { app: join(root, "ui", "main.tsx") },
+  bundle: true,
+  format: "esm",
+  platform: "browser",
+  target: "es2022",
+  minify: true,
+  jsx: "automatic",
+  define: { "process.env.NODE_ENV": '"production"' },
+  outdir,
+  logLevel: "warning",
+});
+await copyFile(join(root, "ui", "app.css"), join(outdir, "app.css"));
+
+// The server: one file plus lazily loaded chunks (the engine loads while the page is served).
+// Packages that find files next to their own code stay external (dependencies of this package).
+await rm(join(root, "dist", "chunks"), { recursive: true, force: true });
+await build({
+  entryPoints: { main: join(root, "src", "bin.ts") },
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  outdir: join(root, "dist"),
+  chunkNames: "chunks/[name]-[hash]",
+  external: [
+    "web-tree-sitter",
+    "tree-sitter-bash",
+    "tree-sitter-typescript",
+    "tree-sitter-javascript",
+    "tree-sitter-python",
+    "tree-sitter-rust",
+    "tree-sitter-go",
+    "@vscode/ripgrep",
+    "unpdf",
+    "onnxruntime-node",
+  ],
+  banner: {
+    js: 'import { createRequire as __zengRequire } from "node:module"; const require = __zengRequire(import.meta.url);',
+  },
+  logLevel: "warning",
+});
+await chmod(join(root, "dist", "main.js"), 0o755);

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// zeng-web: the web UI over the user's sessions. Prints the page's address (with its one-time
+// token) and serves until Ctrl-C.
+import { spawn } from "node:child_process";
+import { resolvePaths } from "@z-engine/config";
+import { startWebServer } from "./server/start.js";
+
+const USAGE = `usage: zeng-web [--open] [--port N]
+
+Starts the web UI on 127.0.0.1 and prints its address with a one-time token.
+  --open     open the address in the default browser
+  --port N   listen on port N (default: a random free port)
+`;
+
+function parse(argv: string[]): { open: boolean; port: number } | string {
+  let open = false;
+  let port = 0;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--open") open = true;
+    else if (arg === "--port") {
+      port = Number(argv[++i]);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) return "--port needs a number";
+    } else if (arg === "--help" || arg === "-h") return "";
+    else return `unknown argument ${arg}`;
+  }
+  return { open, port };
+}
+
+function openBrowser(url: string): void {
+  const command =
+    process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
+  const child = spawn(command, [url], { detached: true, stdio: "ignore" });
+  child.on("error", () =>
+    process.stderr.write(`could not start ${command}; open the address yourself\n`),
+  );
+  child.unref();
+}
+
+async function main(): Promise<number> {
+  const args = parse(process.argv.slice(2));
+  if (typeof args === "string") {
+    process.stderr.write(args ? `${args}\n${USAGE}` : USAGE);
+    return args ? 2 : 0;
+  }
+  const paths = resolvePaths(process.env);
+  // The engine loads while the server already serves the page (start-up, README).
+  const engine = import("@z-engine/engine").then(({ createEngine }) =>
+    createEngine({ paths, catalogSource: "settings" }),
+  );
+  const server = await startWebServer({ engine, dataDir: paths.dataDir, port: args.port });
+  process.stdout.write(`Z Engine web UI: ${server.url}\n`);
+  if (args.open) openBrowser(server.url);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await server.close();
+  await (await engine).shutdown();
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`zeng-web: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,45 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Engine } from "@z-engine/engine";
+import { listen, type WebServer } from "./http-server.js";
+import { newToken } from "./security.js";
+import { SessionHub } from "./session-hub.js";
+import { loadStaticFiles } from "./static-files.js";
+
+/** What the web server runs over. */
+export interface WebServerOptions {
+  /**
+   * The engine whose sessions the page shows (the caller shuts it down). A promise lets the
+   * server listen and serve the page while the engine still loads (start-up).
+   */
+  readonly engine: Engine | Promise<Engine>;
+  /** The data folder the engine uses (`paths.dataDir`): stored sessions are read from it. */
+  readonly dataDir: string;
+  /** The port on 127.0.0.1; default 0 (a random free one). */
+  readonly port?: number;
+  /** The one-time token; default: a fresh random one. */
+  readonly token?: string;
+  /** Where the bundled page is; default: this package's dist/public. */
+  readonly publicDir?: string;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+/**
+ * This package's bundled page: dist/public, found from the compiled server (dist/server/) or
+ * from the bundled bin (dist/main.js).
+ */
+export const DEFAULT_PUBLIC_DIR = existsSync(join(here, "public", "app.js"))
+  ? join(here, "public")
+  : join(here, "..", "public");
+
+/**
+ * Starts the web UI's server over an engine: 127.0.0.1 only, a random port, a one-time token
+ * in `url`; every request must present the token and this server's own Host and Origin.
+ * Rejects when the page was not built or the port cannot be bound.
+ */
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const files = await loadStaticFiles(options.publicDir ?? DEFAULT_PUBLIC_DIR);
+  const hub = new SessionHub(Promise.resolve(options.engine), options.dataDir);
+  return listen(hub, files, options.token ?? newToken(), options.port ?? 0);
+}

@@ -1,0 +1,134 @@
+import { appendFile } from "node:fs/promises";
+import { join } from "node:path";
+import { newMessageId, newTurnId } from "@z-engine/protocol";
+import { reply } from "@z-engine/testkit";
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, newSession, SCREENSHOTS, startFixture } from "./web-harness.js";
+
+// A 10,000-event session stays a small DOM (the transcript is virtualised) and scrolls by
+// keyboard; at 360 px the page is usable with the keyboard alone, focus visible.
+
+let browser: Browser;
+const cleanup: Array<() => Promise<void>> = [];
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+/** Log records of `turns` finished turns (4 events each when told as history). */
+function turnsRecords(turns: number, ts: number): string {
+  const badge = { status: "notApplicable", reason: "No code changed.", checks: [] };
+  const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, costUsd: 0 };
+  const lines: string[] = [];
+  for (let i = 0; i < turns; i++) {
+    const turnId = newTurnId();
+    const user = newMessageId();
+    const base = { v: 2, ts: ts + i };
+    lines.push(
+      JSON.stringify({
+        ...base,
+        kind: "turnStarted",
+        turnId,
+        userMessageId: user,
+        prompt: `question ${i}`,
+      }),
+      JSON.stringify({
+        ...base,
+        kind: "message",
+        turnId,
+        message: { id: user, role: "user", content: [{ type: "text", text: `question ${i}` }] },
+      }),
+      JSON.stringify({
+        ...base,
+        kind: "message",
+        turnId,
+        message: {
+          id: newMessageId(),
+          role: "assistant",
+          content: [{ type: "text", text: `answer number ${i}` }],
+        },
+      }),
+      JSON.stringify({
+        ...base,
+        kind: "turnEnded",
+        turnId,
+        outcome: "completed",
+        usage,
+        badge,
+        durationMs: 5,
+      }),
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+describe("scale and keyboard", { timeout: 90_000 }, () => {
+  it("opens a 10,000-event session with a small DOM and scrolls it by keyboard", async () => {
+    const f = await startFixture({ files: { "a.txt": "a\n" }, script: [reply.text("first")] });
+    cleanup.push(() => f.dispose());
+    const session = await f.engine.createSession(f.repo.root);
+    await session.run("first");
+    const id = session.id;
+    await session.close();
+    await appendFile(join(f.dataDir, "sessions", id, "log.jsonl"), turnsRecords(2_500, Date.now()));
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    cleanup.push(() => context.close());
+    const p = await context.newPage();
+    await p.goto(`${f.server.url}&session=${id}`);
+    await p.getByText("answer number 2499").waitFor();
+    const rows = await p.locator("[data-key]").count();
+    expect(rows).toBeGreaterThan(5);
+    expect(rows).toBeLessThan(200);
+    await p.getByTestId("transcript").focus();
+    await p.keyboard.press("Home");
+    await p.getByText("answer number 0", { exact: true }).waitFor();
+    expect(await p.locator("[data-key]").count()).toBeLessThan(200);
+  });
+
+  it("works with the keyboard alone at 360 px, with a visible focus ring", async () => {
+    const f = await startFixture({
+      files: { "a.txt": "a\n" },
+      script: [reply.text("Small screen answer.")],
+    });
+    cleanup.push(() => f.dispose());
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    cleanup.push(() => context.close());
+    const p = await context.newPage();
+    await newSession(p, f);
+    const reached = await (async () => {
+      for (let i = 0; i < 30; i++) {
+        await p.keyboard.press("Tab");
+        if (await p.evaluate(() => document.activeElement?.tagName === "TEXTAREA")) return true;
+      }
+      return false;
+    })();
+    expect(reached).toBe(true);
+    const outline = await p.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      return getComputedStyle(el).outlineStyle;
+    });
+    expect(outline).not.toBe("none");
+    await p.keyboard.type("Hello from the keyboard");
+    await p.keyboard.press("Enter");
+    await p.getByText("Small screen answer.").waitFor();
+    const overflow = await p.evaluate(() => document.documentElement.scrollWidth);
+    expect(overflow).toBeLessThanOrEqual(360);
+    await p.screenshot({ path: join(SCREENSHOTS, "narrow.png") });
+    // Slash completion from the keyboard.
+    await p.keyboard.type("/mo");
+    await p.getByRole("option", { name: /^\/mode / }).waitFor();
+    await p.keyboard.press("Tab");
+    await p.keyboard.type("plan");
+    await p.keyboard.press("Enter");
+    await expect
+      .poll(() => p.locator("header select").first().inputValue(), { timeout: 15_000 })
+      .toBe("plan");
+  });
+});

@@ -1,0 +1,116 @@
+// An engine over a fixture repository with scripted models, the web server over it, and one
+// headless Chromium (Debian's) driven by playwright-core.
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { resolvePaths } from "@z-engine/config";
+import { createEngine, type Engine } from "@z-engine/engine";
+import {
+  createFixtureRepo,
+  type FixtureFiles,
+  type FixtureRepo,
+  reply,
+  type ScriptResponse,
+  ScriptedModel,
+} from "@z-engine/testkit";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { startWebServer, type WebServer } from "../src/index.js";
+
+/** Debian's Chromium with the flags versions.md lists. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+export interface WebFixture {
+  readonly repo: FixtureRepo;
+  engine: Engine;
+  server: WebServer;
+  model: ScriptedModel;
+  readonly dataDir: string;
+  /** Stops the server and the engine and starts new ones over the same folders (a new model). */
+  restart(script: readonly ScriptResponse[]): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/** Starts everything; `script` is the main model's responses in order. */
+export async function startFixture(options: {
+  files: FixtureFiles;
+  script: readonly ScriptResponse[];
+  settings?: Readonly<Record<string, unknown>>;
+}): Promise<WebFixture> {
+  const home = await mkdtemp(join(tmpdir(), "zeng-web-"));
+  const repo = await createFixtureRepo({ files: options.files });
+  const paths = resolvePaths({
+    ZENGINE_HOME: join(home, "data"),
+    ZENGINE_CONFIG_HOME: join(home, "config"),
+  });
+  await mkdir(paths.dataDir, { recursive: true });
+  const boot = async (script: readonly ScriptResponse[]) => {
+    const model = new ScriptedModel([...script]);
+    const titles = new ScriptedModel(
+      Array.from({ length: 8 }, () => reply.text("Fix the login bug")),
+    );
+    const engine = await createEngine({
+      paths,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+      homeDir: home,
+      clientFactory: ({ role }) => (role === "fast" ? titles : model),
+      repoMap: false,
+      ...(options.settings ? { settings: options.settings } : {}),
+    });
+    const server = await startWebServer({ engine, dataDir: paths.dataDir, publicDir: PUBLIC_DIR });
+    return { model, engine, server };
+  };
+  const stop = async (f: WebFixture) => {
+    await f.server.close();
+    await f.engine.shutdown();
+  };
+  const fixture: WebFixture = {
+    repo,
+    ...(await boot(options.script)),
+    dataDir: paths.dataDir,
+    restart: async (script) => {
+      await stop(fixture);
+      Object.assign(fixture, await boot(script));
+    },
+    dispose: async () => {
+      await stop(fixture);
+      await repo.dispose();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+  return fixture;
+}
+
+/** Opens the page, starts a session in the fixture's folder and waits for its composer. */
+export async function newSession(page: Page, fixture: WebFixture): Promise<void> {
+  await page.goto(fixture.server.url);
+  await page.getByLabel("New session in folder").fill(fixture.repo.root);
+  await page.getByRole("button", { name: "Start" }).click();
+  await page.getByLabel("Message").waitFor();
+  await page.getByTestId("connection").filter({ hasText: "live" }).waitFor();
+}
+
+/** Types a prompt and sends it. */
+export async function send(page: Page, text: string): Promise<void> {
+  const box = page.locator(".composer textarea");
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+/** The page the tests serve: bundled from ui/ by the global setup. */
+export const PUBLIC_DIR = join(import.meta.dirname, "..", "dist", "public");
+
+export const SCREENSHOTS = join(import.meta.dirname, "..", "screenshots");
