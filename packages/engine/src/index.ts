@@ -51,3 +51,7 @@ export {
   scrubbedEnvironment,
   secretValues,
 } from "./util/secrets.js";
+
+// What a host shows when it opens a stored session (its conversation and rewind targets)
+export type { HistoryMessage, SessionHistory } from "./queries/history.js";
+export { readSessionHistory } from "./queries/history.js";

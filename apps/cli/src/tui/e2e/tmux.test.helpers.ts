@@ -1,0 +1,101 @@
+import { execFileSync } from "node:child_process";
+import { MAIN, type World } from "../../e2e/cli.test.helpers.js";
+
+let counter = 0;
+
+/** A zeng (or any command) running in its own tmux server, driven by keys and read from the pane. */
+export interface Pane {
+  /** tmux key names (`Enter`, `Escape`, `BTab`, `C-c`, ...). */
+  keys(...names: string[]): void;
+  /** Types text literally. */
+  type(text: string): void;
+  /** The visible screen as text. */
+  screen(): string;
+  /** Polls the screen until `test` holds (a string is a substring); rejects with the screen after `timeoutMs`. */
+  waitFor(
+    test: string | RegExp | ((screen: string) => boolean),
+    timeoutMs?: number,
+  ): Promise<string>;
+  resize(width: number, height: number): void;
+  /** Whether the command in the pane has ended. */
+  dead(): boolean;
+  kill(): void;
+}
+
+/** Starts `command` in a detached tmux session of the given size, with exactly `env`. */
+export function startPane(
+  command: readonly string[],
+  options: { env: Record<string, string>; cwd: string; width?: number; height?: number },
+): Pane {
+  const socket = `zeng-tui-${process.pid}-${++counter}`;
+  // The tmux server gets a clean environment (no CI=true: ink renders differently in CI).
+  const serverEnv = {
+    PATH: options.env.PATH ?? "/usr/bin:/bin",
+    HOME: options.env.HOME ?? "/tmp",
+    TERM: "xterm-256color",
+  };
+  const tmux = (...args: string[]) =>
+    execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
+      env: serverEnv,
+      encoding: "utf8",
+    });
+  const vars = Object.entries(options.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    "t",
+    "-x",
+    String(options.width ?? 80),
+    "-y",
+    String(options.height ?? 30),
+    "-c",
+    options.cwd,
+    ...vars,
+    "--",
+    ...command,
+  );
+  tmux("set-option", "-t", "t", "remain-on-exit", "on");
+  const screen = () => tmux("capture-pane", "-p", "-t", "t");
+  const matches = (test: string | RegExp | ((s: string) => boolean), s: string) =>
+    typeof test === "string" ? s.includes(test) : test instanceof RegExp ? test.test(s) : test(s);
+  return {
+    keys: (...names) => void tmux("send-keys", "-t", "t", ...names),
+    type: (text) => void tmux("send-keys", "-t", "t", "-l", text),
+    screen,
+    waitFor: async (test, timeoutMs = 15_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const s = screen();
+        if (matches(test, s)) return s;
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${String(test)}; the screen:\n${s}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    resize: (width, height) =>
+      void tmux("resize-window", "-t", "t", "-x", String(width), "-y", String(height)),
+    dead: () => tmux("display-message", "-p", "-t", "t", "#{pane_dead}").trim() === "1",
+    kill: () => {
+      try {
+        tmux("kill-server");
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}
+
+/** zeng in a tmux pane in the world's repo, with the world's environment. */
+export function zengPane(
+  w: World,
+  args: readonly string[] = [],
+  extra: Record<string, string> = {},
+  size = { width: 80, height: 30 },
+): Pane {
+  return startPane([process.execPath, MAIN, ...args], {
+    env: { ...w.env, ...extra },
+    cwd: w.repo.root,
+    ...size,
+  });
+}
