@@ -11,6 +11,8 @@ export interface Pane {
   type(text: string): void;
   /** The visible screen as text. */
   screen(): string;
+  /** The visible screen with its colour and style escapes. */
+  styledScreen(): string;
   /** Polls the screen until `test` holds (a string is a substring); rejects with the screen after `timeoutMs`. */
   waitFor(
     test: string | RegExp | ((screen: string) => boolean),
@@ -63,6 +65,7 @@ export function startPane(
     keys: (...names) => void tmux("send-keys", "-t", "t", ...names),
     type: (text) => void tmux("send-keys", "-t", "t", "-l", text),
     screen,
+    styledScreen: () => tmux("capture-pane", "-p", "-e", "-t", "t"),
     waitFor: async (test, timeoutMs = 15_000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -26,6 +26,7 @@ describe("interactive zeng in a terminal", () => {
     pane.keys("Enter");
     const card = await pane.waitFor("Always allow in this chat");
     expect(card).toContain("Allow once");
+    expect(pane.styledScreen()).toMatch(/\u001b\[[0-9;]*(3[0-8]|9[0-7])m/);
     expect(card).toMatch(/Always allow in this chat: Bash\(node/);
     pane.keys("2");
     const done = await pane.waitFor("── completed");
