@@ -3,6 +3,9 @@ import { MAIN, type World } from "../../e2e/cli.test.helpers.js";
 
 let counter = 0;
 
+/** An SGR escape that sets a foreground or background colour (not bold, dim or a reset). */
+export const COLOR_SET = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*(3[0-8]|9[0-7]|4[0-8])m`);
+
 /** A zeng (or any command) running in its own tmux server, driven by keys and read from the pane. */
 export interface Pane {
   /** tmux key names (`Enter`, `Escape`, `BTab`, `C-c`, ...). */

@@ -1,7 +1,7 @@
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { type Pane, zengPane } from "./tmux.test.helpers.js";
+import { COLOR_SET, type Pane, zengPane } from "./tmux.test.helpers.js";
 
 let w: World | undefined;
 let pane: Pane | undefined;
@@ -26,7 +26,7 @@ describe("interactive zeng in a terminal", () => {
     pane.keys("Enter");
     const card = await pane.waitFor("Always allow in this chat");
     expect(card).toContain("Allow once");
-    expect(pane.styledScreen()).toMatch(/\u001b\[[0-9;]*(3[0-8]|9[0-7])m/);
+    expect(pane.styledScreen()).toMatch(COLOR_SET);
     expect(card).toMatch(/Always allow in this chat: Bash\(node/);
     pane.keys("2");
     const done = await pane.waitFor("── completed");
