@@ -1,4 +1,4 @@
-import { formatCost, formatTokens, badgeLabel } from "@z-engine/engine";
+import { badgeLabel, formatCost, formatTokens } from "./format.js";
 import type { EngineCommand } from "@z-engine/protocol";
 import { Box, Static, Text, useInput } from "ink";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";

@@ -59,3 +59,28 @@ export function openHistory(dataDir: string, projectRoot: string): PromptHistory
     },
   };
 }
+
+/** A history to hand the screen before the project's file is known; `attach` loads it. */
+export interface DeferredHistory extends PromptHistory {
+  /** Switches to the project's history; prompts added before are added to it, in order. */
+  attach(history: PromptHistory): void;
+}
+
+/** A history that starts empty and becomes the project's once `attach`ed. */
+export function deferredHistory(): DeferredHistory {
+  let inner: PromptHistory | undefined;
+  const early: string[] = [];
+  return {
+    get entries() {
+      return inner ? inner.entries : early;
+    },
+    add(prompt) {
+      if (inner) inner.add(prompt);
+      else if (prompt.trim() !== "" && early.at(-1) !== prompt) early.push(prompt);
+    },
+    attach(history) {
+      inner = history;
+      for (const prompt of early.splice(0)) history.add(prompt);
+    },
+  };
+}

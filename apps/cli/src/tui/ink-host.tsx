@@ -4,8 +4,9 @@ import { useState } from "react";
 import type { InteractiveArgs } from "../args.js";
 import { App } from "./app.js";
 import { listProjectFiles } from "./complete.js";
-import { openHistory } from "./history.js";
-import type { Opened } from "./run.js";
+import { type DeferredHistory, openHistory } from "./history.js";
+import type { CommandQueue, Opened } from "./run.js";
+import type { ViewStore } from "./store.js";
 import { ColorContext, colorsWanted } from "./theme.js";
 import { short } from "./view.js";
 
@@ -54,50 +55,79 @@ export async function pickSession(engine: Engine, root: string): Promise<string 
   return picked;
 }
 
-/** Runs the interactive screen until the user leaves; resolves with the exit code. */
-export async function runInk(
-  opened: Opened,
-  args: InteractiveArgs,
-  env: Record<string, string | undefined>,
-): Promise<number> {
-  const { engine, session, store } = opened;
-  const history = openHistory(opened.dataDir, session.projectRoot);
+/** What the screen is built from before the session opens. */
+export interface ScreenParts {
+  readonly store: ViewStore;
+  readonly queue: CommandQueue;
+  readonly history: DeferredHistory;
+  readonly env: Record<string, string | undefined>;
+}
+
+/** The mounted screen: leaving it resolves `left`. */
+export interface Screen {
+  readonly left: Promise<void>;
+  /** Session data the screen shows once the session is open. */
+  attach(opened: Opened): void;
+  unmount(): void;
+}
+
+/** Renders the screen at once (the prompt takes keys before the session is open). */
+export function mountScreen(parts: ScreenParts): Screen {
   let files: readonly string[] = [];
-  let leaving: Promise<void> | undefined;
-  const leave = () => {
-    leaving ??= (async () => {
-      instance.unmount();
-      await engine.shutdown();
-    })();
-  };
-  const onTerm = () => leave();
-  process.on("SIGTERM", onTerm);
-  process.on("SIGHUP", onTerm);
+  let opened: Opened | undefined;
+  let resolveLeft: () => void = () => {};
+  const left = new Promise<void>((resolve) => {
+    resolveLeft = resolve;
+  });
   const instance = render(
-    <ColorContext.Provider value={colorsWanted(env)}>
+    <ColorContext.Provider value={colorsWanted(parts.env)}>
       <App
-        store={store}
-        send={(command) => session.send(command)}
-        exit={leave}
-        history={history}
-        commands={() => opened.commands}
+        store={parts.store}
+        send={parts.queue.send}
+        exit={() => resolveLeft()}
+        history={parts.history}
+        commands={() => opened?.commands ?? []}
         files={() => files}
       />
     </ColorContext.Provider>,
     INK_OPTIONS,
   );
-  void listProjectFiles(session.projectRoot).then((list) => {
-    files = list;
-  });
+  void instance.waitUntilExit().then(() => resolveLeft());
+  return {
+    left,
+    attach: (o) => {
+      opened = o;
+      void listProjectFiles(o.session.projectRoot).then((list) => {
+        files = list;
+      });
+    },
+    unmount: () => instance.unmount(),
+  };
+}
+
+/** Runs the interactive screen until the user leaves; resolves with the exit code. */
+export async function runInk(
+  opened: Opened,
+  args: InteractiveArgs,
+  parts: ScreenParts,
+  mounted: Screen | undefined,
+): Promise<number> {
+  const { engine, session } = opened;
+  const screen = mounted ?? mountScreen(parts);
+  parts.history.attach(openHistory(opened.dataDir, session.projectRoot));
+  screen.attach(opened);
   if (args.prompt) {
-    history.add(args.prompt);
+    parts.history.add(args.prompt);
     session.send({ type: "submit", text: args.prompt });
   }
-  await instance.waitUntilExit();
-  leave();
-  await leaving;
-  process.off("SIGTERM", onTerm);
-  process.off("SIGHUP", onTerm);
+  parts.queue.attach(session);
+  const signalled = new Promise<void>((resolve) => {
+    process.once("SIGTERM", resolve);
+    process.once("SIGHUP", resolve);
+  });
+  await Promise.race([screen.left, signalled]);
+  screen.unmount();
+  await engine.shutdown();
   process.stdout.write(`zeng: session ${session.id} (zeng --resume ${session.id})\n`);
   return 0;
 }

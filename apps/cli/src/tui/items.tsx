@@ -1,4 +1,4 @@
-import { badgeLabel, formatCost, formatSeconds, formatTokens } from "@z-engine/engine";
+import { badgeLabel, formatCost, formatSeconds, formatTokens } from "./format.js";
 import type { ToolDisplay } from "@z-engine/protocol";
 import { Box, Text } from "ink";
 import { markdownLines } from "./markdown.js";

@@ -1,15 +1,20 @@
 import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { type Env, loadSettings, type Paths, TrustStore } from "@z-engine/config";
+import { type Env, loadSettings, type Paths, resolvePaths, TrustStore } from "@z-engine/config";
 import {
+  createEngine,
   type Engine,
   readSessionHistory,
   type SessionHandle,
   type SessionHistory,
 } from "@z-engine/engine";
-import { emptyUsage, type EventEnvelope, type PermissionMode } from "@z-engine/protocol";
+import type { EventEnvelope, PermissionMode } from "@z-engine/protocol";
 import type { InteractiveArgs } from "../args.js";
-import { type Item, initialView, itemId, type Target, type View } from "./view.js";
+import { takeEnvironment } from "../environment.js";
+import type { Opened, Pick } from "./run.js";
+import type { ViewStore } from "./store.js";
+import type { SlashCommand } from "./complete.js";
+import { type Item, itemId, type Target, type View } from "./view.js";
 
 /** A failure to open the session: one line for stderr and the exit code. */
 export class OpenError extends Error {
@@ -75,13 +80,8 @@ export function startingState(env: Env, paths: Paths, root: string, args: Intera
   };
 }
 
-/** The first view: for a resumed session, its conversation so far and its rewind targets. */
-export function firstView(
-  start: { mode: PermissionMode; model: string },
-  history: SessionHistory | undefined,
-  args: InteractiveArgs,
-): View {
-  if (!history) return initialView({ ...start, usage: emptyUsage() });
+/** The view with a resumed session's conversation, rewind targets and state added. */
+export function withHistory(view: View, history: SessionHistory, args: InteractiveArgs): View {
   const items: Item[] = [];
   const targets: Target[] = [];
   for (const m of history.messages) {
@@ -94,17 +94,64 @@ export function firstView(
     kind: "info",
     text: `── resumed${title} (${history.messages.length} messages)`,
   });
-  return initialView({
-    mode: args.mode ?? history.mode ?? start.mode,
-    model: args.model ?? history.model ?? start.model,
+  return {
+    ...view,
+    // After what is already on screen (printed lines cannot move).
+    items: [...view.items, ...items],
+    targets: [...targets, ...view.targets],
+    mode: args.mode ?? history.mode ?? view.mode,
+    model: args.model ?? history.model ?? view.model,
     usage: history.totalUsage,
-    items,
-    targets,
-  });
+  };
 }
 
 /** The stored conversation of a resumed session; undefined for a new one or an unreadable log. */
 export async function historyOf(session: SessionHandle, resumed: boolean) {
   if (!resumed) return undefined;
   return readSessionHistory(session.logPath).catch(() => undefined);
+}
+
+function watchCommands(session: SessionHandle): SlashCommand[] {
+  const commands: SlashCommand[] = [];
+  void session.mcp
+    .settled()
+    .then(() => session.mcp.prompts())
+    .then((prompts) => {
+      for (const p of prompts)
+        commands.push({ name: p.name, description: p.prompt.description ?? "" });
+    })
+    .catch(() => {});
+  return commands;
+}
+
+/**
+ * Builds the engine and opens the session into `store` (its events from the first one;
+ * a resumed session's conversation put first). Deletes the secret variables from `source`
+ * once the engine has its copy. Rejects with `OpenError` for a folder or session that
+ * cannot be opened.
+ */
+export async function openInteractive(
+  args: InteractiveArgs,
+  env: Env,
+  source: NodeJS.ProcessEnv,
+  pick: Pick,
+  store: ViewStore,
+): Promise<Opened> {
+  takeEnvironment(source);
+  const root = await projectFolder(args.cwd ?? process.cwd());
+  const paths = resolvePaths(env);
+  const start = startingState(env, paths, root, args);
+  store.change((view) => ({ ...view, mode: start.mode, model: start.model }));
+  const engine = await createEngine({ paths, env, catalogSource: "settings" });
+  try {
+    const id =
+      args.resume === true ? await pick(engine, root) : await sessionToOpen(engine, args, root);
+    const session = await openSession(engine, args, root, id, store.dispatch);
+    const history = await historyOf(session, id !== undefined);
+    if (history) store.change((view) => withHistory(view, history, args));
+    return { engine, session, store, dataDir: paths.dataDir, commands: watchCommands(session) };
+  } catch (error) {
+    await engine.shutdown();
+    throw error;
+  }
 }

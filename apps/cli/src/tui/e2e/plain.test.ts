@@ -30,5 +30,5 @@ describe("interactive zeng without a terminal", () => {
     expect(run.stdout.match(/── completed/g)).toHaveLength(2);
     // No cursor movement or colour: these are plain lines.
     expect(run.stdout).not.toContain(String.fromCharCode(27));
-  });
+  }, 60_000);
 });

@@ -6,6 +6,15 @@ let counter = 0;
 /** An SGR escape that sets a foreground or background colour (not bold, dim or a reset). */
 export const COLOR_SET = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*(3[0-8]|9[0-7]|4[0-8])m`);
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A zeng (or any command) running in its own tmux server, driven by keys and read from the pane. */
 export interface Pane {
   /** tmux key names (`Enter`, `Escape`, `BTab`, `C-c`, ...). */
@@ -24,7 +33,8 @@ export interface Pane {
   resize(width: number, height: number): void;
   /** Whether the command in the pane has ended. */
   dead(): boolean;
-  kill(): void;
+  /** Stops tmux and waits (at most 10 s) until the command's process has gone. */
+  kill(): Promise<void>;
 }
 
 /** Starts `command` in a detached tmux session of the given size, with exactly `env`. */
@@ -82,12 +92,17 @@ export function startPane(
     resize: (width, height) =>
       void tmux("resize-window", "-t", "t", "-x", String(width), "-y", String(height)),
     dead: () => tmux("display-message", "-p", "-t", "t", "#{pane_dead}").trim() === "1",
-    kill: () => {
+    kill: async () => {
+      let pid = 0;
       try {
+        pid = Number(tmux("display-message", "-p", "-t", "t", "#{pane_pid}").trim());
         tmux("kill-server");
       } catch {
         // Already gone.
       }
+      const deadline = Date.now() + 10_000;
+      while (pid > 0 && alive(pid) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
     },
   };
 }

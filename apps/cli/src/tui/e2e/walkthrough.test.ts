@@ -6,7 +6,7 @@ import { COLOR_SET, type Pane, zengPane } from "./tmux.test.helpers.js";
 let w: World | undefined;
 let pane: Pane | undefined;
 afterEach(async () => {
-  pane?.kill();
+  await pane?.kill();
   pane = undefined;
   await w?.dispose();
   w = undefined;
