@@ -55,7 +55,15 @@ export function startPane(
       encoding: "utf8",
     });
   const vars = Object.entries(options.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+  // remain-on-exit is set before the session starts, so a command that ends at once stays readable.
   tmux(
+    "start-server",
+    ";",
+    "set-option",
+    "-g",
+    "remain-on-exit",
+    "on",
+    ";",
     "new-session",
     "-d",
     "-s",
@@ -70,7 +78,6 @@ export function startPane(
     "--",
     ...command,
   );
-  tmux("set-option", "-t", "t", "remain-on-exit", "on");
   const screen = () => tmux("capture-pane", "-p", "-t", "t");
   const matches = (test: string | RegExp | ((s: string) => boolean), s: string) =>
     typeof test === "string" ? s.includes(test) : test instanceof RegExp ? test.test(s) : test(s);
