@@ -10,7 +10,7 @@ afterEach(async () => {
   pane = undefined;
   await w?.dispose();
   w = undefined;
-});
+}, 30_000);
 
 describe("interactive zeng while a turn runs", () => {
   it("steers with typed text, interrupts with Esc, and leaves with Ctrl+C twice", async () => {
@@ -35,5 +35,5 @@ describe("interactive zeng while a turn runs", () => {
       (s) => s.includes("zeng --resume ses_") && pane?.dead() === true,
     );
     expect(last).toContain("zeng --resume ses_");
-  }, 60_000);
+  }, 120_000);
 });

@@ -6,7 +6,7 @@ let w: World | undefined;
 afterEach(async () => {
   await w?.dispose();
   w = undefined;
-});
+}, 30_000);
 
 describe("interactive zeng without a terminal", () => {
   it("reads prompts and card answers line by line and prints plain lines", async () => {
@@ -30,5 +30,5 @@ describe("interactive zeng without a terminal", () => {
     expect(run.stdout.match(/── completed/g)).toHaveLength(2);
     // No cursor movement or colour: these are plain lines.
     expect(run.stdout).not.toContain(String.fromCharCode(27));
-  }, 60_000);
+  }, 120_000);
 });

@@ -33,7 +33,7 @@ export interface Pane {
   resize(width: number, height: number): void;
   /** Whether the command in the pane has ended. */
   dead(): boolean;
-  /** Stops tmux and waits (at most 10 s) until the command's process has gone. */
+  /** Stops tmux and waits (at most 8 s) until the command's process has gone. */
   kill(): Promise<void>;
 }
 
@@ -86,7 +86,7 @@ export function startPane(
     type: (text) => void tmux("send-keys", "-t", "t", "-l", text),
     screen,
     styledScreen: () => tmux("capture-pane", "-p", "-e", "-t", "t"),
-    waitFor: async (test, timeoutMs = 15_000) => {
+    waitFor: async (test, timeoutMs = 30_000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const s = screen();
@@ -107,7 +107,7 @@ export function startPane(
       } catch {
         // Already gone.
       }
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 8_000;
       while (pid > 0 && alive(pid) && Date.now() < deadline)
         await new Promise((resolve) => setTimeout(resolve, 20));
     },

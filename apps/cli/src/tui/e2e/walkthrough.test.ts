@@ -10,7 +10,7 @@ afterEach(async () => {
   pane = undefined;
   await w?.dispose();
   w = undefined;
-});
+}, 30_000);
 
 describe("interactive zeng in a terminal", () => {
   it("runs a turn with an approval answered by keys, cycles the mode, rewinds and survives a resize", async () => {
@@ -48,5 +48,5 @@ describe("interactive zeng in a terminal", () => {
     pane.type(" again");
     const resized = await pane.waitFor("run the tests again");
     for (const line of resized.split("\n")) expect(line.length).toBeLessThanOrEqual(60);
-  }, 60_000);
+  }, 120_000);
 });
