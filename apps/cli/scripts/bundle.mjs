@@ -33,6 +33,8 @@ await build({
     "@vscode/ripgrep",
     "unpdf",
     "onnxruntime-node",
+    // ink loads React's devtools only when DEV=true; they are not a dependency.
+    "react-devtools-core",
   ],
   // Bundled CommonJS code calls require() for Node's own modules.
   banner: {

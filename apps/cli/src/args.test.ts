@@ -13,8 +13,8 @@ const bad = (argv: string[]) => {
 };
 
 describe("parseArgs", () => {
-  it("bare zeng and --help give the usage; --version the version", () => {
-    expect(ok([])).toEqual({ kind: "usage" });
+  it("bare zeng is interactive; --help gives the usage; --version the version", () => {
+    expect(ok([])).toEqual({ kind: "interactive", args: { continue: false } });
     expect(ok(["--help"])).toEqual({ kind: "usage" });
     expect(ok(["-h"])).toEqual({ kind: "usage" });
     expect(ok(["--version"])).toEqual({ kind: "version" });
@@ -95,11 +95,36 @@ describe("parseArgs", () => {
     expect(bad(["-p", "x", "-p", "y"])).toBe("-p is given twice");
     expect(bad(["--continue=yes", "-p", "x"])).toBe("--continue takes no value");
     expect(bad(["-p", "x", "stray"])).toContain('unexpected argument "stray"');
-    expect(bad(["--model", "m"])).toBe('--model needs -p "PROMPT" (no interactive UI yet)');
+    expect(bad(["--output-format", "json"])).toBe('--output-format needs -p "PROMPT"');
+    expect(bad(["a", "b"])).toBe('unexpected argument "b" (quote the whole prompt)');
+    expect(bad(["--resume", "--continue"])).toBe("--resume and --continue cannot be used together");
     expect(bad(["trust", "a", "b"])).toContain('unexpected argument "b"');
     expect(bad(["trust", "--model", "m"])).toBe("--model does not apply to `zeng trust`");
     expect(bad(["demo", "extra"])).toContain('unexpected argument "extra"');
-    expect(bad(["launch"])).toBe('unknown command "launch"');
+  });
+
+  it("takes an initial prompt, --resume with or without an id, and the session flags interactively", () => {
+    expect(ok(["fix the test"])).toEqual({
+      kind: "interactive",
+      args: { prompt: "fix the test", continue: false },
+    });
+    expect(ok(["--resume"])).toEqual({
+      kind: "interactive",
+      args: { resume: true, continue: false },
+    });
+    expect(ok(["--resume", "--model", "m"])).toEqual({
+      kind: "interactive",
+      args: { resume: true, model: "m", continue: false },
+    });
+    expect(ok(["--resume", "ses_1"])).toEqual({
+      kind: "interactive",
+      args: { resume: "ses_1", continue: false },
+    });
+    expect(ok(["--continue", "--permission-mode", "plan", "--cwd", "/x"])).toEqual({
+      kind: "interactive",
+      args: { continue: true, mode: "plan", cwd: "/x" },
+    });
+    expect(bad(["-p", "x", "--resume"])).toBe("--resume needs a value");
   });
 
   it("never lets an error message span lines, even for hostile input", () => {

@@ -24,9 +24,16 @@ export interface HeadlessArgs {
   readonly maxTurns?: number;
 }
 
+/** What interactive `zeng` was asked to do; `resume: true` is `--resume` without an id (pick one). */
+export interface InteractiveArgs extends Omit<HeadlessArgs, "prompt" | "outputFormat" | "resume"> {
+  readonly prompt?: string;
+  readonly resume?: string | true;
+}
+
 /** A parsed command line. */
 export type Command =
   | { readonly kind: "usage" }
+  | { readonly kind: "interactive"; readonly args: InteractiveArgs }
   | { readonly kind: "version" }
   | { readonly kind: "headless"; readonly args: HeadlessArgs }
   | { readonly kind: "trust"; readonly dir?: string }
@@ -188,13 +195,45 @@ function subcommand(name: string, rest: string[], flags: Map<FlagName, string>):
   return rest[0] === undefined ? { kind: "trust" } : { kind: "trust", dir: rest[0] };
 }
 
+/** `zeng ["PROMPT"] [--resume [ID] | --continue] [--permission-mode M] [--model M] [--cwd DIR] [--max-turns N]`. */
+function interactive(flags: Map<FlagName, string>, positionals: string[], pick: boolean): Command {
+  if (flags.has("output-format")) throw new UsageError('--output-format needs -p "PROMPT"');
+  if (positionals.length > 1)
+    throw new UsageError(
+      `unexpected argument ${quote(positionals[1] as string)} (quote the whole prompt)`,
+    );
+  if (pick && flags.has("continue"))
+    throw new UsageError("--resume and --continue cannot be used together");
+  const { prompt: _, outputFormat: __, resume, ...rest } = headless(flags);
+  const prompt = positionals[0];
+  return {
+    kind: "interactive",
+    args: {
+      ...rest,
+      ...(prompt === undefined ? {} : { prompt }),
+      ...(pick ? { resume: true as const } : resume === undefined ? {} : { resume }),
+    },
+  };
+}
+
+/** `--resume` with no id after it (at the end, or before another flag) asks for a picker. */
+function bareResume(argv: readonly string[]): number {
+  if (
+    argv.includes("-p") ||
+    argv.some((a) => a === "--print" || a.startsWith("-p=") || a.startsWith("--print="))
+  )
+    return -1;
+  const at = argv.indexOf("--resume");
+  const next = argv[at + 1];
+  return at >= 0 && (next === undefined || next.startsWith("-")) ? at : -1;
+}
+
 function command(argv: readonly string[]): Command {
-  const { flags, positionals } = scan(argv);
+  const bare = bareResume(argv);
+  const { flags, positionals } = scan(bare < 0 ? argv : argv.filter((_, i) => i !== bare));
   const [first, ...rest] = positionals;
-  if (first !== undefined && !flags.has("print")) {
-    if (SUBCOMMANDS.has(first)) return subcommand(first, rest, flags);
-    throw new UsageError(`unknown command ${quote(first)}`);
-  }
+  if (first !== undefined && !flags.has("print") && SUBCOMMANDS.has(first))
+    return subcommand(first, rest, flags);
   if (flags.has("help")) return { kind: "usage" };
   if (flags.has("version")) return { kind: "version" };
   if (flags.has("print")) {
@@ -202,9 +241,7 @@ function command(argv: readonly string[]): Command {
       throw new UsageError(`unexpected argument ${quote(first)} (quote the whole prompt after -p)`);
     return { kind: "headless", args: headless(flags) };
   }
-  const [stray] = flags.keys();
-  if (stray) throw new UsageError(`${shown(stray)} needs -p "PROMPT" (no interactive UI yet)`);
-  return { kind: "usage" };
+  return interactive(flags, positionals, bare >= 0);
 }
 
 /** Parses `process.argv.slice(2)`. Never throws: bad usage comes back as `{ ok: false, error }`. */

@@ -29,6 +29,10 @@ async function dispatch(command: Command): Promise<number> {
       const { runHeadless, takeEnvironment } = await import("./headless.js");
       return runHeadless(command.args, io, takeEnvironment(process.env));
     }
+    case "interactive": {
+      const { runInteractive } = await import("./tui/run.js");
+      return runInteractive(command.args, io, process.env);
+    }
     case "trust": {
       const { runTrust } = await import("./trust.js");
       return runTrust(command.dir, io, process.env);

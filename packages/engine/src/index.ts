@@ -64,3 +64,7 @@ export {
   scrubbedEnvironment,
   secretValues,
 } from "./util/secrets.js";
+
+// What a host shows when it opens a stored session (its conversation and rewind targets)
+export type { HistoryMessage, SessionView } from "./queries/history.js";
+export { readSessionView } from "./queries/history.js";

@@ -12,9 +12,19 @@ afterEach(async () => {
 });
 
 describe("usage and bad usage of the binary", () => {
-  it("bare zeng prints the usage and exits 0", async () => {
+  it("bare zeng without a terminal reads prompts from stdin: none, and it exits 0", async () => {
     w = await world({ format: "anthropic" });
-    const run = await w.run([]);
+    const child = w.spawn([]);
+    child.child.stdin?.end();
+    const run = await child.done;
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(w.mainRequests()).toHaveLength(0);
+  });
+
+  it("zeng --help prints the usage and exits 0", async () => {
+    w = await world({ format: "anthropic" });
+    const run = await w.run(["--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('zeng -p "PROMPT"');
     expect(run.stdout).toContain(

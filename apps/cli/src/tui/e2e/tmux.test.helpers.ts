@@ -1,0 +1,129 @@
+import { execFileSync } from "node:child_process";
+import { MAIN, type World } from "../../e2e/cli.test.helpers.js";
+
+let counter = 0;
+
+/** An SGR escape that sets a foreground or background colour (not bold, dim or a reset). */
+export const COLOR_SET = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*(3[0-8]|9[0-7]|4[0-8])m`);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A zeng (or any command) running in its own tmux server, driven by keys and read from the pane. */
+export interface Pane {
+  /** tmux key names (`Enter`, `Escape`, `BTab`, `C-c`, ...). */
+  keys(...names: string[]): void;
+  /** Types text literally. */
+  type(text: string): void;
+  /** The visible screen as text. */
+  screen(): string;
+  /** The visible screen with its colour and style escapes. */
+  styledScreen(): string;
+  /** Polls the screen until `test` holds (a string is a substring); rejects with the screen after `timeoutMs`. */
+  waitFor(
+    test: string | RegExp | ((screen: string) => boolean),
+    timeoutMs?: number,
+  ): Promise<string>;
+  resize(width: number, height: number): void;
+  /** Whether the command in the pane has ended. */
+  dead(): boolean;
+  /** Stops tmux and waits (at most 8 s) until the command's process has gone. */
+  kill(): Promise<void>;
+}
+
+/** Starts `command` in a detached tmux session of the given size, with exactly `env`. */
+export function startPane(
+  command: readonly string[],
+  options: { env: Record<string, string>; cwd: string; width?: number; height?: number },
+): Pane {
+  const socket = `zeng-tui-${process.pid}-${++counter}`;
+  // The tmux server gets a clean environment (no CI=true: ink renders differently in CI).
+  const serverEnv = {
+    PATH: options.env.PATH ?? "/usr/bin:/bin",
+    HOME: options.env.HOME ?? "/tmp",
+    TERM: "xterm-256color",
+  };
+  const tmux = (...args: string[]) =>
+    execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
+      env: serverEnv,
+      encoding: "utf8",
+    });
+  const vars = Object.entries(options.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+  // remain-on-exit is set before the session starts, so a command that ends at once stays readable.
+  tmux(
+    "start-server",
+    ";",
+    "set-option",
+    "-g",
+    "remain-on-exit",
+    "on",
+    ";",
+    "new-session",
+    "-d",
+    "-s",
+    "t",
+    "-x",
+    String(options.width ?? 80),
+    "-y",
+    String(options.height ?? 30),
+    "-c",
+    options.cwd,
+    ...vars,
+    "--",
+    ...command,
+  );
+  const screen = () => tmux("capture-pane", "-p", "-t", "t");
+  const matches = (test: string | RegExp | ((s: string) => boolean), s: string) =>
+    typeof test === "string" ? s.includes(test) : test instanceof RegExp ? test.test(s) : test(s);
+  return {
+    keys: (...names) => void tmux("send-keys", "-t", "t", ...names),
+    type: (text) => void tmux("send-keys", "-t", "t", "-l", text),
+    screen,
+    styledScreen: () => tmux("capture-pane", "-p", "-e", "-t", "t"),
+    waitFor: async (test, timeoutMs = 30_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const s = screen();
+        if (matches(test, s)) return s;
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${String(test)}; the screen:\n${s}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    resize: (width, height) =>
+      void tmux("resize-window", "-t", "t", "-x", String(width), "-y", String(height)),
+    dead: () => tmux("display-message", "-p", "-t", "t", "#{pane_dead}").trim() === "1",
+    kill: async () => {
+      let pid = 0;
+      try {
+        pid = Number(tmux("display-message", "-p", "-t", "t", "#{pane_pid}").trim());
+        tmux("kill-server");
+      } catch {
+        // Already gone.
+      }
+      const deadline = Date.now() + 8_000;
+      while (pid > 0 && alive(pid) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    },
+  };
+}
+
+/** zeng in a tmux pane in the world's repo, with the world's environment. */
+export function zengPane(
+  w: World,
+  args: readonly string[] = [],
+  extra: Record<string, string> = {},
+  size = { width: 80, height: 30 },
+): Pane {
+  return startPane([process.execPath, MAIN, ...args], {
+    env: { ...w.env, ...extra },
+    cwd: w.repo.root,
+    ...size,
+  });
+}

@@ -1,0 +1,133 @@
+import type { Engine } from "@z-engine/engine";
+import { Box, render, Text, useApp, useInput } from "ink";
+import { useState } from "react";
+import type { InteractiveArgs } from "../args.js";
+import { App } from "./app.js";
+import { listProjectFiles } from "./complete.js";
+import { type DeferredHistory, openHistory } from "./history.js";
+import type { CommandQueue, Opened } from "./run.js";
+import type { ViewStore } from "./store.js";
+import { ColorContext, colorsWanted } from "./theme.js";
+import { short } from "./view.js";
+
+const INK_OPTIONS = { exitOnCtrlC: false, patchConsole: false } as const;
+
+interface Choice {
+  readonly id: string;
+  readonly label: string;
+}
+
+function Picker({ choices, done }: { choices: Choice[]; done: (id: string | undefined) => void }) {
+  const [at, setAt] = useState(0);
+  const app = useApp();
+  useInput((_, key) => {
+    if (key.upArrow || key.downArrow)
+      setAt((a) => (a + (key.upArrow ? -1 : 1) + choices.length) % choices.length);
+    if (key.return || key.escape) {
+      done(key.return ? choices[at]?.id : undefined);
+      app.exit();
+    }
+  });
+  return (
+    <Box flexDirection="column">
+      <Text bold>Resume which session? (↑/↓, Enter; Esc starts a new one)</Text>
+      {choices.map((c, i) => (
+        <Text key={c.id} inverse={i === at}>
+          {c.label}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+/** `--resume` without an id: the project's sessions, newest first, to pick from. */
+export async function pickSession(engine: Engine, root: string): Promise<string | undefined> {
+  const sessions = (await engine.listSessions()).filter((s) => s.projectRoot === root).slice(0, 15);
+  if (sessions.length === 0) return undefined;
+  const choices = sessions.map((s) => ({
+    id: s.id,
+    label: `${new Date(s.updatedAt).toISOString().slice(0, 16).replace("T", " ")}  ${short(s.title ?? s.id)} (${s.messageCount} messages)`,
+  }));
+  let picked: string | undefined;
+  const instance = render(<Picker choices={choices} done={(id) => (picked = id)} />, INK_OPTIONS);
+  await instance.waitUntilExit();
+  instance.clear();
+  return picked;
+}
+
+/** What the screen is built from before the session opens. */
+export interface ScreenParts {
+  readonly store: ViewStore;
+  readonly queue: CommandQueue;
+  readonly history: DeferredHistory;
+  readonly env: Record<string, string | undefined>;
+}
+
+/** The mounted screen: leaving it resolves `left`. */
+export interface Screen {
+  readonly left: Promise<void>;
+  /** Session data the screen shows once the session is open. */
+  attach(opened: Opened): void;
+  unmount(): void;
+}
+
+/** Renders the screen at once (the prompt takes keys before the session is open). */
+export function mountScreen(parts: ScreenParts): Screen {
+  let files: readonly string[] = [];
+  let opened: Opened | undefined;
+  let resolveLeft: () => void = () => {};
+  const left = new Promise<void>((resolve) => {
+    resolveLeft = resolve;
+  });
+  const instance = render(
+    <ColorContext.Provider value={colorsWanted(parts.env)}>
+      <App
+        store={parts.store}
+        send={parts.queue.send}
+        exit={() => resolveLeft()}
+        history={parts.history}
+        commands={() => opened?.commands ?? []}
+        files={() => files}
+      />
+    </ColorContext.Provider>,
+    INK_OPTIONS,
+  );
+  void instance.waitUntilExit().then(() => resolveLeft());
+  return {
+    left,
+    attach: (o) => {
+      opened = o;
+      void listProjectFiles(o.session.projectRoot).then((list) => {
+        files = list;
+      });
+    },
+    unmount: () => instance.unmount(),
+  };
+}
+
+/** Runs the interactive screen until the user leaves; resolves with the exit code. */
+export async function runInk(
+  opened: Opened,
+  args: InteractiveArgs,
+  parts: ScreenParts,
+  mounted: Screen | undefined,
+): Promise<number> {
+  const { engine, session } = opened;
+  const screen = mounted ?? mountScreen(parts);
+  parts.history.attach(openHistory(opened.dataDir, session.projectRoot));
+  screen.attach(opened);
+  if (args.prompt) {
+    parts.history.add(args.prompt);
+    session.send({ type: "submit", text: args.prompt });
+  }
+  parts.queue.attach(session);
+  const signalled = new Promise<void>((resolve) => {
+    process.once("SIGTERM", resolve);
+    process.once("SIGHUP", resolve);
+  });
+  await Promise.race([screen.left, signalled]);
+  screen.unmount();
+  await engine.shutdown();
+  process.stdout.write(`zeng: session ${session.id} (zeng --resume ${session.id})\n`);
+  return 0;
+}
