@@ -5,7 +5,7 @@ import type { InteractiveArgs } from "../args.js";
 import { App } from "./app.js";
 import { listProjectFiles } from "./complete.js";
 import { type DeferredHistory, openHistory } from "./history.js";
-import type { CommandQueue, Opened } from "./run.js";
+import type { CommandQueue, Opened } from "./opened.js";
 import type { ViewStore } from "./store.js";
 import { ColorContext, colorsWanted } from "./theme.js";
 import { short } from "./view.js";

@@ -11,7 +11,7 @@ import {
 import type { EventEnvelope, PermissionMode } from "@z-engine/protocol";
 import type { InteractiveArgs } from "../args.js";
 import { takeEnvironment } from "../environment.js";
-import type { Opened, Pick } from "./run.js";
+import type { Opened, Pick } from "./opened.js";
 import type { ViewStore } from "./store.js";
 import type { SlashCommand } from "./complete.js";
 import { type Item, itemId, type Target, type View } from "./view.js";

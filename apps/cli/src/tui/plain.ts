@@ -5,7 +5,7 @@ import type { EngineCommand, EventEnvelope } from "@z-engine/protocol";
 import type { InteractiveArgs } from "../args.js";
 import type { Io } from "../output/result.js";
 import { approvalChoices, PLAN_CHOICES, questionChoices, TRUST_CHOICES } from "./cards.js";
-import type { Opened } from "./run.js";
+import type { Opened } from "./opened.js";
 import type { Approval } from "./view.js";
 
 /** Without a terminal, `--resume` without an id takes the project's newest session. */

@@ -1,43 +1,15 @@
-import type { Engine, SessionHandle } from "@z-engine/engine";
-import type { EngineCommand } from "@z-engine/protocol";
 import type { InteractiveArgs } from "../args.js";
 import { guardConsole } from "../console-guard.js";
 import type { Io } from "../output/result.js";
-import type { SlashCommand } from "./complete.js";
 import { deferredHistory } from "./history.js";
 import { ViewStore } from "./store.js";
+import { CommandQueue } from "./opened.js";
+
+export type { Opened, Pick } from "./opened.js";
+export { CommandQueue } from "./opened.js";
 import { initialView } from "./view.js";
 
-/** What the screen (ink, or plain lines) gets: an open session and its view. */
-export interface Opened {
-  readonly engine: Engine;
-  readonly session: SessionHandle;
-  readonly store: ViewStore;
-  readonly dataDir: string;
-  /** Slash commands of the session's catalog (MCP prompts), filled in once its servers settle. */
-  readonly commands: SlashCommand[];
-}
-
 const ZERO = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0 };
-
-/** Commands sent before the session is open wait here, in order. */
-export class CommandQueue {
-  private session: SessionHandle | undefined;
-  private readonly waiting: EngineCommand[] = [];
-
-  readonly send = (command: EngineCommand): void => {
-    if (this.session) this.session.send(command);
-    else this.waiting.push(command);
-  };
-
-  attach(session: SessionHandle): void {
-    this.session = session;
-    for (const command of this.waiting.splice(0)) session.send(command);
-  }
-}
-
-/** A picker for `--resume` without an id (ink's list, or the newest session without a terminal). */
-export type Pick = (engine: Engine, root: string) => Promise<string | undefined>;
 
 /**
  * Interactive `zeng`: a session in the project folder, on ink when stdin and stdout are

@@ -65,7 +65,13 @@ async function run(
     userSettings: settings(mode, timeoutMs, features),
     approve: (r) =>
       r.title.includes("rm -rf") ? { type: "deny", feedback: "no" } : { type: "allowOnce" },
-    engine: { clientFactory: ({ role }) => (role === "fast" ? fast : (main as Harness).model) },
+    // The main client is made as the session opens, before `main` is assigned: it delegates.
+    engine: {
+      clientFactory: ({ role }) =>
+        role === "fast"
+          ? fast
+          : { stream: (request, signal) => (main as Harness).model.stream(request, signal) },
+    },
   });
   h = main;
   const summary = await h.session.run("tidy up the repository");
