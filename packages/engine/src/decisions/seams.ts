@@ -1,5 +1,5 @@
 import type { Action } from "@z-engine/policy";
-import type { CheckId, DecisionSeam, Effort, TurnTone } from "@z-engine/protocol";
+import { type CheckId, DecisionSeam, type Effort, type TurnTone } from "@z-engine/protocol";
 
 /** A value in a new tool result that may be a credential, to ask about before it is sent. */
 export interface FlaggedValue {
@@ -97,18 +97,4 @@ export type SeamInput<S extends DecisionSeam> = SeamTypes[S]["input"];
 export type SeamAdvice<S extends DecisionSeam> = SeamTypes[S]["advice"];
 
 /** Every seam, in the spec's order. */
-export const SEAMS: readonly DecisionSeam[] = [
-  "turnStart",
-  "contextPressure",
-  "beforeRequest",
-  "toolGate",
-  "afterCall",
-  "stopBoundary",
-  "askUser",
-  "route",
-  "completion",
-  "checkSelect",
-  "relevance",
-  "turnEnd",
-  "attention",
-];
+export const SEAMS: readonly DecisionSeam[] = DecisionSeam.options;
