@@ -145,8 +145,13 @@ export class McpHub {
     void quiet.finally(() => this.tasks.delete(quiet));
   }
 
-  /** Resolves once every start and stop begun so far has finished (tests, `zeng mcp list`). */
+  /**
+   * Resolves once every start and stop begun so far has finished (tests, `zeng mcp list`).
+   * Someone waiting for the servers releases held starts: the hold's fallback timer does not
+   * keep the process alive, so waiting on it could end a script with nothing else to do.
+   */
   async settled(): Promise<void> {
+    this.releaseStarts();
     while (this.tasks.size > 0) await Promise.all([...this.tasks]);
   }
 

@@ -1,7 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { processAlive, reply, waitForProcessExit } from "@z-engine/testkit";
+import { fileURLToPath } from "node:url";
+import { createFixtureRepo, processAlive, reply, waitForProcessExit } from "@z-engine/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hookScripts } from "../hook-scripts.js";
 import { type Harness, harness } from "../harness.js";
@@ -183,5 +185,27 @@ describe("MCP servers in a session", { timeout: 60_000 }, () => {
     );
     expect(resultText(resultsOf(h, 1)[0])).toMatch(/sampling refused: .*not supported by Z Engine/);
     expect(h.recorder.ofType("toolFinished").at(-1)?.status).toBe("cancelled");
+  });
+
+  it("a host script that only awaits session.mcp.settled() gets the servers, not an early exit", async () => {
+    const repo = await createFixtureRepo({ files: { "README.md": "# x\n" } });
+    const child = spawnSync(
+      process.execPath,
+      [
+        fileURLToPath(new URL("../child-mcp-settled.mjs", import.meta.url)),
+        JSON.stringify({
+          home: join(dir, "home"),
+          project: repo.root,
+          settings: testServerToml("one"),
+        }),
+      ],
+      { encoding: "utf8", timeout: 30_000 },
+    );
+    await repo.dispose();
+    // Node exits with 13 when the top-level await never settles (the held start's timer
+    // does not keep the process alive).
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(0);
+    expect(child.stdout.trim()).toBe("servers one=ready");
   });
 });
