@@ -71,9 +71,14 @@ export function subagentMcpFilter(
 ): ((tool: string) => boolean) | null {
   const listed = definition.tools;
   const entries = listed ?? ["*"];
-  if (!entries.some((e) => e.trim().startsWith("mcp__") || e.trim() === "*" || MCP_RESOURCE_TOOLS.has(e.trim())))
+  if (
+    !entries.some(
+      (e) => e.trim().startsWith("mcp__") || e.trim() === "*" || MCP_RESOURCE_TOOLS.has(e.trim()),
+    )
+  )
     return null;
-  const denied = (tool: string) => definition.disallowedTools.some((e) => toolEntryMatches(e, tool));
+  const denied = (tool: string) =>
+    definition.disallowedTools.some((e) => toolEntryMatches(e, tool));
   const mayServerTools = entries.some((e) => e.trim() === "*" || e.trim().startsWith("mcp__"));
   return (tool) => {
     if (denied(tool)) return false;

@@ -45,16 +45,16 @@ describe("@agent-<name> in a prompt", () => {
       when(main(REVIEWER), reply.text("done")),
       when(main(REVIEWER), reply.text("no mention, no reminder")),
     );
-    expect((await h.session.run("Ask @agent-reviewer about src/a.ts.")).outcome).toBe(
-      "completed",
-    );
+    expect((await h.session.run("Ask @agent-reviewer about src/a.ts.")).outcome).toBe("completed");
     const first = h.model.requests[0];
     expect(lastText(first)).toContain("Ask @agent-reviewer about src/a.ts.");
     expect(lastText(first)).toContain(reminderFor("reviewer"));
     // Recorded into the message itself: the next request's history carries the same bytes.
     const later = h.model.requests.filter(main(REVIEWER)).at(-1);
     expect(later).not.toBe(first);
-    expect(JSON.stringify(later?.messages[0]?.content)).toContain(reminderFor("reviewer").replace(/"/g, '\\"'));
+    expect(JSON.stringify(later?.messages[0]?.content)).toContain(
+      reminderFor("reviewer").replace(/"/g, '\\"'),
+    );
     await h.session.run("and now without one");
     expect(lastText(h.model.requests.at(-1))).not.toContain("use the Agent tool");
     expect(h.recorder.ofType("notice").filter((n) => n.code === "agents.unknownMention")).toEqual(
@@ -98,7 +98,10 @@ describe("a definition's model", () => {
       script: [],
       userSettings: '[model]\nmain = "claude-sonnet-5-5"\nfast = "claude-3-5-haiku-latest"\n',
     });
-    const call = (type: string) => ({ name: "Agent", input: { description: type, prompt: "p", subagent_type: type } });
+    const call = (type: string) => ({
+      name: "Agent",
+      input: { description: type, prompt: "p", subagent_type: type },
+    });
     h.model.push(
       when((r) => !anySub(r), reply.toolCalls(["inh", "hk", "id", "fst"].map(call))),
       ...Object.values(MARKS).map((m) => when(sub(m), reply.text(`report ${m}`))),
@@ -123,7 +126,10 @@ describe("a definition's model", () => {
       script: [],
       userSettings: '[model]\nmain = "anthropic/claude-sonnet-5-5"\n',
     });
-    const call = (type: string) => ({ name: "Agent", input: { description: type, prompt: "p", subagent_type: type } });
+    const call = (type: string) => ({
+      name: "Agent",
+      input: { description: type, prompt: "p", subagent_type: type },
+    });
     h.model.push(
       when((r) => !anySub(r), reply.toolCalls(["hk"].map(call))),
       when(sub(MARKS.hk), reply.text("haiku report")),

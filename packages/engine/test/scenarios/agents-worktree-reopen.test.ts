@@ -64,7 +64,9 @@ describe("a worktree agent's pending changes", () => {
     expect((await reopened.run("apply it")).outcome).toBe("completed");
     const result = lastResult(h);
     expect(result?.isError).toBe(false);
-    expect(resultText(result)).toContain(`Applied the changes of agent ${agentId}:\n- src/a.ts (modified)`);
+    expect(resultText(result)).toContain(
+      `Applied the changes of agent ${agentId}:\n- src/a.ts (modified)`,
+    );
     expect(await h.repo.read("src/a.ts")).toBe("export const a = 2;\n");
     expect(existsSync(h.repo.path(`.z-engine/worktrees/${agentId}`))).toBe(false);
     expect(existsSync(h.repo.path(`.z-engine/worktrees/${agentId}.json`))).toBe(false);
@@ -74,7 +76,9 @@ describe("a worktree agent's pending changes", () => {
       when(main, reply.text("nothing")),
     );
     await reopened.run("again");
-    expect(resultText(lastResult(h))).toContain(`No worktree agent ${agentId} has changes waiting.`);
+    expect(resultText(lastResult(h))).toContain(
+      `No worktree agent ${agentId} has changes waiting.`,
+    );
     await reopened.close();
   });
 
@@ -90,7 +94,9 @@ describe("a worktree agent's pending changes", () => {
     );
     await other.run("apply the other session's agent");
     expect(lastResult(h)?.isError).toBe(true);
-    expect(resultText(lastResult(h))).toContain(`No worktree agent ${agentId} has changes waiting.`);
+    expect(resultText(lastResult(h))).toContain(
+      `No worktree agent ${agentId} has changes waiting.`,
+    );
     expect(await h.repo.read("src/a.ts")).toBe("export const a = 1;\n");
     await other.close();
 

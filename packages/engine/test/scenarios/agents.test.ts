@@ -249,7 +249,8 @@ describe("SubagentStop hooks, at the limit", () => {
     hooks = await hookScripts([
       {
         event: "SubagentStop",
-        body: 'cat >> "$HOOK_DIR/stop.jsonl"; echo >> "$HOOK_DIR/stop.jsonl"\necho "keep going" >&2; exit 2',
+        // Claude Code's JSON form of a block this time (the test above uses exit 2).
+        body: 'cat >> "$HOOK_DIR/stop.jsonl"; echo >> "$HOOK_DIR/stop.jsonl"\necho \'{"decision":"block","reason":"keep going"}\'',
       },
     ]);
     h = await harness({ files, script: [], userSettings: hooks.toml, trusted: true });
@@ -278,6 +279,10 @@ describe("SubagentStop hooks, at the limit", () => {
       ["SubagentStop", true],
       ["SubagentStop", true],
     ]);
+    // Each call names the subagent (Claude Code's agent_id), the same one throughout.
+    expect(new Set(inputs.map((i) => `${i.agent_id} ${i.agent_type}`)).size).toBe(1);
+    expect(inputs[0]?.agent_id).toMatch(/^agent_/);
+    expect(inputs[0]?.agent_type).toBe("reviewer");
     const result = resultText(resultsOf(h, h.model.requests.length - 1)[0]);
     expect(result).toContain("answer 6");
     expect(result).toMatch(/\(reviewer\) completed/);
