@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { AgentWorktree } from "@z-engine/host";
 import { type AgentId, newAgentId, type PermissionMode, type ToolCallId } from "@z-engine/protocol";
 import {
@@ -73,8 +74,10 @@ export class SessionAgents implements AgentPort {
       );
     }
     const agentId = (request.resume ?? newAgentId()) as AgentId;
-    let worktree = known?.worktree;
-    if (!worktree && request.isolation === "worktree") {
+    // A worktree agent whose changes were applied or discarded goes on in a new worktree.
+    const applied = known?.worktree !== undefined && !existsSync(known.worktree.path);
+    let worktree = applied ? undefined : known?.worktree;
+    if (!worktree && (request.isolation === "worktree" || applied)) {
       const created = await this.worktrees.create(agentId);
       if (!created.ok) return errorOutput(created.error);
       worktree = created.worktree;

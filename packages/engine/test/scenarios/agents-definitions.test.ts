@@ -132,11 +132,14 @@ describe("a definition's model", () => {
     });
     h.model.push(
       when((r) => !anySub(r), reply.toolCalls(["hk"].map(call))),
-      when(sub(MARKS.hk), reply.text("haiku report")),
+      when(sub(MARKS.hk), reply.text("haiku report", { usage: { input: 1_000_000, output: 0 } })),
       when((r) => !anySub(r), reply.text("done")),
     );
     await h.session.run("haiku");
     expect(h.model.requests.find(sub(MARKS.hk))?.model).toBe("anthropic/claude-haiku-4-5");
+    // Priced as that model by the catalog ($1 a million input tokens; the main model's is $2).
+    const report = JSON.stringify(h.model.requests.at(-1)?.messages.at(-1));
+    expect(report).toContain("usage: 1000000 in / 0 out tokens, $1.00");
     await h.session.command("model", "claude-opus-5");
     h.model.push(
       when((r) => !anySub(r), reply.toolCalls(["inh"].map(call))),

@@ -143,4 +143,34 @@ describe("a worktree agent's pending changes", () => {
     expect(await h.repo.read("src/b.ts")).toBe("export const b = 3;\n");
     await reopened.close();
   });
+
+  it("once applied, a resumed worktree agent goes on in a new worktree", async () => {
+    h = await harness({ files, script: [], overrides: { mode: "bypass" } });
+    const agentId = await worktreeAgent(h);
+    h.model.push(
+      when(main, reply.toolCall("ApplyAgentChanges", { agent_id: agentId })),
+      when(main, reply.text("applied")),
+      when(
+        main,
+        reply.toolCall("Agent", {
+          description: "more",
+          prompt: "add b",
+          subagent_type: "basher",
+          resume: agentId,
+        }),
+      ),
+      when(sub, reply.toolCall("Bash", { command: "printf 'export const b = 3;\\n' > src/b.ts" })),
+      when(sub, reply.text("b added")),
+      when(main, reply.text("more changes")),
+    );
+    await h.session.run("apply");
+    expect(await h.repo.read("src/a.ts")).toBe("export const a = 2;\n");
+    await h.session.run("add b");
+    const summary = resultText(lastResult(h));
+    expect(summary).toContain("b added");
+    expect(summary).toContain("- src/b.ts (added, +1 -0)");
+    expect(summary).not.toContain("src/a.ts");
+    expect(existsSync(h.repo.path("src/b.ts"))).toBe(false);
+    expect(existsSync(h.repo.path(`.z-engine/worktrees/${agentId}/src/b.ts`))).toBe(true);
+  });
 });
