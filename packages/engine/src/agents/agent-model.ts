@@ -1,15 +1,10 @@
+import { latestBuiltinModel } from "@z-engine/llm";
+
 /** Names in a definition's `model` that mean "the parent session's model". */
 const INHERITED = new Set(["", "inherit", "main"]);
 
-/**
- * Claude Code's family aliases and the id each stands for when the session's own models are
- * of another Claude family: the newest of that family in the built-in model catalog.
- */
-export const MODEL_FAMILY_DEFAULTS: Readonly<Record<string, string>> = {
-  opus: "claude-opus-5-5",
-  sonnet: "claude-sonnet-5-5",
-  haiku: "claude-haiku-4-5",
-};
+/** Claude Code's family aliases for a definition's `model`. */
+const FAMILIES = new Set(["opus", "sonnet", "haiku"]);
 
 const familyOf = (model: string): string | undefined =>
   /(?:^|[/.:])claude-(?:\d+-(?:\d+-)?)?(opus|sonnet|haiku)\b/i.exec(model)?.[1]?.toLowerCase();
@@ -28,8 +23,8 @@ export interface SessionModels {
  * - `fast`: the session's fast model;
  * - a Claude Code alias (`opus`, `sonnet`, `haiku`): the session's main model when it is of
  *   that family, else its fast model when that is, else, when the session runs a Claude
- *   model, the same provider prefix (`anthropic/`, a Bedrock region, ...) with
- *   {@link MODEL_FAMILY_DEFAULTS}; a session on another provider's models inherits its main
+ *   model, the same provider prefix (`anthropic/`, a Bedrock region, ...) with the newest
+ *   model of that family in the built-in catalog (llm's `latestBuiltinModel`); a session on another provider's models inherits its main
  *   model (an alias there names nothing it can run);
  * - anything else: a model id, used as written (the catalog prices it, as any model).
  * Pure; case-insensitive for the keywords.
@@ -39,10 +34,10 @@ export function resolveAgentModel(model: string, session: SessionModels): string
   const key = name.toLowerCase();
   if (INHERITED.has(key)) return session.main;
   if (key === "fast") return session.fast;
-  const family = MODEL_FAMILY_DEFAULTS[key];
-  if (family === undefined) return name;
+  if (!FAMILIES.has(key)) return name;
   if (familyOf(session.main) === key) return session.main;
   if (familyOf(session.fast) === key) return session.fast;
   const claude = /^(.*?)claude-/i.exec(session.main);
-  return claude ? `${claude[1]}${family}` : session.main;
+  const latest = latestBuiltinModel(key);
+  return claude && latest ? `${claude[1]}${latest}` : session.main;
 }
