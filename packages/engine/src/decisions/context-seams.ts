@@ -1,6 +1,6 @@
 import type { Message, ToolCallId, ToolResultContent, TurnId } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
-import type { ClearableResult } from "./seams.js";
+import type { ClearableResult, SeamAdvice } from "./seams.js";
 import { decisionsOf } from "./session-hub.js";
 
 /** The part of a turn the context seams need. */
@@ -75,12 +75,23 @@ export async function plannedClears<P extends { readonly toolUseIds: readonly To
   };
   const advice = await hub.consult("contextPressure", input, scope);
   if (advice.length === 0) return plan;
+  const order = all.map((r) => r.toolUseId as ToolCallId);
+  return { toolUseIds: applyClearAdvice(order, plan.toolUseIds, advice) };
+}
+
+/**
+ * The clears to carry out: the planned ones and those any advice adds, less those any
+ * advice keeps (keeping wins), in `order` (the results' order in the history).
+ */
+export function applyClearAdvice<Id extends string>(
+  order: readonly Id[],
+  planned: readonly Id[],
+  advice: readonly SeamAdvice<"contextPressure">[],
+): Id[] {
+  const plan = new Set<string>(planned);
   const keep = new Set(advice.flatMap((a) => a.keep));
   const add = new Set(advice.flatMap((a) => a.add));
-  const ids = all
-    .map((r) => r.toolUseId as ToolCallId)
-    .filter((id) => (planned.has(id) || add.has(id)) && !keep.has(id));
-  return { toolUseIds: ids };
+  return order.filter((id) => (plan.has(id) || add.has(id)) && !keep.has(id));
 }
 
 /**
@@ -111,7 +122,7 @@ export async function relevantParts(
   const parts = advice.keepLines.map(
     ([a, b]) => `[lines ${a}-${b} of ${lines.length}]\n${lines.slice(a - 1, b).join("\n")}`,
   );
-  const note = `[Only the parts of this ${toolName} result that matter are shown, as a decision model picked them; the full result (${lines.length} lines) is stored as ${ref}: read it for the rest.]`;
+  const note = `[Only the parts of this ${toolName} result that matter are shown, as a decision model picked them; the full result (${lines.length} lines) is stored as ${ref}; call again more narrowly for other parts.]`;
   return [{ type: "text", text: `${parts.join("\n")}\n\n${note}` }];
 }
 
