@@ -97,8 +97,9 @@ export function applyClearAdvice<Id extends string>(
 /**
  * The relevance seam, on the tool-result path: for a long, text-only result a use may pick
  * the line ranges that matter. The model then gets those lines and a pointer to an artifact
- * holding the full result (which the host still shows whole). Returns `content` itself when
- * no use runs, none advises or the artifact cannot be stored. Never rejects.
+ * holding the full result (a tool's own display, if any, is left as it is). Returns
+ * `content` itself when no use runs, none advises or the artifact cannot be stored. Never
+ * rejects.
  */
 export async function relevantParts(
   core: SessionCore,
