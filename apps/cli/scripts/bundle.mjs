@@ -3,7 +3,7 @@
 // files; one bundle reaches the first model request in about half the time (README, "Start-up").
 // Packages that find files next to their own code (wasm grammars, the rg binary, pdf.js)
 // stay external and are dependencies of @z-engine/cli so that they resolve from dist/.
-import { chmod, rm } from "node:fs/promises";
+import { chmod, cp, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -47,3 +47,15 @@ await build({
   logLevel: "warning",
 });
 await chmod(join(outdir, "main.js"), 0o755);
+// The engine's decision classifiers (.onnx), next to the bundle: the engine looks for them in
+// dist/models/ when it runs bundled (onnxruntime-node, external, resolves from dist/).
+const engineModels = join(
+  dirname(fileURLToPath(import.meta.resolve("@z-engine/engine"))),
+  "..",
+  "models",
+);
+await rm(join(outdir, "models"), { recursive: true, force: true });
+await cp(engineModels, join(outdir, "models"), {
+  recursive: true,
+  filter: (f) => !f.endsWith(".check.json"),
+});

@@ -14,6 +14,7 @@ import { beginTurnOverrides } from "../commands/turn-overrides.js";
 import type { AgentRun } from "./agent-context.js";
 import { runAgent } from "./agent-run.js";
 import { judgeTurn, routeTurn } from "../decisions/stop-seam.js";
+import { remindAtTurnStart } from "../decisions/context-seams.js";
 import { mainAgentRun } from "./main-agent.js";
 import { newTurnState, type RunEnd, type TurnState } from "./turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
@@ -120,6 +121,7 @@ export async function runTurn(
   let end: RunEnd;
   const restore = await beginTurnOverrides(core, submission);
   try {
+    await remindAtTurnStart(core, turn, submission.text);
     await openTurn(core, run, turn, submission);
     await routeTurn(core, turn, submission.text);
     turn.recordCheckpoint = core.beginCheckpoint?.(turn);
