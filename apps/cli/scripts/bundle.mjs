@@ -43,6 +43,9 @@ await build({
   // Some code tells errors apart by class name (llm classifies SDK errors that way), so
   // names survive bundling; no minifying (it gained nothing measurable; stacks stay readable).
   keepNames: true,
+  // React (and its reconciler) in their production builds: the development ones double the
+  // interactive screen's first render and every re-render (only ink's code reads NODE_ENV).
+  define: { "process.env.NODE_ENV": '"production"' },
   legalComments: "none",
   logLevel: "warning",
 });
