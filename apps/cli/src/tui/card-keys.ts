@@ -84,10 +84,16 @@ export function cardKey(ui: Ui, view: View, input: string, key: Key, ctx: KeyCon
   const digit = /^[1-9]$/.test(input) && ui.field.text === "" ? Number(input) - 1 : -1;
   if (digit >= 0 && digit < count) return choose(ui, view, digit, ctx);
   if (key.return) {
-    const question = activeCard(view) === "question";
-    // Enter with typed text: the answer (a question), or the feedback with a deny / keep planning.
-    if (ui.field.text.trim() !== "" && !question) return choose(ui, view, count - 1, ctx);
-    return choose(ui, view, question && ui.field.text.trim() !== "" ? -1 : ui.choice, ctx);
+    const typed = ui.field.text.trim() !== "";
+    if (activeCard(view) !== "question")
+      // Enter with typed text: the feedback with a deny / keep planning.
+      return choose(ui, view, typed ? count - 1 : ui.choice, ctx);
+    // A question: the typed answer, else the ticked options (multi-select; the highlighted
+    // one when none is ticked), else the highlighted option.
+    if (typed || ui.picked.length > 0) return choose(ui, view, -1, ctx);
+    const multi = view.questions[0]?.questions[ui.step]?.multiSelect === true;
+    const picked = choose(ui, view, ui.choice, ctx);
+    return multi ? choose(picked, view, -1, ctx) : picked;
   }
   const field = editKey(ui.field, input, key);
   return field ? { ...ui, field } : ui;
