@@ -1,0 +1,17 @@
+import { startFakeProvider } from "@z-engine/testkit";
+import { startPane } from "../../src/tui/e2e/tmux.test.helpers.js";
+import { benchHome, MAIN } from "../world.js";
+const dir = process.argv[2] ?? "/tmp/tuiprof";
+const provider = await startFakeProvider({ script: [] });
+const world = await benchHome();
+const env = { ...world.env(provider), TERM: "xterm-256color" };
+const pane = startPane([process.execPath, "--cpu-prof", `--cpu-prof-dir=${dir}`, "--cpu-prof-interval=200", MAIN], { env, cwd: world.repo.root });
+const t0 = performance.now();
+await pane.waitFor("type a message");
+console.log("ready", performance.now() - t0);
+await pane.waitFor((s) => /ask \(/.test(s) && !s.includes("· \n"), 10000).catch(() => {});
+await new Promise((r) => setTimeout(r, 1500));
+pane.keys("C-c"); await pane.waitFor("Ctrl+C again"); pane.keys("C-c");
+await pane.waitFor(() => pane.dead());
+console.log(pane.screen());
+await pane.kill(); await provider.close(); await world.dispose();
