@@ -120,4 +120,3 @@ export function rewindKey(ui: Ui, view: View, input: string, key: Key, ctx: KeyC
   const editor = restore === "code" ? ui.editor : ed.editorOf(r.target.text);
   return { ...ui, rewind: undefined, editor, hint: undefined };
 }
-

@@ -83,4 +83,3 @@ export function editKey(e: ed.Editor, input: string, key: Key): ed.Editor | unde
   if (input === "") return undefined;
   return ed.insert(e, input);
 }
-

@@ -42,7 +42,9 @@ describe("interactive zeng's cards in a terminal", () => {
     // The notice may wrap at 80 columns.
     await pane.waitFor("is trusted; its project settings now apply");
     expect(pane.screen()).not.toContain("Do you trust");
-    const trust = JSON.parse(await readFile(join(w.env.ZENGINE_HOME as string, "trust.json"), "utf8"));
+    const trust = JSON.parse(
+      await readFile(join(w.env.ZENGINE_HOME as string, "trust.json"), "utf8"),
+    );
     expect(trust.folders).toEqual([expect.objectContaining({ path: w.repo.root })]);
     // The project's allow rule now applies: the command runs without an approval card.
     pane.type("check node");
@@ -100,7 +102,9 @@ describe("interactive zeng's cards in a terminal", () => {
   it("reviews a plan: rejects with typed feedback, then approves the revision into acceptEdits", async () => {
     w = await world({ format: "anthropic" });
     w.provider.push(
-      main(reply.toolCall("ExitPlanMode", { plan: "1. Add the **schema**\n2. Migrate everything" })),
+      main(
+        reply.toolCall("ExitPlanMode", { plan: "1. Add the **schema**\n2. Migrate everything" }),
+      ),
       main(reply.toolCall("ExitPlanMode", { plan: "1. Add the **schema** only" })),
       main(reply.text("Plan approved, starting.")),
     );
@@ -111,7 +115,9 @@ describe("interactive zeng's cards in a terminal", () => {
     pane.type("smaller, no migration");
     await pane.waitFor("✎ smaller, no migration");
     pane.keys("Enter");
-    const second = await pane.waitFor((s) => s.includes("Plan for review") && s.includes("schema only"));
+    const second = await pane.waitFor(
+      (s) => s.includes("Plan for review") && s.includes("schema only"),
+    );
     expect(second).not.toContain("Migrate everything");
     expect(requestText(w, 1)).toContain("smaller, no migration");
     pane.keys("1");

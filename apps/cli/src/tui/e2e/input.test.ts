@@ -62,6 +62,8 @@ describe("interactive zeng's input in a terminal", () => {
     expect(w.mainRequests()).toHaveLength(0);
     pane.keys("Enter");
     await pane.waitFor("Read all 30 lines.");
-    expect(requestText(w, 0)).toContain(JSON.stringify(`summarize: ${lines.join("\n")}`).slice(1, -1));
+    expect(requestText(w, 0)).toContain(
+      JSON.stringify(`summarize: ${lines.join("\n")}`).slice(1, -1),
+    );
   }, 120_000);
 });
