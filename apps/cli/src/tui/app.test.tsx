@@ -254,6 +254,33 @@ describe("the input", () => {
     expect(t.sent.at(-1)).toEqual({ type: "submit", text: "[p" });
   });
 
+  it("pastes into an open card's field on one line; Ctrl+C drops a paste whose end never came", async () => {
+    const t = mount();
+    t.emit({
+      type: "turnStarted",
+      turnId: "turn_1" as never,
+      userMessageId: "msg_1" as never,
+      prompt: "go",
+    });
+    t.emit(approval("ap_1", "Bash rm -rf build"));
+    await t.until((f) => f.includes("Allow Bash rm -rf build?"));
+    await t.press("\u001B[200~", "not that\rfolder", "\u001B[201~");
+    await t.until((f) => f.includes("✎ not that folder"));
+    await t.press(KEY.enter);
+    expect(t.sent.at(-1)).toEqual({
+      type: "resolveApproval",
+      approvalId: "ap_1",
+      decision: { type: "deny", feedback: "not that folder" },
+    });
+    // The card stays until the engine answers (none here); the spinner redraws meanwhile.
+    await t.press("\u001B[200~", "half a paste");
+    await t.press("\u0003");
+    expect(t.sent.at(-1)).toEqual({ type: "cancel" });
+    await t.press("o", "k");
+    await t.until((f) => f.includes("✎ ok"));
+    expect(t.frame()).not.toContain("half a paste");
+  });
+
   it("completes /commands from the catalog and @files from the project", async () => {
     const t = mount({ files: ["src/auth/token.js", "README.md"] });
     await t.press("/");

@@ -116,8 +116,9 @@ function useSpinner(running: boolean): string {
 export function App(props: AppProps) {
   const view = useSyncExternalStore(props.store.subscribe, props.store.getSnapshot);
   const [ui, setUi] = useState<Ui>(INITIAL_UI);
+  // The key handler's own copy, ahead of the rendered state while a paste arrives (no render
+  // per piece); only the handler changes it.
   const uiRef = useRef(ui);
-  uiRef.current = ui;
   const c = useColor();
   const frame = useSpinner(view.running);
   const commands = [
@@ -154,6 +155,8 @@ export function App(props: AppProps) {
     const before = uiRef.current;
     const next = handleKey(before, props.store.getSnapshot(), input, key, ctx);
     uiRef.current = next;
+    // A bracketed paste still arriving shows nothing yet: no render per piece.
+    if (next.paste !== undefined) return;
     if (next.editor.text === "/" && before.editor.text !== "/") props.refreshCommands?.();
     setUi(next);
   });

@@ -138,6 +138,8 @@ export function pasteText(ui: Ui, view: View, raw: string): Ui {
 /** A bracketed paste: its start marker, its text in any number of reads, its end marker. */
 function pasteKey(ui: Ui, view: View, input: string, key: Key): Ui | undefined {
   if (ui.paste !== undefined) {
+    // Ctrl+C drops a paste whose end never came (and is handled as itself).
+    if (key.ctrl && input === "c") return undefined;
     if (input !== PASTE_END) return { ...ui, paste: ui.paste + pasteChunk(input, key) };
     const { paste: _, ...rest } = ui;
     return pasteText(rest, view, ui.paste);
@@ -150,9 +152,10 @@ function pasteKey(ui: Ui, view: View, input: string, key: Key): Ui | undefined {
 }
 
 /** Handles one key press: returns the new Ui; commands go out through `ctx.send`. */
-export function handleKey(ui: Ui, view: View, input: string, key: Key, ctx: KeyContext): Ui {
-  const pasted = pasteKey(ui, view, input, key);
+export function handleKey(current: Ui, view: View, input: string, key: Key, ctx: KeyContext): Ui {
+  const pasted = pasteKey(current, view, input, key);
   if (pasted) return pasted;
+  const { paste: _, ...ui } = current;
   if (key.ctrl && input === "c") return ctrlC(ui, view, ctx);
   if (key.ctrl && input === "d" && ui.editor.text === "" && !view.running) {
     ctx.exit();
