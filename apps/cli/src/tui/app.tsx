@@ -39,6 +39,7 @@ const HELP = [
   "Tab complete @file and /command · Shift+Tab cycle mode (ask → acceptEdits → plan)",
   "Esc interrupt · Esc Esc rewind · Ctrl+C cancel, twice to exit · typing during a turn steers it",
   "Cards: 1-4 or ↑/↓ and Enter · Tab next approval · type feedback, then deny",
+  "A paste is kept whole and never sent by itself; a large one shows as [pasted N lines]",
 ].join("\n");
 
 function EditorView({ ui, running }: { ui: Ui; running: boolean }) {
