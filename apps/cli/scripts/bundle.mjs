@@ -7,6 +7,7 @@ import { chmod, cp, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { stringWidthFastPath } from "./string-width-fast-path.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "dist");
@@ -43,6 +44,11 @@ await build({
   // Some code tells errors apart by class name (llm classifies SDK errors that way), so
   // names survive bundling; no minifying (it gained nothing measurable; stacks stay readable).
   keepNames: true,
+  // React (and its reconciler) in their production builds: the development ones double the
+  // interactive screen's first render and every re-render (only ink's code reads NODE_ENV).
+  define: { "process.env.NODE_ENV": '"production"' },
+  // ink's text measuring without compiling the RGI emoji set for plain text (see the file).
+  plugins: [stringWidthFastPath],
   legalComments: "none",
   logLevel: "warning",
 });
