@@ -2,7 +2,6 @@
 // zeng-web: the web UI over the user's sessions. Prints the page's address (with its one-time
 // token) and serves until Ctrl-C.
 import { spawn } from "node:child_process";
-import { resolvePaths } from "@z-engine/config";
 import { startWebServer } from "./server/start.js";
 
 const USAGE = `usage: zeng-web [--open] [--port N]
@@ -43,13 +42,26 @@ async function main(): Promise<number> {
     process.stderr.write(args ? `${args}\n${USAGE}` : USAGE);
     return args ? 2 : 0;
   }
-  const paths = resolvePaths(process.env);
-  // The engine loads while the server already serves the page (start-up, README).
-  const engine = import("@z-engine/engine").then(({ createEngine }) =>
-    createEngine({ paths, catalogSource: "settings" }),
+  // Only node's own modules load before the server listens; the settings' and the engine's
+  // modules load once it does, while the browser fetches and evaluates the page (start-up,
+  // README).
+  let begin!: () => void;
+  const begun = new Promise<void>((resolve) => {
+    begin = resolve;
+  });
+  const paths = begun
+    .then(() => import("@z-engine/config"))
+    .then(({ resolvePaths }) => resolvePaths(process.env));
+  const engine = Promise.all([paths, begun.then(() => import("@z-engine/engine"))]).then(
+    ([p, { createEngine }]) => createEngine({ paths: p, catalogSource: "settings" }),
   );
-  const server = await startWebServer({ engine, dataDir: paths.dataDir, port: args.port });
+  const server = await startWebServer({
+    engine,
+    dataDir: paths.then((p) => p.dataDir),
+    port: args.port,
+  });
   process.stdout.write(`Z Engine web UI: ${server.url}\n`);
+  begin();
   if (args.open) openBrowser(server.url);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);

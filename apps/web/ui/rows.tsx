@@ -164,6 +164,13 @@ export const Row = memo(function Row({
           {entry.reason ? <div className="muted">{entry.reason}</div> : null}
         </div>
       );
+    case "output":
+      return (
+        <div className="row output" data-testid="command-output">
+          <div className="who">/{entry.name}</div>
+          <Markdown text={entry.markdown} />
+        </div>
+      );
     default:
       return (
         <div className="row divider" data-testid="divider">

@@ -55,7 +55,8 @@ export type Entry =
       durationMs: number;
       reason?: string;
     }
-  | { kind: "divider"; key: string; text: string };
+  | { kind: "divider"; key: string; text: string }
+  | { kind: "output"; key: string; name: string; markdown: string };
 
 export type PendingApproval = Omit<EngineEventOf<"approvalRequested">, "type">;
 
@@ -76,8 +77,11 @@ export interface SessionView {
   title?: string;
   sessionUsage?: Usage;
   runningTurn?: string;
-  /** Usage per agent (the main one is "main"), summed over finished responses. */
-  agentTokens: Record<string, number>;
+  /**
+   * Usage per agent (the main one is "main"): each `costUpdated` grows the session's total by
+   * what one response spent, and its envelope names the agent that spent it.
+   */
+  agentUsage: Record<string, Usage>;
   lastCursor: number;
 }
 
@@ -91,7 +95,7 @@ export function emptyView(): SessionView {
     jobs: [],
     checks: [],
     checkpoints: [],
-    agentTokens: {},
+    agentUsage: {},
     lastCursor: -1,
   };
 }
@@ -176,8 +180,6 @@ function applyEvent(view: SessionView, envelope: EventEnvelope): void {
           done: true,
         });
       }
-      const who = agentId ?? "main";
-      view.agentTokens[who] = (view.agentTokens[who] ?? 0) + e.usage.input + e.usage.output;
       return;
     }
     case "toolStarted":
@@ -294,12 +296,38 @@ function applySideEvent(view: SessionView, envelope: EventEnvelope): void {
     case "titleChanged":
       view.title = e.title;
       return;
-    case "costUpdated":
+    case "costUpdated": {
+      const who = envelope.agentId ?? "main";
+      const spent = minus(e.sessionUsage, view.sessionUsage);
+      view.agentUsage = { ...view.agentUsage, [who]: plus(view.agentUsage[who], spent) };
       view.sessionUsage = e.sessionUsage;
+      return;
+    }
+    case "commandOutput":
+      view.entries.push({
+        kind: "output",
+        key: `o-${view.lastCursor}`,
+        name: e.name,
+        markdown: e.markdown,
+      });
       return;
     default:
       return;
   }
+}
+
+const USAGE_KEYS = ["input", "output", "cacheRead", "cacheWrite", "costUsd"] as const;
+
+function minus(a: Usage, b: Usage | undefined): Usage {
+  const out = { ...a };
+  for (const k of USAGE_KEYS) out[k] = a[k] - (b?.[k] ?? 0);
+  return out;
+}
+
+function plus(a: Usage | undefined, b: Usage): Usage {
+  const out = { ...b };
+  for (const k of USAGE_KEYS) out[k] = (a?.[k] ?? 0) + b[k];
+  return out;
 }
 
 function withoutType<T extends { type: string }>(e: T): Omit<T, "type"> {
