@@ -45,15 +45,9 @@ async function main(): Promise<number> {
   // Only node's own modules load before the server listens; the settings' and the engine's
   // modules load once it does, while the browser fetches and evaluates the page (start-up,
   // README).
-  let begin!: () => void;
-  const begun = new Promise<void>((resolve) => {
-    begin = resolve;
-  });
-  const paths = begun
-    .then(() => import("@z-engine/config"))
-    .then(({ resolvePaths }) => resolvePaths(process.env));
-  const engine = Promise.all([paths, begun.then(() => import("@z-engine/engine"))]).then(
-    ([p, { createEngine }]) => createEngine({ paths: p, catalogSource: "settings" }),
+  const paths = import("@z-engine/config").then(({ resolvePaths }) => resolvePaths(process.env));
+  const engine = Promise.all([paths, import("@z-engine/engine")]).then(([p, { createEngine }]) =>
+    createEngine({ paths: p, catalogSource: "settings" }),
   );
   const server = await startWebServer({
     engine,
@@ -61,7 +55,6 @@ async function main(): Promise<number> {
     port: args.port,
   });
   process.stdout.write(`Z Engine web UI: ${server.url}\n`);
-  begin();
   if (args.open) openBrowser(server.url);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
