@@ -150,9 +150,12 @@ describe("side panel", { timeout: 90_000 }, () => {
     expect(await sub.textContent()).toContain("3,500 tokens");
     expect(await sub.textContent()).toContain("$4.0000");
     expect(await p.getByTestId("session-cost").textContent()).toContain("$7.4000");
+    // The turn: the engine's figure for the main agent, then every agent's.
     const turnEnd = (await p.getByTestId("turn-end").textContent()) ?? "";
-    expect(turnEnd).toMatch(/\$\d+\.\d{4}/);
-    expect(turnEnd).toContain("tokens");
+    expect(turnEnd).toContain("3,200 tokens (3000 in, 200 out, 0 cached) · $3.4000");
+    const all = (await p.getByTestId("turn-all-agents").textContent()) ?? "";
+    expect(all).toContain("with subagents 6,700 tokens");
+    expect(all).toContain("$7.4000");
     await p.getByLabel("Cost").screenshot({ path: join(SCREENSHOTS, "cost.png") });
   });
 });

@@ -54,6 +54,8 @@ export type Entry =
       badge: Badge;
       durationMs: number;
       reason?: string;
+      /** What every agent of the turn spent (its subagents too), when that is more than `usage`. */
+      allAgents?: Usage;
     }
   | { kind: "divider"; key: string; text: string }
   | { kind: "output"; key: string; name: string; markdown: string };
@@ -82,6 +84,8 @@ export interface SessionView {
    * what one response spent, and its envelope names the agent that spent it.
    */
   agentUsage: Record<string, Usage>;
+  /** Usage per turn id over every agent, from the same `costUpdated` steps. */
+  turnUsage: Record<string, Usage>;
   lastCursor: number;
 }
 
@@ -96,6 +100,7 @@ export function emptyView(): SessionView {
     checks: [],
     checkpoints: [],
     agentUsage: {},
+    turnUsage: {},
     lastCursor: -1,
   };
 }
@@ -271,7 +276,12 @@ function applySideEvent(view: SessionView, envelope: EventEnvelope): void {
       if (view.runningTurn === e.turnId) view.runningTurn = undefined;
       view.badge = e.badge;
       view.approvals = [];
-      view.entries.push({ kind: "turnEnd", key: `e-${e.turnId}`, ...withoutType(e) });
+      view.entries.push({
+        kind: "turnEnd",
+        key: `e-${e.turnId}`,
+        ...withoutType(e),
+        ...moreThan(view.turnUsage[e.turnId], e.usage),
+      });
       return;
     case "rewound":
       applyRewind(view, e.messageId, e.restore, e.restoredPaths.length);
@@ -300,6 +310,8 @@ function applySideEvent(view: SessionView, envelope: EventEnvelope): void {
       const who = envelope.agentId ?? "main";
       const spent = minus(e.sessionUsage, view.sessionUsage);
       view.agentUsage = { ...view.agentUsage, [who]: plus(view.agentUsage[who], spent) };
+      const turn = envelope.turnId;
+      if (turn) view.turnUsage[turn] = plus(view.turnUsage[turn], spent);
       view.sessionUsage = e.sessionUsage;
       return;
     }
@@ -328,6 +340,12 @@ function plus(a: Usage | undefined, b: Usage): Usage {
   const out = { ...b };
   for (const k of USAGE_KEYS) out[k] = (a?.[k] ?? 0) + b[k];
   return out;
+}
+
+function moreThan(all: Usage | undefined, own: Usage): { allAgents?: Usage } {
+  if (!all) return {};
+  const tokens = (u: Usage) => u.input + u.output + u.cacheRead + u.cacheWrite;
+  return tokens(all) > tokens(own) || all.costUsd > own.costUsd ? { allAgents: all } : {};
 }
 
 function withoutType<T extends { type: string }>(e: T): Omit<T, "type"> {
