@@ -42,13 +42,17 @@ async function main(): Promise<number> {
     process.stderr.write(args ? `${args}\n${USAGE}` : USAGE);
     return args ? 2 : 0;
   }
-  // Only node's own modules load before the server listens; the settings' and the engine's
-  // modules load once it does, while the browser fetches and evaluates the page (start-up,
-  // README).
+  // The settings' and the engine's modules come by dynamic import: the server listens and
+  // prints its address while they load (start-up, README). An engine that cannot start ends
+  // the process with its reason.
   const paths = import("@z-engine/config").then(({ resolvePaths }) => resolvePaths(process.env));
   const engine = Promise.all([paths, import("@z-engine/engine")]).then(([p, { createEngine }]) =>
     createEngine({ paths: p, catalogSource: "settings" }),
   );
+  engine.catch((error: unknown) => {
+    process.stderr.write(`zeng-web: the engine could not start: ${messageOf(error)}\n`);
+    process.exit(1);
+  });
   const server = await startWebServer({
     engine,
     dataDir: paths.then((p) => p.dataDir),
@@ -65,10 +69,14 @@ async function main(): Promise<number> {
   return 0;
 }
 
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`zeng-web: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`zeng-web: ${messageOf(error)}\n`);
     process.exit(1);
   },
 );
