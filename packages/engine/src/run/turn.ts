@@ -18,6 +18,7 @@ import { mainAgentRun } from "./main-agent.js";
 import { newTurnState, type RunEnd, type TurnState } from "./turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
 import { runHook } from "../hooks/run-hook.js";
+import { queueAgentMentions } from "../agents/mentions.js";
 
 /** What a user turn submits. */
 export interface Submission {
@@ -67,6 +68,7 @@ async function openTurn(
 ): Promise<void> {
   const turnId = turn.turnId;
   await queueChangedFiles(run);
+  await queueAgentMentions(core, turnId, submission.text, submission.blocks);
   const content: ContentBlock[] = [
     { type: "text", text: submission.text },
     ...(submission.blocks ?? []),
