@@ -149,6 +149,7 @@ export async function runTurn(
     durationMs,
     ...(end.reason ? { reason: end.reason } : {}),
   };
+  turn.ended = true;
   await core.journal.record("turnEnded", fields, { type: "turnFinished", ...fields }, scope);
   await core.log.sync().catch(() => {});
   judgeTurn(core, turnId, submission.text);
