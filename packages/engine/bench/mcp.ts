@@ -132,7 +132,12 @@ async function start(): Promise<void> {
  * the parsed value, decide() on the session's joined rules with a context built per call from
  * the session's values, then the parsed value run through the hub.
  */
-async function gatedCall(): Promise<{ gated: number; bare: number }> {
+async function gatedCall(): Promise<{
+  gated: number;
+  bare: number;
+  options: number;
+  optionsBare: number;
+}> {
   const client = new Client({ name: "bench", version: "0" });
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [MCP_TEST_SERVER] }),
@@ -187,20 +192,47 @@ async function gatedCall(): Promise<{ gated: number; bare: number }> {
     if (i >= 5) times.push(performance.now() - t);
     if (out.isError) throw new Error("the call failed");
   };
-  for (let i = 0; i < CALLS + 5; i++) {
-    // Interleaved with a bare call on a server of its own, so both see the same machine load,
-    // and in turns first, since the first call after the other's is measurably slower.
-    if (i % 2 === 0) {
-      await bareCall(i);
-      await gated(i);
-    } else {
-      await gated(i);
-      await bareCall(i);
+  // The same SDK call as the bare one, on a server of its own, with the options every gated
+  // call sends: a cancellation signal, a progress token (progress becomes toolProgress) and the
+  // call timeout. It shows how much of the gap is the MCP request itself, not the gate.
+  const optionTimes: number[] = [];
+  const withOptions = new Client({ name: "bench", version: "0" });
+  await withOptions.connect(
+    new StdioClientTransport({ command: process.execPath, args: [MCP_TEST_SERVER] }),
+  );
+  const optionsCall = async (i: number) => {
+    const signal = new AbortController().signal;
+    const b = performance.now();
+    await withOptions.callTool({ name: "echo", arguments: { text: `n${i}` } }, undefined, {
+      signal,
+      onprogress: () => {},
+      timeout: 600_000,
+      resetTimeoutOnProgress: true,
+    });
+    if (i >= 5) optionTimes.push(performance.now() - b);
+  };
+  // Each against bare calls on a server of its own, so both see the same machine load, and in
+  // turns first, since the first call after the other server's is measurably slower.
+  const alternate = async (other: (i: number) => Promise<void>) => {
+    for (let i = 0; i < CALLS + 5; i++) {
+      if (i % 2 === 0) {
+        await bareCall(i);
+        await other(i);
+      } else {
+        await other(i);
+        await bareCall(i);
+      }
     }
-  }
+  };
+  await alternate(gated);
+  const bare = median(bareTimes);
+  bareTimes.length = 0;
+  await alternate(optionsCall);
+  const optionsBare = median(bareTimes);
   await hub.close();
   await client.close();
-  return { gated: median(times), bare: median(bareTimes) };
+  await withOptions.close();
+  return { gated: median(times), bare, options: median(optionTimes), optionsBare };
 }
 
 async function engineCall(): Promise<number> {
@@ -227,13 +259,16 @@ async function engineCall(): Promise<number> {
 }
 
 async function call(): Promise<void> {
-  const { gated, bare } = await gatedCall();
+  const { gated, bare, options, optionsBare } = await gatedCall();
   const round = await engineCall();
   console.log(
     `workload: one trivial MCP tool call (echo over stdio): parse, actions, decide() and the call through the hub vs a bare SDK callTool, alternately first; median of ${CALLS}`,
   );
   console.log(
     `BENCH engine.mcp.call ${gated.toFixed(2)} ms baseline=${bare.toFixed(2)} ratio=${(gated / bare).toFixed(2)}`,
+  );
+  console.log(
+    `(the bare SDK callTool with the options a gated call sends, signal, progress token and timeout: ${options.toFixed(2)} ms against bare ${optionsBare.toFixed(2)} ms, ratio ${(options / optionsBare).toFixed(2)})`,
   );
   console.log(
     `(the whole batch in a session, assistantFinished to toolFinished, with its log records: ${round.toFixed(2)} ms)`,
