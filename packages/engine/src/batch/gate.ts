@@ -113,8 +113,8 @@ export function withHook(decision: Decision, hook: HookOutcome): Decision {
  * Gates one call in the spec's order: malformed JSON, unknown tool and invalid input become
  * error results; PreToolUse hooks may block, rewrite the input or force a decision; then the
  * policy decides on the tool's actions. The input is parsed once (again only when a hook
- * rewrote it) and the parsed value is carried in the gated call to the run. Never throws for bad input; rejects only when the
- * log cannot be written.
+ * rewrote it) and the parsed value is carried in the gated call to the run. Never throws for
+ * bad input; rejects only when the log cannot be written.
  */
 export async function gateCall(
   core: GateCore,
