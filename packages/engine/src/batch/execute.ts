@@ -1,6 +1,8 @@
 import { compileRules } from "@z-engine/policy";
 import { noteAfterCall } from "../decisions/gate-seam.js";
 import { scoreAttention } from "../decisions/stop-seam.js";
+import { answerFromDocs } from "../decisions/ask-seam.js";
+import { relevantParts } from "../decisions/context-seams.js";
 import { persistProjectRule } from "@z-engine/config";
 import type { AgentId, ToolResultBlock, ToolUseBlock, TurnId } from "@z-engine/protocol";
 import { runParsedTool } from "@z-engine/tools";
@@ -20,7 +22,7 @@ type RuleCore = Pick<SessionCore, "projectRoot" | "state" | "journal" | "trusted
 export type GateAllCore = GateCore & RuleCore & Pick<SessionCore, "approvals">;
 
 /** What running a ready call takes of its session: its context's parts, hooks, seams and clock. */
-type CallCore = ToolCtxCore & HookDeps & DecisionHost & Pick<SessionCore, "clock">;
+type CallCore = ToolCtxCore & HookDeps & DecisionHost & Pick<SessionCore, "clock" | "projectRoot">;
 
 /** What running a ready call takes of its agent's run: its context's parts, transcript and reminders. */
 type CallRun = ToolCtxRun & Pick<AgentRun, "transcript" | "signal" | "instructions" | "reminders">;
@@ -199,7 +201,9 @@ async function runCall(
     },
     scope,
   );
-  const output = await runParsedTool(call.tool, call.parsed, ctx);
+  const output =
+    (await answerFromDocs(core, call, { signal, turnId })) ??
+    (await runParsedTool(call.tool, call.parsed, ctx));
   node.release();
   const cancelled = signal.aborted;
   if (output.thrown !== undefined)
@@ -231,7 +235,10 @@ async function runCall(
   const content = transcript.redactor.value(
     cancelled
       ? [{ type: "text" as const, text: CANCELLED_RESULT }]
-      : [...output.content, ...extra.map((t) => ({ type: "text" as const, text: t }))],
+      : [
+          ...(await relevantParts(core, call, output.content, { signal, turnId })),
+          ...extra.map((t) => ({ type: "text" as const, text: t })),
+        ],
   );
   const status: "cancelled" | "error" | "ok" = cancelled
     ? "cancelled"

@@ -4,6 +4,8 @@ import type { SessionCore } from "../session/core.js";
 import type { AgentRun } from "./agent-context.js";
 import type { TurnState } from "./turn-state.js";
 import { type HookDeps, runHook } from "../hooks/run-hook.js";
+import { plannedClears } from "../decisions/context-seams.js";
+import type { DecisionHost } from "../decisions/session-hub.js";
 
 /**
  * What compacting takes of its session: the fast model and its settings, the estimator, the
@@ -13,7 +15,7 @@ export type CompactCore = HookDeps &
   Pick<SessionCore, "config" | "client" | "estimator" | "repoMap">;
 
 /** What relieving context pressure takes of its session: compaction's parts, the window sizes and the artifact sink. */
-export type PressureCore = CompactCore & Pick<SessionCore, "catalog" | "log">;
+export type PressureCore = CompactCore & DecisionHost & Pick<SessionCore, "catalog" | "log">;
 
 /** What relieving context pressure takes of its agent's run. */
 export type PressureRun = Pick<AgentRun, "agent" | "transcript" | "signal" | "depth">;
@@ -22,7 +24,7 @@ export type PressureRun = Pick<AgentRun, "agent" | "transcript" | "signal" | "de
 const KEEP_RECENT_SHARE = 0.25;
 
 async function clearOldResults(
-  core: Pick<PressureCore, "estimator" | "log">,
+  core: DecisionHost & Pick<PressureCore, "estimator" | "log">,
   run: Pick<AgentRun, "transcript">,
   turn: TurnState,
   window: number,
@@ -35,7 +37,11 @@ async function clearOldResults(
     baseTokens,
   });
   if (!plan) return;
-  const cleared = await clearToolResults(messages, plan, core.log.artifacts);
+  const cleared = await clearToolResults(
+    messages,
+    await plannedClears(core, turn, messages, plan),
+    core.log.artifacts,
+  );
   if (!cleared) return;
   await run.transcript.record("toolResultsCleared", { clearing: cleared.clearing });
   for (const f of cleared.failures) {

@@ -49,14 +49,17 @@ const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
 
 async function stopHooks(
   core: HookDeps,
-  run: Pick<AgentRun, "depth" | "signal">,
+  run: Pick<AgentRun, "depth" | "signal" | "agentId" | "agent">,
   turn: TurnState,
 ): Promise<StopDecision | null> {
   if (turn.stopHookContinuations >= MAX_STOP_HOOK_CONTINUATIONS) return null;
   const hook = await runHook(
     core,
     run.depth === 0 ? "Stop" : "SubagentStop",
-    { stop_hook_active: turn.stopHookContinuations > 0 },
+    {
+      stop_hook_active: turn.stopHookContinuations > 0,
+      ...(run.agentId ? { agent_id: run.agentId, agent_type: run.agent.agentType } : {}),
+    },
     { signal: run.signal, scope: { turnId: turn.turnId } },
   );
   if (!hook) return null;

@@ -14,10 +14,12 @@ import { beginTurnOverrides } from "../commands/turn-overrides.js";
 import type { AgentRun } from "./agent-context.js";
 import { type AgentRunCore, runAgent } from "./agent-run.js";
 import { judgeTurn, routeTurn } from "../decisions/stop-seam.js";
+import { remindAtTurnStart } from "../decisions/context-seams.js";
 import { mainAgentRun, type MainRunCore } from "./main-agent.js";
 import { newTurnState, type RunEnd, type TurnState } from "./turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
 import { type HookDeps, runHook } from "../hooks/run-hook.js";
+import { queueAgentMentions } from "../agents/mentions.js";
 
 /**
  * What a user turn takes of its session: the main agent's run and what it runs on, and for
@@ -72,13 +74,14 @@ async function promptHooks(
 }
 
 async function openTurn(
-  core: Pick<SessionCore, "steering" | "journal">,
+  core: Pick<SessionCore, "steering" | "journal" | "ports" | "reminders">,
   run: AgentRun,
   turn: TurnState,
   submission: Submission,
 ): Promise<void> {
   const turnId = turn.turnId;
   await queueChangedFiles(run);
+  await queueAgentMentions(core, turnId, submission.text, submission.blocks);
   const content: ContentBlock[] = [
     { type: "text", text: submission.text },
     ...(submission.blocks ?? []),
@@ -130,6 +133,7 @@ export async function runTurn(
   let end: RunEnd;
   const restore = await beginTurnOverrides(core, submission);
   try {
+    await remindAtTurnStart(core, turn, submission.text);
     await openTurn(core, run, turn, submission);
     await routeTurn(core, turn, submission.text);
     turn.recordCheckpoint = core.beginCheckpoint?.(turn);
