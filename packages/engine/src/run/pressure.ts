@@ -14,7 +14,10 @@ import type { DecisionHost } from "../decisions/session-hub.js";
 export type CompactCore = HookDeps &
   Pick<SessionCore, "config" | "client" | "estimator" | "repoMap">;
 
-/** What relieving context pressure takes of its session: compaction's parts, the window sizes and the artifact sink. */
+/**
+ * What relieving context pressure takes of its session: compaction's parts, the window sizes,
+ * the artifact sink, and the decision layer (which old results to clear).
+ */
 export type PressureCore = CompactCore & DecisionHost & Pick<SessionCore, "catalog" | "log">;
 
 /** What relieving context pressure takes of its agent's run. */
