@@ -13,13 +13,21 @@ import type { EventEnvelope, ModelClient } from "@z-engine/protocol";
 import { ReminderQueue } from "@z-engine/context";
 import { compileRules, decide } from "@z-engine/policy";
 import { createFixtureRepo, MCP_TEST_SERVER, reply, ScriptedModel } from "@z-engine/testkit";
-import { DEFAULT_TOOL_LIMITS, runTool, type ToolCtx, toolActions } from "@z-engine/tools";
+import {
+  DEFAULT_TOOL_LIMITS,
+  parsedToolActions,
+  parseToolInput,
+  runParsedTool,
+  type ToolCtx,
+} from "@z-engine/tools";
 import { createEngine } from "../src/index.js";
+import { effectiveRules } from "../src/batch/gate.js";
 import { McpHub } from "../src/mcp/hub.js";
 import { hubPort } from "../src/mcp/port.js";
 
 const RUNS = 5;
-const CALLS = 100;
+/** Calls of each kind in mcp.call (their median is stable to about 0.01 ms from about 300 on). */
+const CALLS = 400;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const q = JSON.stringify;
 
@@ -119,8 +127,17 @@ async function start(): Promise<void> {
   console.log(`(the servers' own start, each: median ${median(serverStarts).toFixed(0)} ms)`);
 }
 
-/** The gate and the call as the batch does them: the tool's actions, decide(), runTool through the hub. */
-async function gatedCall(): Promise<{ gated: number; bare: number }> {
+/**
+ * The gate and the call as the batch does them: the input parsed once, the tool's actions on
+ * the parsed value, decide() on the session's joined rules with a context built per call from
+ * the session's values, then the parsed value run through the hub.
+ */
+async function gatedCall(): Promise<{
+  gated: number;
+  bare: number;
+  options: number;
+  optionsBare: number;
+}> {
   const client = new Client({ name: "bench", version: "0" });
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [MCP_TEST_SERVER] }),
@@ -137,8 +154,12 @@ async function gatedCall(): Promise<{ gated: number; bare: number }> {
   await hub.settled();
   const tool = hub.find("mcp__s0__echo");
   if (!tool) throw new Error("the echo tool is missing");
-  const origin = { source: "bench", root: tmpdir() };
-  const rules = { allow: compileRules(["mcp__s0"], origin).rules, ask: [], deny: [] };
+  const root = tmpdir();
+  const origin = { source: "bench", root };
+  const session = {
+    sessionRules: { allow: [], ask: [], deny: [] },
+    config: { rules: { allow: compileRules(["mcp__s0"], origin).rules, ask: [], deny: [] } },
+  };
   const base = {
     onProgress: () => {},
     vision: true,
@@ -156,33 +177,62 @@ async function gatedCall(): Promise<{ gated: number; bare: number }> {
     const input = { text: `n${i}` };
     const ctx = { ...base, signal: new AbortController().signal } as ToolCtx;
     const t = performance.now();
-    const described = await toolActions(tool, input, ctx);
+    const parsed = parseToolInput(tool, input);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const described = await parsedToolActions(tool, parsed.input, ctx);
     if (!described.ok) throw new Error(described.error);
-    const decision = decide({ toolName: tool.name, actions: described.actions }, "ask", rules, {
-      projectRoot: tmpdir(),
-      additionalDirectories: [],
-      homeDir: tmpdir(),
-      autoAllowReadOnlyBash: false,
-    });
+    const decision = decide(
+      { toolName: tool.name, actions: described.actions },
+      "ask",
+      effectiveRules(session as Parameters<typeof effectiveRules>[0]),
+      { projectRoot: root, additionalDirectories: [], homeDir: root, autoAllowReadOnlyBash: false },
+    );
     if (decision.type !== "allow") throw new Error(`not allowed: ${decision.type}`);
-    const out = await runTool(tool, input, ctx);
+    const out = await runParsedTool(tool, parsed.input, ctx);
     if (i >= 5) times.push(performance.now() - t);
     if (out.isError) throw new Error("the call failed");
   };
-  for (let i = 0; i < CALLS + 5; i++) {
-    // Interleaved with a bare call on a server of its own, so both see the same machine load,
-    // and in turns first, since the first call after the other's is measurably slower.
-    if (i % 2 === 0) {
-      await bareCall(i);
-      await gated(i);
-    } else {
-      await gated(i);
-      await bareCall(i);
+  // The same SDK call as the bare one, on a server of its own, with the options every gated
+  // call sends: a cancellation signal, a progress token (progress becomes toolProgress) and the
+  // call timeout. It shows how much of the gap is the MCP request itself, not the gate.
+  const optionTimes: number[] = [];
+  const withOptions = new Client({ name: "bench", version: "0" });
+  await withOptions.connect(
+    new StdioClientTransport({ command: process.execPath, args: [MCP_TEST_SERVER] }),
+  );
+  const optionsCall = async (i: number) => {
+    const signal = new AbortController().signal;
+    const b = performance.now();
+    await withOptions.callTool({ name: "echo", arguments: { text: `n${i}` } }, undefined, {
+      signal,
+      onprogress: () => {},
+      timeout: 600_000,
+      resetTimeoutOnProgress: true,
+    });
+    if (i >= 5) optionTimes.push(performance.now() - b);
+  };
+  // Each against bare calls on a server of its own, so both see the same machine load, and in
+  // turns first, since the first call after the other server's is measurably slower.
+  const alternate = async (other: (i: number) => Promise<void>) => {
+    for (let i = 0; i < CALLS + 5; i++) {
+      if (i % 2 === 0) {
+        await bareCall(i);
+        await other(i);
+      } else {
+        await other(i);
+        await bareCall(i);
+      }
     }
-  }
+  };
+  await alternate(gated);
+  const bare = median(bareTimes);
+  bareTimes.length = 0;
+  await alternate(optionsCall);
+  const optionsBare = median(bareTimes);
   await hub.close();
   await client.close();
-  return { gated: median(times), bare: median(bareTimes) };
+  await withOptions.close();
+  return { gated: median(times), bare, options: median(optionTimes), optionsBare };
 }
 
 async function engineCall(): Promise<number> {
@@ -209,13 +259,16 @@ async function engineCall(): Promise<number> {
 }
 
 async function call(): Promise<void> {
-  const { gated, bare } = await gatedCall();
+  const { gated, bare, options, optionsBare } = await gatedCall();
   const round = await engineCall();
   console.log(
-    "workload: one trivial MCP tool call (echo over stdio): actions, decide() and the call through the hub vs a bare SDK callTool, alternately first; median of 100",
+    `workload: one trivial MCP tool call (echo over stdio): parse, actions, decide() and the call through the hub vs a bare SDK callTool, alternately first; median of ${CALLS}`,
   );
   console.log(
     `BENCH engine.mcp.call ${gated.toFixed(2)} ms baseline=${bare.toFixed(2)} ratio=${(gated / bare).toFixed(2)}`,
+  );
+  console.log(
+    `(the bare SDK callTool with the options a gated call sends, signal, progress token and timeout: ${options.toFixed(2)} ms against bare ${optionsBare.toFixed(2)} ms, ratio ${(options / optionsBare).toFixed(2)})`,
   );
   console.log(
     `(the whole batch in a session, assistantFinished to toolFinished, with its log records: ${round.toFixed(2)} ms)`,

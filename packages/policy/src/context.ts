@@ -57,31 +57,41 @@ export interface Env {
   readonly untrustedRepository: boolean;
 }
 
-const envCache = new WeakMap<DecideContext, Omit<Env, "toolName" | "mode" | "index">>();
+type EnvBase = Omit<Env, "toolName" | "mode" | "index">;
 
-/** Normalises a context (cached per context object). */
+/**
+ * The last context normalised, and its result. One slot, not a WeakMap keyed by context:
+ * callers that build a fresh context per call (the engine's gate does) would pay a WeakMap
+ * insertion and its garbage-collection cost on every decision, more than normalising anew.
+ */
+let lastContext: { readonly ctx: DecideContext; readonly base: EnvBase } | undefined;
+
+function envBase(ctx: DecideContext): EnvBase {
+  if (lastContext?.ctx === ctx) return lastContext.base;
+  const projectRoot = normalizeRoot(ctx.projectRoot);
+  const base: EnvBase = {
+    projectRoot,
+    insideRoots: [projectRoot, ...ctx.additionalDirectories.map(normalizeRoot)],
+    homeDir: normalizeRoot(ctx.homeDir),
+    writableRoots: ctx.sandbox?.autoAllow
+      ? ctx.sandbox.writableRoots.map(normalizeRoot)
+      : undefined,
+    autoAllowReadOnlyBash: ctx.autoAllowReadOnlyBash,
+    engineDirs: (ctx.engineDirs ?? []).map(normalizeRoot),
+    untrustedRepository: ctx.untrustedRepository ?? false,
+  };
+  lastContext = { ctx, base };
+  return base;
+}
+
+/** Normalises a context (the last context's result is reused while the same object comes). */
 export function makeEnv(
   toolName: string,
   mode: PermissionMode,
   index: RuleIndex,
   ctx: DecideContext,
 ): Env {
-  let base = envCache.get(ctx);
-  if (!base) {
-    const projectRoot = normalizeRoot(ctx.projectRoot);
-    base = {
-      projectRoot,
-      insideRoots: [projectRoot, ...ctx.additionalDirectories.map(normalizeRoot)],
-      homeDir: normalizeRoot(ctx.homeDir),
-      writableRoots: ctx.sandbox?.autoAllow
-        ? ctx.sandbox.writableRoots.map(normalizeRoot)
-        : undefined,
-      autoAllowReadOnlyBash: ctx.autoAllowReadOnlyBash,
-      engineDirs: (ctx.engineDirs ?? []).map(normalizeRoot),
-      untrustedRepository: ctx.untrustedRepository ?? false,
-    };
-    envCache.set(ctx, base);
-  }
+  const base = envBase(ctx);
   return {
     toolName,
     mode,

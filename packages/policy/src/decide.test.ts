@@ -303,3 +303,29 @@ describe("sandbox auto-allow", () => {
     expect(run('echo "unclosed')).toBe("ask");
   });
 });
+
+describe("decide() with contexts and rule lists built per call", () => {
+  it("decides each context by its own folders, whichever came last", () => {
+    const other: DecideContext = { ...ctx, projectRoot: "/elsewhere" };
+    const rules = { allow: [], ask: [], deny: [] };
+    const writeIn = (root: DecideContext) =>
+      decide({ toolName: "Write", actions: [write("/work/proj/a.ts")] }, "acceptEdits", rules, root)
+        .type;
+    expect([writeIn(ctx), writeIn(other), writeIn(ctx), writeIn({ ...ctx })]).toEqual([
+      "allow",
+      "ask",
+      "allow",
+      "allow",
+    ]);
+  });
+
+  it("indexes fresh rule lists, empty or not, like the same lists kept", () => {
+    const allowed = lists({ allow: ["mcp__github"] }).allow;
+    const mcp: Action = { kind: "mcp", server: "github", tool: "x" };
+    const call = { toolName: "mcp__github__x", actions: [mcp] };
+    const fresh = () => decide(call, "ask", { allow: [...allowed], ask: [], deny: [] }, ctx);
+    expect(fresh().type).toBe("allow");
+    expect(decide(call, "ask", { allow: [], ask: [], deny: [] }, ctx).type).toBe("ask");
+    expect(fresh().type).toBe("allow");
+  });
+});

@@ -51,21 +51,21 @@ export interface RuleIndex {
 
 const cache = new WeakMap<readonly CompiledRule[], { length: number; index: ListIndex }>();
 
-/** Indexes the three lists, reusing the index of a list array seen before (same array, same length). */
+/**
+ * Indexes the three lists, reusing the index of a list array seen before (same array, same
+ * length). An empty list shares one empty index, so a caller's fresh `[]` costs nothing; the
+ * three are joined in a new record each time (caching that record by the `rules` object would
+ * cost more than it saves: callers often pass a fresh one per call).
+ */
 export function indexRules(rules: PermissionRules): RuleIndex {
-  const allow = indexList(rules.allow);
-  const ask = indexList(rules.ask);
-  const deny = indexList(rules.deny);
-  const hit = lastIndex.get(rules);
-  if (hit && hit.allow === allow && hit.ask === ask && hit.deny === deny) return hit;
-  const index = { allow, ask, deny };
-  lastIndex.set(rules, index);
-  return index;
+  return { allow: indexList(rules.allow), ask: indexList(rules.ask), deny: indexList(rules.deny) };
 }
 
-const lastIndex = new WeakMap<PermissionRules, RuleIndex>();
+/** The index of an empty list, shared (indexes are never changed once built). */
+const EMPTY_INDEX: ListIndex = buildIndex([]);
 
 function indexList(list: readonly CompiledRule[]): ListIndex {
+  if (list.length === 0) return EMPTY_INDEX;
   const hit = cache.get(list);
   if (hit && hit.length === list.length) return hit.index;
   const index = buildIndex(list);

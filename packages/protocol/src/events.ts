@@ -43,13 +43,116 @@ export const CompactionMarker = z.object({
 });
 export type CompactionMarker = z.infer<typeof CompactionMarker>;
 
+// The events of lasting facts: each is also a record of the session log, and these are the one
+// declaration of its fields (the store derives its records from them, see lastingEvents).
+const TurnStartedEvent = event("turnStarted", {
+  turnId: TurnId,
+  userMessageId: MessageId,
+  prompt: z.string(),
+});
+const ToolFinishedEvent = event("toolFinished", {
+  toolCallId: ToolCallId,
+  toolName: z.string(),
+  status: z.enum(["ok", "error", "denied", "cancelled"]),
+  display: ToolDisplay.optional(),
+  durationMs: z.number().nonnegative(),
+  writtenPaths: z.array(z.string()),
+});
+const ApprovalRequestedEvent = event("approvalRequested", {
+  approvalId: ApprovalId,
+  toolCallId: ToolCallId,
+  toolName: z.string(),
+  title: z.string(),
+  reason: z.string(),
+  preview: ToolDisplay.optional(),
+  /** Rules the host may offer for "Always allow", e.g. `Bash(npm test:*)`. */
+  suggestedRules: z.array(z.string()),
+});
+const ApprovalResolvedEvent = event("approvalResolved", {
+  approvalId: ApprovalId,
+  toolCallId: ToolCallId,
+  decision: ApprovalDecision,
+  /** Who answered: the user, a hook, headless mode (no one to ask), or a cancel. */
+  by: z.enum(["user", "hook", "headless", "cancelled"]),
+  reason: z.string().optional(),
+});
+const QuestionAskedEvent = event("questionAsked", { question: Question });
+const QuestionAnsweredEvent = event("questionAnswered", {
+  questionId: QuestionId,
+  answers: QuestionAnswers,
+  dismissed: z.boolean(),
+});
+const PlanProposedEvent = event("planProposed", { plan: Plan });
+const PlanResolvedEvent = event("planResolved", {
+  planId: PlanId,
+  approved: z.boolean(),
+  feedback: z.string().optional(),
+  dismissed: z.boolean(),
+});
+const TodosUpdatedEvent = event("todosUpdated", { todos: z.array(TodoItem) });
+const NoticeEvent = event("notice", { level: NoticeLevel, code: z.string(), message: z.string() });
+const CheckRecordedEvent = event("checkRecorded", { record: CheckRecord });
+const TurnFinishedEvent = event("turnFinished", {
+  turnId: TurnId,
+  outcome: TurnOutcome,
+  usage: Usage,
+  badge: Badge,
+  durationMs: z.number().nonnegative(),
+  /** Why a turn failed, was cancelled or ran out of budget. */
+  reason: z.string().optional(),
+});
+const TrustRequiredEvent = event("trustRequired", {
+  projectRoot: z.string(),
+  withheld: z.array(z.string()).min(1),
+});
+const CheckpointCreatedEvent = event("checkpointCreated", { checkpoint: CheckpointInfo });
+const RewoundEvent = event("rewound", {
+  messageId: MessageId,
+  restore: RewindRestore,
+  restoredPaths: z.array(z.string()),
+  unstorable: z.array(z.string()),
+});
+const ModeChangedEvent = event("modeChanged", { mode: PermissionMode });
+const ModelChangedEvent = event("modelChanged", { model: z.string().min(1) });
+const EffortChangedEvent = event("effortChanged", { effort: Effort });
+const TitleChangedEvent = event("titleChanged", { title: z.string() });
+
+/**
+ * The schemas of the events that change lasting state, by event type: each is the one
+ * declaration of a fact's fields, and the store's log record of the same fact is derived from
+ * it (the record kind for `type`; `approvalRequested` leaves its live-only `preview` and
+ * `suggestedRules` out; the `trust` record adds the answer). The same values as in
+ * {@link EngineEvent}.
+ */
+export const lastingEvents = {
+  turnStarted: TurnStartedEvent,
+  toolFinished: ToolFinishedEvent,
+  approvalRequested: ApprovalRequestedEvent,
+  approvalResolved: ApprovalResolvedEvent,
+  questionAsked: QuestionAskedEvent,
+  questionAnswered: QuestionAnsweredEvent,
+  planProposed: PlanProposedEvent,
+  planResolved: PlanResolvedEvent,
+  todosUpdated: TodosUpdatedEvent,
+  notice: NoticeEvent,
+  checkRecorded: CheckRecordedEvent,
+  turnFinished: TurnFinishedEvent,
+  trustRequired: TrustRequiredEvent,
+  checkpointCreated: CheckpointCreatedEvent,
+  rewound: RewoundEvent,
+  modeChanged: ModeChangedEvent,
+  modelChanged: ModelChangedEvent,
+  effortChanged: EffortChangedEvent,
+  titleChanged: TitleChangedEvent,
+} as const;
+
 /**
  * Everything a session reports. Events that change lasting state are recorded in the
  * session log before they are emitted; `textDelta`, `thinkingDelta`, `toolProgress`,
  * `mcpServerUpdated` and `commandOutput` are live only, as are the decision layer's events.
  */
 export const EngineEvent = z.discriminatedUnion("type", [
-  event("turnStarted", { turnId: TurnId, userMessageId: MessageId, prompt: z.string() }),
+  TurnStartedEvent,
   event("assistantStarted", { messageId: MessageId, model: z.string() }),
   event("textDelta", { messageId: MessageId, text: z.string() }),
   event("thinkingDelta", { messageId: MessageId, text: z.string() }),
@@ -61,46 +164,14 @@ export const EngineEvent = z.discriminatedUnion("type", [
     title: z.string(),
   }),
   event("toolProgress", { toolCallId: ToolCallId, text: z.string() }),
-  event("toolFinished", {
-    toolCallId: ToolCallId,
-    toolName: z.string(),
-    status: z.enum(["ok", "error", "denied", "cancelled"]),
-    display: ToolDisplay.optional(),
-    durationMs: z.number().nonnegative(),
-    writtenPaths: z.array(z.string()),
-  }),
-  event("approvalRequested", {
-    approvalId: ApprovalId,
-    toolCallId: ToolCallId,
-    toolName: z.string(),
-    title: z.string(),
-    reason: z.string(),
-    preview: ToolDisplay.optional(),
-    /** Rules the host may offer for "Always allow", e.g. `Bash(npm test:*)`. */
-    suggestedRules: z.array(z.string()),
-  }),
-  event("approvalResolved", {
-    approvalId: ApprovalId,
-    toolCallId: ToolCallId,
-    decision: ApprovalDecision,
-    /** Who answered: the user, a hook, headless mode (no one to ask), or a cancel. */
-    by: z.enum(["user", "hook", "headless", "cancelled"]),
-    reason: z.string().optional(),
-  }),
-  event("questionAsked", { question: Question }),
-  event("questionAnswered", {
-    questionId: QuestionId,
-    answers: QuestionAnswers,
-    dismissed: z.boolean(),
-  }),
-  event("planProposed", { plan: Plan }),
-  event("planResolved", {
-    planId: PlanId,
-    approved: z.boolean(),
-    feedback: z.string().optional(),
-    dismissed: z.boolean(),
-  }),
-  event("todosUpdated", { todos: z.array(TodoItem) }),
+  ToolFinishedEvent,
+  ApprovalRequestedEvent,
+  ApprovalResolvedEvent,
+  QuestionAskedEvent,
+  QuestionAnsweredEvent,
+  PlanProposedEvent,
+  PlanResolvedEvent,
+  TodosUpdatedEvent,
   event("retrying", {
     attempt: z.number().int().positive(),
     maxAttempts: z.number().int().positive(),
@@ -110,31 +181,18 @@ export const EngineEvent = z.discriminatedUnion("type", [
   }),
   event("compactionStarted", { trigger: z.enum(["auto", "manual"]) }),
   event("compacted", { marker: CompactionMarker }),
-  event("notice", { level: NoticeLevel, code: z.string(), message: z.string() }),
-  event("checkRecorded", { record: CheckRecord }),
+  NoticeEvent,
+  CheckRecordedEvent,
   event("verificationChanged", { badge: Badge }),
-  event("turnFinished", {
-    turnId: TurnId,
-    outcome: TurnOutcome,
-    usage: Usage,
-    badge: Badge,
-    durationMs: z.number().nonnegative(),
-    /** Why a turn failed, was cancelled or ran out of budget. */
-    reason: z.string().optional(),
-  }),
-  event("trustRequired", { projectRoot: z.string(), withheld: z.array(z.string()).min(1) }),
+  TurnFinishedEvent,
+  TrustRequiredEvent,
   event("jobUpdated", { job: JobInfo }),
-  event("checkpointCreated", { checkpoint: CheckpointInfo }),
-  event("rewound", {
-    messageId: MessageId,
-    restore: RewindRestore,
-    restoredPaths: z.array(z.string()),
-    unstorable: z.array(z.string()),
-  }),
-  event("modeChanged", { mode: PermissionMode }),
-  event("modelChanged", { model: z.string() }),
-  event("effortChanged", { effort: Effort }),
-  event("titleChanged", { title: z.string() }),
+  CheckpointCreatedEvent,
+  RewoundEvent,
+  ModeChangedEvent,
+  ModelChangedEvent,
+  EffortChangedEvent,
+  TitleChangedEvent,
   /** The session's running total, after each priced response. */
   event("costUpdated", { sessionUsage: Usage }),
   /** An engine built-in command's answer (`/cost`, `/status`, ...), as markdown; live only. */

@@ -130,10 +130,15 @@ export { McpServerStatus } from "./mcp.js";
 export type { EngineCommandType } from "./commands.js";
 export { EngineCommand, parseEngineCommand, parseEngineCommandJson } from "./commands.js";
 export type { EngineEventOf, EngineEventType } from "./events.js";
+/**
+ * `lastingEvents`: the schemas of the events that change lasting state, by type, the one
+ * declaration of each fact's fields (the store derives its log records from them).
+ */
 export {
   CompactionMarker,
   EngineEvent,
   EventEnvelope,
+  lastingEvents,
   PROTOCOL_VERSION,
   parseEngineEvent,
   parseEventEnvelope,

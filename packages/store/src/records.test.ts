@@ -1,7 +1,55 @@
+import { lastingEvents } from "@z-engine/protocol";
 import { describe, expect, it } from "vitest";
 import { checkRecord } from "./record-check.js";
 import { LogRecord, logRecord } from "./records.js";
 import { sampleRecords } from "./test-helpers.js";
+
+/** Each record of a lasting fact, the event its fields come from, and what the record leaves out or adds. */
+const DERIVED: readonly (readonly [string, keyof typeof lastingEvents, string[], string[]])[] = [
+  ["turnStarted", "turnStarted", [], []],
+  ["turnEnded", "turnFinished", [], []],
+  ["toolFinished", "toolFinished", [], []],
+  ["todos", "todosUpdated", [], []],
+  ["planProposed", "planProposed", [], []],
+  ["planResolved", "planResolved", [], []],
+  ["questionAsked", "questionAsked", [], []],
+  ["questionAnswered", "questionAnswered", [], []],
+  ["approvalRequested", "approvalRequested", ["preview", "suggestedRules"], []],
+  ["approvalResolved", "approvalResolved", [], []],
+  ["check", "checkRecorded", [], []],
+  ["checkpoint", "checkpointCreated", [], []],
+  ["rewind", "rewound", [], []],
+  ["mode", "modeChanged", [], []],
+  ["model", "modelChanged", [], []],
+  ["effort", "effortChanged", [], []],
+  ["title", "titleChanged", [], []],
+  ["trust", "trustRequired", [], ["decision"]],
+  ["notice", "notice", [], []],
+];
+
+describe("records of lasting facts", () => {
+  const options = LogRecord.options[0].options;
+  it("take their fields from the event of the same fact, in the event's order", () => {
+    for (const [kind, type, left, added] of DERIVED) {
+      const record = options.find((o) => o.shape.kind.value === kind);
+      const fields = Object.keys(record?.shape ?? {}).filter(
+        (k) => !["kind", "v", "ts"].includes(k),
+      );
+      const eventFields = Object.keys(lastingEvents[type].shape).filter(
+        (k) => k !== "type" && !left.includes(k),
+      );
+      expect(fields, kind).toEqual([...eventFields, ...added]);
+    }
+  });
+
+  it("read and write the lines of earlier logs byte for byte", () => {
+    const samples = sampleRecords();
+    for (const [kind] of DERIVED) {
+      const line = JSON.stringify(samples[kind as keyof typeof samples]);
+      expect(JSON.stringify(LogRecord.parse(JSON.parse(line))), kind).toBe(line);
+    }
+  });
+});
 
 describe("LogRecord", () => {
   it("builds records with v: 2 and the given ts", () => {

@@ -1,29 +1,13 @@
 import {
   AgentId,
-  ApprovalDecision,
-  ApprovalId,
-  Badge,
-  CheckpointInfo,
-  CheckRecord,
   Compaction,
-  Effort,
+  lastingEvents,
   Message,
   MessageId,
-  NoticeLevel,
-  PermissionMode,
-  Plan,
-  PlanId,
-  Question,
-  QuestionAnswers,
-  QuestionId,
-  RewindRestore,
   SessionId,
-  TodoItem,
   ToolCallId,
-  ToolDisplay,
   ToolResultClearing,
   TurnId,
-  TurnOutcome,
   Usage,
 } from "@z-engine/protocol";
 import { z } from "zod";
@@ -33,6 +17,17 @@ export const STORE_FORMAT_VERSION = 2;
 
 const record = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =>
   z.object({ kind: z.literal(kind), v: z.literal(STORE_FORMAT_VERSION), ts: z.number(), ...shape });
+
+/**
+ * The fields of a lasting event (protocol's `lastingEvents`), without its `type`: the record of
+ * the same fact takes them as they are, so each is declared once, in the event.
+ */
+const fieldsOf = <S extends { type: z.ZodType }>(event: z.ZodObject<S>): Omit<S, "type"> => {
+  const { type: _type, ...fields } = event.shape;
+  return fields;
+};
+
+const E = lastingEvents;
 
 /** The task view record: a reduced working set, or the full history brought back. */
 const TaskViewRecord = z.union([
@@ -62,52 +57,21 @@ export const LogRecord = z.union([
     }),
     /** A finished message of the main conversation (never a streaming delta). */
     record("message", { message: Message, turnId: TurnId.optional() }),
-    record("turnStarted", { turnId: TurnId, userMessageId: MessageId, prompt: z.string() }),
-    record("turnEnded", {
-      turnId: TurnId,
-      outcome: TurnOutcome,
-      usage: Usage,
-      badge: Badge,
-      durationMs: z.number().nonnegative(),
-      reason: z.string().optional(),
-    }),
+    record("turnStarted", fieldsOf(E.turnStarted)),
+    record("turnEnded", fieldsOf(E.turnFinished)),
     /** A tool call's end, for the display (its result is in the next user message). */
-    record("toolFinished", {
-      toolCallId: ToolCallId,
-      toolName: z.string(),
-      status: z.enum(["ok", "error", "denied", "cancelled"]),
-      display: ToolDisplay.optional(),
-      durationMs: z.number().nonnegative(),
-      writtenPaths: z.array(z.string()),
-    }),
-    record("todos", { todos: z.array(TodoItem) }),
-    record("planProposed", { plan: Plan }),
-    record("planResolved", {
-      planId: PlanId,
-      approved: z.boolean(),
-      feedback: z.string().optional(),
-      dismissed: z.boolean(),
-    }),
-    record("questionAsked", { question: Question }),
-    record("questionAnswered", {
-      questionId: QuestionId,
-      answers: QuestionAnswers,
-      dismissed: z.boolean(),
-    }),
-    record("approvalRequested", {
-      approvalId: ApprovalId,
-      toolCallId: ToolCallId,
-      toolName: z.string(),
-      title: z.string(),
-      reason: z.string(),
-    }),
-    record("approvalResolved", {
-      approvalId: ApprovalId,
-      toolCallId: ToolCallId,
-      decision: ApprovalDecision,
-      by: z.enum(["user", "hook", "headless", "cancelled"]),
-      reason: z.string().optional(),
-    }),
+    record("toolFinished", fieldsOf(E.toolFinished)),
+    record("todos", fieldsOf(E.todosUpdated)),
+    record("planProposed", fieldsOf(E.planProposed)),
+    record("planResolved", fieldsOf(E.planResolved)),
+    record("questionAsked", fieldsOf(E.questionAsked)),
+    record("questionAnswered", fieldsOf(E.questionAnswered)),
+    /** The request without its live-only preview and suggested rules. */
+    record(
+      "approvalRequested",
+      fieldsOf(E.approvalRequested.omit({ preview: true, suggestedRules: true })),
+    ),
+    record("approvalResolved", fieldsOf(E.approvalResolved)),
     /** A subagent started; its transcript goes to `agents/<agentId>.jsonl`. */
     record("agentStarted", {
       agentId: AgentId,
@@ -121,22 +85,17 @@ export const LogRecord = z.union([
       status: z.enum(["completed", "failed", "cancelled"]),
       reason: z.string().optional(),
     }),
-    record("check", { record: CheckRecord }),
-    record("checkpoint", { checkpoint: CheckpointInfo }),
+    record("check", fieldsOf(E.checkRecorded)),
+    record("checkpoint", fieldsOf(E.checkpointCreated)),
     record("compaction", { compaction: Compaction }),
     /** Old tool results cleared from the working set; the originals went to artifacts. */
     record("toolResultsCleared", { clearing: ToolResultClearing }),
     /** The conversation moves back to before `messageId`; cost already spent stays. */
-    record("rewind", {
-      messageId: MessageId,
-      restore: RewindRestore,
-      restoredPaths: z.array(z.string()),
-      unstorable: z.array(z.string()),
-    }),
-    record("mode", { mode: PermissionMode }),
-    record("model", { model: z.string().min(1) }),
-    record("effort", { effort: Effort }),
-    record("title", { title: z.string() }),
+    record("rewind", fieldsOf(E.rewound)),
+    record("mode", fieldsOf(E.modeChanged)),
+    record("model", fieldsOf(E.modelChanged)),
+    record("effort", fieldsOf(E.effortChanged)),
+    record("title", fieldsOf(E.titleChanged)),
     /** One priced model response (of the session or one of its subagents). */
     record("usage", {
       usage: Usage,
@@ -144,12 +103,19 @@ export const LogRecord = z.union([
       turnId: TurnId.optional(),
       agentId: AgentId.optional(),
     }),
-    /** A workspace-trust request or its answer. */
-    record("trust", {
-      projectRoot: z.string(),
-      withheld: z.array(z.string()),
-      decision: z.enum(["required", "trusted", "dismissed"]),
-    }),
+    /**
+     * A workspace-trust request or its answer: the request's fields, the answer added (and an
+     * answer may name no withheld setting).
+     */
+    record(
+      "trust",
+      fieldsOf(
+        E.trustRequired.extend({
+          withheld: z.array(z.string()),
+          decision: z.enum(["required", "trusted", "dismissed"]),
+        }),
+      ),
+    ),
     /**
      * Written by the file store right after a compaction: the fold at that point (the working
      * set without and with a task view, the session state, total usage), so that a resume
@@ -163,7 +129,7 @@ export const LogRecord = z.union([
       totalUsage: Usage,
     }),
     /** A lasting notice, e.g. a settings file that was skipped. */
-    record("notice", { level: NoticeLevel, code: z.string(), message: z.string() }),
+    record("notice", fieldsOf(E.notice)),
   ]),
   TaskViewRecord,
 ]);

@@ -2,7 +2,13 @@ import { BUILTIN_TOOL_NAMES } from "@z-engine/prompts";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { builtinTools } from "./builtin/builtins.js";
-import { parseToolInput, runTool, toolActions } from "./run-tool.js";
+import {
+  parsedToolActions,
+  parseToolInput,
+  runParsedTool,
+  runTool,
+  toolActions,
+} from "./run-tool.js";
 import { testCtx, textOf } from "./test-support/ctx.js";
 import { defineTool, toolSpec } from "./tool.js";
 import { textOutput } from "./tool-output.js";
@@ -85,6 +91,7 @@ describe("runTool", () => {
   it("gives actions only for valid input", async () => {
     expect(await toolActions(echo, { text: "a" }, ctx)).toEqual({
       ok: true,
+      input: { text: "a", times: 1 },
       actions: [{ kind: "none" }],
     });
     expect(await toolActions(echo, {}, ctx)).toMatchObject({ ok: false });
@@ -92,6 +99,33 @@ describe("runTool", () => {
       ok: true,
       input: { text: "x", times: 1 },
     });
+  });
+
+  it("takes a parsed input as it is: the parsed forms never parse again", async () => {
+    let parses = 0;
+    const counted = defineTool({
+      name: "Counted",
+      description: "Counts parses",
+      inputSchema: z.strictObject({ n: z.number() }).transform((v) => {
+        parses++;
+        return { n: v.n * 2 };
+      }),
+      action: async (input) => [{ kind: "read", paths: [`/tmp/${input.n}`] }],
+      call: async (input) => textOutput(String(input.n)),
+    });
+    const parsed = parseToolInput(counted, { n: 2 });
+    if (!parsed.ok) throw new Error(parsed.error);
+    expect(parses).toBe(1);
+    expect(await parsedToolActions(counted, parsed.input, ctx)).toEqual({
+      ok: true,
+      input: { n: 4 },
+      actions: [{ kind: "read", paths: ["/tmp/4"] }],
+    });
+    expect(textOf(await runParsedTool(counted, parsed.input, ctx))).toBe("4");
+    expect(parses).toBe(1);
+    // The raw forms parse (once each), so a raw input is doubled by the transform.
+    expect(textOf(await runTool(counted, { n: 2 }, ctx))).toBe("4");
+    expect(parses).toBe(2);
   });
 });
 

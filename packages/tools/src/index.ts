@@ -10,9 +10,19 @@ export { defineTool, toolSpec } from "./tool.js";
 /** What a call produced; helpers for text and error results. */
 export type { OutputExtras, ToolOutput } from "./tool-output.js";
 export { errorOutput, textOutput } from "./tool-output.js";
-/** Running a raw model call: validate first, never throw. */
-export type { ToolInputResult } from "./run-tool.js";
-export { parseToolInput, runTool, toolActions } from "./run-tool.js";
+/**
+ * Running a model call: validate first, never throw. The raw forms (`toolActions`, `runTool`)
+ * parse the input themselves; the parsed forms (`parsedToolActions`, `runParsedTool`) take the
+ * value `parseToolInput` gave, so a gate parses once and carries it to the run.
+ */
+export type { ToolActionsResult, ToolInputResult } from "./run-tool.js";
+export {
+  parsedToolActions,
+  parseToolInput,
+  runParsedTool,
+  runTool,
+  toolActions,
+} from "./run-tool.js";
 
 // The per-call context and the ports
 export type { SearchOptions, ToolCtx, ToolLimits, WebOptions } from "./ctx.js";

@@ -28,9 +28,8 @@ export function errorMessage(error: unknown): string {
 }
 
 /**
- * Validates the input, then runs the call. Whatever the call throws becomes an error output
- * (`thrown` is set so the engine can raise a notice); a cancelled call gives an error output
- * saying so. Never rejects.
+ * Validates the raw input, then runs the call as {@link runParsedTool} does; an invalid input
+ * gives an error output naming the field. Never rejects.
  */
 export async function runTool<I>(
   tool: Tool<I>,
@@ -39,9 +38,23 @@ export async function runTool<I>(
 ): Promise<ToolOutput & { readonly thrown?: string }> {
   const parsed = parseToolInput(tool, raw);
   if (!parsed.ok) return errorOutput(parsed.error);
+  return runParsedTool(tool, parsed.input, ctx);
+}
+
+/**
+ * Runs a call whose input already passed {@link parseToolInput} (the gate parses once and
+ * carries the value here; it is not validated again). Whatever the call throws becomes an
+ * error output (`thrown` is set so the engine can raise a notice); a cancelled call gives an
+ * error output saying so. Never rejects.
+ */
+export async function runParsedTool<I>(
+  tool: Tool<I>,
+  input: I,
+  ctx: ToolCtx,
+): Promise<ToolOutput & { readonly thrown?: string }> {
   if (ctx.signal.aborted) return errorOutput("Cancelled before it started.");
   try {
-    return await tool.call(parsed.input, ctx);
+    return await tool.call(input, ctx);
   } catch (error) {
     if (ctx.signal.aborted) return errorOutput("Cancelled.");
     const message = errorMessage(error);
@@ -49,22 +62,38 @@ export async function runTool<I>(
   }
 }
 
+/** The actions of a call with its parsed input, or why they could not be had. */
+export type ToolActionsResult<I> =
+  | { readonly ok: true; readonly input: I; readonly actions: Action[] }
+  | { readonly ok: false; readonly error: string };
+
 /**
  * The actions of a raw call for the gate: the validation error when the input is invalid
- * (such a call is answered with the error, never gated), else the tool's actions. A throw
- * from `action()` is returned as an error. Never rejects.
+ * (such a call is answered with the error, never gated), else the parsed input and the
+ * tool's actions, as {@link parsedToolActions} gives them. Never rejects.
  */
 export async function toolActions<I>(
   tool: Tool<I>,
   raw: unknown,
   ctx: ToolCtx,
-): Promise<
-  { readonly ok: true; readonly actions: Action[] } | { readonly ok: false; readonly error: string }
-> {
+): Promise<ToolActionsResult<I>> {
   const parsed = parseToolInput(tool, raw);
   if (!parsed.ok) return parsed;
+  return parsedToolActions(tool, parsed.input, ctx);
+}
+
+/**
+ * The actions of a call whose input already passed {@link parseToolInput}, with that input
+ * carried along (for {@link runParsedTool}). A throw from `action()` is returned as an
+ * error. Never rejects.
+ */
+export async function parsedToolActions<I>(
+  tool: Tool<I>,
+  input: I,
+  ctx: ToolCtx,
+): Promise<ToolActionsResult<I>> {
   try {
-    return { ok: true, actions: await tool.action(parsed.input, ctx) };
+    return { ok: true, input, actions: await tool.action(input, ctx) };
   } catch (error) {
     return {
       ok: false,

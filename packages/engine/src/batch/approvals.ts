@@ -38,7 +38,7 @@ export class Approvals {
   private readonly broker = new Broker<ApprovalRequest, ApprovalAnswer>();
 
   constructor(
-    private readonly journal: Journal,
+    private readonly journal: Pick<Journal, "record">,
     private readonly headless: boolean,
     /** Called once per batch that waits on the user (the Notification hook). */
     private readonly onWaiting: (requests: readonly ApprovalRequest[]) => void = () => {},

@@ -5,14 +5,33 @@ import { answerFromDocs } from "../decisions/ask-seam.js";
 import { relevantParts } from "../decisions/context-seams.js";
 import { persistProjectRule } from "@z-engine/config";
 import type { AgentId, ToolResultBlock, ToolUseBlock, TurnId } from "@z-engine/protocol";
-import { runTool } from "@z-engine/tools";
+import { runParsedTool } from "@z-engine/tools";
 import type { AgentRun } from "../run/agent-context.js";
 import type { SessionCore } from "../session/core.js";
 import { linkedController } from "../util/abort.js";
 import type { ApprovalAnswer } from "./approvals.js";
-import { errorResult, type GatedCall, gateCall } from "./gate.js";
-import { toolCtx } from "./tool-ctx.js";
-import { runHook } from "../hooks/run-hook.js";
+import { errorResult, type GateCore, type GatedCall, type GateRun, gateCall } from "./gate.js";
+import { type ToolCtxCore, type ToolCtxRun, toolCtx } from "./tool-ctx.js";
+import { type HookDeps, runHook } from "../hooks/run-hook.js";
+import type { DecisionHost } from "../decisions/session-hub.js";
+
+/** What an "always allow" answer takes of its session: where the rule goes and who hears of it. */
+type RuleCore = Pick<SessionCore, "projectRoot" | "state" | "journal" | "trusted">;
+
+/** What gating a batch takes of its session: the gate's parts, and the approvals to ask through. */
+export type GateAllCore = GateCore & RuleCore & Pick<SessionCore, "approvals">;
+
+/** What running a ready call takes of its session: its context's parts, hooks, seams and clock. */
+type CallCore = ToolCtxCore & HookDeps & DecisionHost & Pick<SessionCore, "clock" | "projectRoot">;
+
+/** What running a ready call takes of its agent's run: its context's parts, transcript and reminders. */
+type CallRun = ToolCtxRun & Pick<AgentRun, "transcript" | "signal" | "instructions" | "reminders">;
+
+/** What a batch takes of its session. */
+export type BatchCore = GateAllCore & CallCore;
+
+/** What a batch takes of its agent's run. */
+export type BatchRun = GateRun & CallRun;
 
 /** The text of a result answered because the user stopped the turn. */
 export const CANCELLED_RESULT = "cancelled by user";
@@ -31,7 +50,7 @@ export interface BatchHooks {
 type Ready = Extract<GatedCall, { kind: "ready" }>;
 
 async function addRule(
-  core: SessionCore,
+  core: RuleCore,
   rule: string,
   persist: boolean,
   turnId: TurnId,
@@ -68,7 +87,7 @@ async function addRule(
 
 /** Resolves the asks: each answer becomes a ready call or a denied result. */
 async function settleAsks(
-  core: SessionCore,
+  core: Pick<GateAllCore, "approvals"> & RuleCore & DecisionHost,
   calls: GatedCall[],
   turnId: TurnId,
   signal: AbortSignal,
@@ -122,6 +141,7 @@ async function settleAsks(
       use: call.use,
       tool: call.tool,
       input: call.input,
+      parsed: call.parsed,
       actions: call.actions,
       hookContext: call.hookContext,
     });
@@ -130,7 +150,7 @@ async function settleAsks(
 }
 
 async function postToolHook(
-  core: SessionCore,
+  core: HookDeps,
   call: Ready,
   text: string,
   isError: boolean,
@@ -158,8 +178,8 @@ function touchedPaths(call: Ready): string[] {
 
 /** Runs one ready call: toolStarted, progress, the call, PostToolUse, toolFinished. Never rejects but for the log. */
 async function runCall(
-  core: SessionCore,
-  run: AgentRun,
+  core: CallCore,
+  run: CallRun,
   call: Ready,
   turnId: TurnId,
   hooks: BatchHooks,
@@ -177,13 +197,13 @@ async function runCall(
       toolCallId: call.use.id,
       toolName: call.tool.name,
       input: call.input,
-      title: call.tool.title(call.input, ctx),
+      title: call.tool.title(call.parsed, ctx),
     },
     scope,
   );
   const output =
     (await answerFromDocs(core, call, { signal, turnId })) ??
-    (await runTool(call.tool, call.input, ctx));
+    (await runParsedTool(call.tool, call.parsed, ctx));
   node.release();
   const cancelled = signal.aborted;
   if (output.thrown !== undefined)
@@ -270,8 +290,8 @@ async function finishAnswered(
  * pass the very same gate. Rejects only when the log cannot be written.
  */
 export async function gateAll(
-  core: SessionCore,
-  run: AgentRun,
+  core: GateAllCore,
+  run: GateRun,
   uses: readonly ToolUseBlock[],
   turnId: TurnId,
   invalidInputs: ReadonlyMap<string, string> = new Map(),
@@ -292,8 +312,8 @@ export async function gateAll(
  * log cannot be written.
  */
 export async function executeBatch(
-  core: SessionCore,
-  run: AgentRun,
+  core: BatchCore,
+  run: BatchRun,
   uses: readonly ToolUseBlock[],
   invalidInputs: ReadonlyMap<string, string>,
   turnId: TurnId,
@@ -313,14 +333,14 @@ export async function executeBatch(
       continue;
     }
     const group: Ready[] = [call];
-    if (call.tool.isConcurrencySafe(call.input)) {
+    if (call.tool.isConcurrencySafe(call.parsed)) {
       while (i + group.length < calls.length) {
         const next = calls[i + group.length] as GatedCall;
-        if (next.kind !== "ready" || !next.tool.isConcurrencySafe(next.input)) break;
+        if (next.kind !== "ready" || !next.tool.isConcurrencySafe(next.parsed)) break;
         group.push(next);
       }
     }
-    if (!wroteAny && group.some((c) => !c.tool.isReadOnly(c.input))) {
+    if (!wroteAny && group.some((c) => !c.tool.isReadOnly(c.parsed))) {
       wroteAny = true;
       await hooks.beforeFirstWrite();
     }

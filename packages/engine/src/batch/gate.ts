@@ -1,14 +1,28 @@
 import { type Action, type Decision, decide, type PermissionRules } from "@z-engine/policy";
 import type { ToolResultBlock, ToolUseBlock } from "@z-engine/protocol";
-import { parseToolInput, type Tool, toolActions } from "@z-engine/tools";
+import { parsedToolActions, parseToolInput, type Tool } from "@z-engine/tools";
 import type { HookOutcome } from "../hooks/types.js";
 import type { AgentRun } from "../run/agent-context.js";
 import { AGENT_TOOL_ALIASES } from "../agents/blueprint.js";
 import type { SessionCore } from "../session/core.js";
 import type { ApprovalRequest } from "./approvals.js";
-import { toolCtx } from "./tool-ctx.js";
+import { type ToolCtxCore, type ToolCtxRun, toolCtx } from "./tool-ctx.js";
 import { reviewAtGate } from "../decisions/gate-seam.js";
-import { runHook } from "../hooks/run-hook.js";
+import type { DecisionHost } from "../decisions/session-hub.js";
+import { type HookDeps, runHook } from "../hooks/run-hook.js";
+
+/**
+ * What gating a call takes of its session: the tool context's parts, the MCP tools to find
+ * calls among, the policy's facts (rules, folders, trust, sandbox), the hooks and the
+ * decision layer.
+ */
+export type GateCore = ToolCtxCore &
+  HookDeps &
+  DecisionHost &
+  Pick<SessionCore, "mcp" | "engineDirs" | "trusted" | "sandbox">;
+
+/** What gating a call takes of its agent's run: its tools, mode, folder and cancellation. */
+export type GateRun = ToolCtxRun & Pick<AgentRun, "signal">;
 
 /** A call after validation, hooks and the permission decision. */
 export type GatedCall =
@@ -22,7 +36,10 @@ export type GatedCall =
       readonly kind: "ready";
       readonly use: ToolUseBlock;
       readonly tool: Tool;
+      /** The input as the model (or a PreToolUse hook) gave it: events and hooks show it. */
       readonly input: unknown;
+      /** The input as the gate parsed it, once: every function of the tool takes this value. */
+      readonly parsed: unknown;
       readonly actions: readonly Action[];
       readonly hookContext: readonly string[];
     }
@@ -31,6 +48,7 @@ export type GatedCall =
       readonly use: ToolUseBlock;
       readonly tool: Tool;
       readonly input: unknown;
+      readonly parsed: unknown;
       readonly actions: readonly Action[];
       readonly hookContext: readonly string[];
       readonly request: ApprovalRequest;
@@ -46,15 +64,30 @@ export function errorResult(use: ToolUseBlock, text: string): ToolResultBlock {
   };
 }
 
-/** The session's rules: those added in this session first, then the settings' rules. */
-export function effectiveRules(core: SessionCore): PermissionRules {
+const joined = new WeakMap<
+  PermissionRules,
+  { readonly config: PermissionRules; readonly rules: PermissionRules }
+>();
+
+/**
+ * The session's rules: those added in this session first, then the settings' rules. Both are
+ * replaced whole when they change, so the joined lists are kept while both stay the same
+ * objects: the policy then reuses its index of them instead of building one per call.
+ */
+export function effectiveRules(
+  core: Pick<SessionCore, "sessionRules" | "config">,
+): PermissionRules {
   const s = core.sessionRules;
   const c = core.config.rules;
-  return {
+  const hit = joined.get(s);
+  if (hit?.config === c) return hit.rules;
+  const rules = {
     allow: [...s.allow, ...c.allow],
     ask: [...s.ask, ...c.ask],
     deny: [...s.deny, ...c.deny],
   };
+  joined.set(s, { config: c, rules });
+  return rules;
 }
 
 /**
@@ -79,12 +112,13 @@ export function withHook(decision: Decision, hook: HookOutcome): Decision {
 /**
  * Gates one call in the spec's order: malformed JSON, unknown tool and invalid input become
  * error results; PreToolUse hooks may block, rewrite the input or force a decision; then the
- * policy decides on the tool's actions. Never throws for bad input; rejects only when the
- * log cannot be written.
+ * policy decides on the tool's actions. The input is parsed once (again only when a hook
+ * rewrote it) and the parsed value is carried in the gated call to the run. Never throws for
+ * bad input; rejects only when the log cannot be written.
  */
 export async function gateCall(
-  core: SessionCore,
-  run: AgentRun,
+  core: GateCore,
+  run: GateRun,
   use: ToolUseBlock,
   invalidJson: string | undefined,
 ): Promise<GatedCall> {
@@ -112,7 +146,7 @@ export async function gateCall(
       `Unknown tool "${use.name}". Available tools: ${own.map((t) => t.name).join(", ")}.`,
     );
   let input = use.input;
-  const valid = parseToolInput(tool, input);
+  let valid = parseToolInput(tool, input);
   if (!valid.ok) return answered(valid.error);
   const hook = await runHook(
     core,
@@ -121,9 +155,15 @@ export async function gateCall(
     { subject: use.name, signal },
   );
   if (hook?.blocked) return answered(`Blocked by a PreToolUse hook: ${hook.blockReason}`, "denied");
-  if (hook?.updatedInput) input = hook.updatedInput;
+  if (hook?.updatedInput) {
+    // A rewritten input is a new raw input: it is parsed (once) in its turn.
+    input = hook.updatedInput;
+    valid = parseToolInput(tool, input);
+    if (!valid.ok) return answered(valid.error);
+  }
+  const parsed = valid.input;
   const ctx = toolCtx(core, run, use.id, signal);
-  const described = await toolActions(tool, input, ctx);
+  const described = await parsedToolActions(tool, parsed, ctx);
   if (!described.ok) return answered(described.error);
   const policy = decide(
     { toolName: tool.name, actions: described.actions },
@@ -151,19 +191,20 @@ export async function gateCall(
   const hookContext = hook?.additionalContext ?? [];
   if (decision.type === "deny") return answered(`Permission denied: ${decision.reason}`, "denied");
   if (decision.type === "allow")
-    return { kind: "ready", use, tool, input, actions: described.actions, hookContext };
-  const preview = await tool.preview(input, ctx);
+    return { kind: "ready", use, tool, input, parsed, actions: described.actions, hookContext };
+  const preview = await tool.preview(parsed, ctx);
   return {
     kind: "ask",
     use,
     tool,
     input,
+    parsed,
     actions: described.actions,
     hookContext,
     request: {
       toolCallId: use.id,
       toolName: tool.name,
-      title: tool.title(input, ctx),
+      title: tool.title(parsed, ctx),
       reason: decision.reason,
       ...(preview ? { preview } : {}),
       suggestedRules: decision.suggestedRules,

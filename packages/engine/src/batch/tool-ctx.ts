@@ -4,6 +4,26 @@ import { DEFAULT_TOOL_LIMITS, type ToolCtx } from "@z-engine/tools";
 import type { AgentRun } from "../run/agent-context.js";
 import { agentVision, type SessionCore } from "../session/core.js";
 
+/** What a tool call's context takes of its session: the ids, folders, services and rules it hands on. */
+export type ToolCtxCore = Pick<
+  SessionCore,
+  | "id"
+  | "additionalDirectories"
+  | "homeDir"
+  | "sessionRules"
+  | "config"
+  | "catalog"
+  | "shell"
+  | "locks"
+  | "web"
+  | "search"
+  | "log"
+  | "ports"
+>;
+
+/** What a tool call's context takes of its agent's run. */
+export type ToolCtxRun = Pick<AgentRun, "agent" | "agentId" | "root" | "shellSession" | "files">;
+
 /** The main agent's id in events and tool contexts. */
 export const MAIN_AGENT = "main" as AgentId;
 
@@ -13,7 +33,10 @@ export const MAIN_AGENT = "main" as AgentId;
  * gathered on the first question and kept for the call; no predicate when no deny rule can
  * match a read, so Grep and Glob filter nothing then.
  */
-function readDeniedOf(core: SessionCore, run: AgentRun): ((path: string) => boolean) | undefined {
+function readDeniedOf(
+  core: Pick<ToolCtxCore, "sessionRules" | "config" | "additionalDirectories" | "homeDir">,
+  run: Pick<ToolCtxRun, "root" | "agent">,
+): ((path: string) => boolean) | undefined {
   const deny = [...core.sessionRules.deny, ...core.config.rules.deny];
   const readRule = deny.some(
     ({ rule }) => (rule.kind === "path" || rule.kind === "tool") && rule.tool === "Read",
@@ -37,8 +60,8 @@ function readDeniedOf(core: SessionCore, run: AgentRun): ((path: string) => bool
 
 /** Builds the per-call capability bundle of a tool call of an agent's run. Never throws. */
 export function toolCtx(
-  core: SessionCore,
-  run: AgentRun,
+  core: ToolCtxCore,
+  run: ToolCtxRun,
   callId: ToolCallId,
   signal: AbortSignal,
   onProgress: (text: string) => void = () => {},

@@ -24,7 +24,7 @@ export function grantSkillRules(core: SessionCore, skill: FoundSkill): void {
  * the rules and the model back at the turn's end (a model the user set meanwhile stays).
  */
 export async function beginTurnOverrides(
-  core: SessionCore,
+  core: Pick<SessionCore, "definitions" | "system" | "state" | "model">,
   submission: { readonly rules?: readonly CompiledRule[]; readonly model?: string },
 ): Promise<() => void> {
   const fresh = await core.definitions?.refresh().catch(() => undefined);

@@ -5,7 +5,7 @@ import { textOutput, type ToolOutput } from "@z-engine/tools";
 import { z } from "zod";
 import type { SessionCore } from "../session/core.js";
 import type { ProjectDoc } from "./seams.js";
-import { decisionsOf } from "./session-hub.js";
+import { type DecisionHost, decisionsOf } from "./session-hub.js";
 
 /** The project's documents the ask-user seam offers: these files, then docs/*.md. */
 const ROOT_DOCS = ["AGENTS.md", "CLAUDE.md", "README.md", "CONTRIBUTING.md"];
@@ -50,7 +50,7 @@ export async function readProjectDocs(root: string): Promise<ProjectDoc[]> {
  * the user as with Off. Resolves to undefined to ask as usual; never rejects.
  */
 export async function answerFromDocs(
-  core: SessionCore,
+  core: DecisionHost & Pick<SessionCore, "projectRoot">,
   call: { readonly tool: { readonly name: string }; readonly input: unknown },
   scope: { readonly signal: AbortSignal; readonly turnId: TurnId },
 ): Promise<(ToolOutput & { readonly thrown?: string }) | undefined> {

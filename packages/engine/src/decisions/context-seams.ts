@@ -1,7 +1,7 @@
 import type { Message, ToolCallId, ToolResultContent, TurnId } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
 import type { ClearableResult, SeamAdvice } from "./seams.js";
-import { decisionsOf } from "./session-hub.js";
+import { type DecisionHost, decisionsOf } from "./session-hub.js";
 
 /** The part of a turn the context seams need. */
 interface SeamScope {
@@ -56,7 +56,7 @@ const latestPrompt = (messages: readonly Message[]) => {
  * plan to carry out, `plan` itself when no use runs or none advises. Never rejects.
  */
 export async function plannedClears<P extends { readonly toolUseIds: readonly ToolCallId[] }>(
-  core: SessionCore,
+  core: DecisionHost,
   scope: SeamScope,
   messages: readonly Message[],
   plan: P,
@@ -102,7 +102,7 @@ export function applyClearAdvice<Id extends string>(
  * rejects.
  */
 export async function relevantParts(
-  core: SessionCore,
+  core: DecisionHost & Pick<SessionCore, "log">,
   call: { readonly tool: { readonly name: string }; readonly input: unknown },
   content: readonly ToolResultContent[],
   scope: SeamScope,
@@ -132,7 +132,7 @@ export async function relevantParts(
  * built: the uses' reminders join that message. Never rejects.
  */
 export async function remindAtTurnStart(
-  core: SessionCore,
+  core: DecisionHost & Pick<SessionCore, "reminders">,
   scope: SeamScope,
   prompt: string,
 ): Promise<void> {

@@ -1,9 +1,8 @@
 import type { ReminderQueue } from "@z-engine/context";
 import type { Action, Decision } from "@z-engine/policy";
 import type { TurnId } from "@z-engine/protocol";
-import type { SessionCore } from "../session/core.js";
 import type { SeamAdvice } from "./seams.js";
-import { decisionsOf } from "./session-hub.js";
+import { type DecisionHost, decisionsOf } from "./session-hub.js";
 
 /**
  * The tool gate's rule (architecture.md "Tool batch" step 3): advice may turn an Allow into
@@ -23,7 +22,7 @@ export function escalateAllow(
  * next request as reminders (notes on this result). Never rejects.
  */
 export async function noteAfterCall(
-  core: SessionCore,
+  core: DecisionHost,
   call: { readonly id: string; readonly toolName: string; readonly input: unknown },
   result: { readonly text: string; readonly isError: boolean },
   scope: { readonly signal: AbortSignal; readonly turnId: TurnId },
@@ -45,7 +44,7 @@ export async function noteAfterCall(
  * Allow reaches the uses; with no running use it returns at once. Never rejects.
  */
 export async function reviewAtGate(
-  core: SessionCore,
+  core: DecisionHost,
   call: { readonly toolName: string; readonly input: unknown; readonly actions: readonly Action[] },
   decision: Decision,
   signal: AbortSignal,

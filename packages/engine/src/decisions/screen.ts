@@ -2,7 +2,7 @@ import type { Message, ToolCallId, TurnId } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
 import { findKnownKeys } from "../util/key-formats.js";
 import type { FlaggedValue, NewResultText } from "./seams.js";
-import { decisionsOf } from "./session-hub.js";
+import { type DecisionHost, decisionsOf } from "./session-hub.js";
 
 /** What a session remembers of screened results and the user's answers. */
 interface ScreenState {
@@ -13,11 +13,14 @@ interface ScreenState {
   readonly sent: Set<string>;
 }
 
-const states = new WeakMap<SessionCore, ScreenState>();
+/** What screening needs of a session: the decision layer, and the approvals to ask through. */
+type ScreenHost = DecisionHost & Pick<SessionCore, "approvals">;
+
+const states = new WeakMap<ScreenHost, ScreenState>();
 /** Values shorter than this are never flagged (they would mangle ordinary text). */
 const MIN_VALUE = 8;
 
-function stateOf(core: SessionCore): ScreenState {
+function stateOf(core: ScreenHost): ScreenState {
   const known = states.get(core);
   if (known) return known;
   const fresh: ScreenState = { screened: new Set(), withheld: new Map(), sent: new Set() };
@@ -52,7 +55,7 @@ function newResults(messages: readonly Message[], screened: Set<string>): NewRes
 
 /** The always-on detector, then the uses of the seam; only values really in the results count. */
 async function flag(
-  core: SessionCore,
+  core: DecisionHost,
   results: readonly NewResultText[],
   scope: { signal: AbortSignal; turnId: TurnId },
 ): Promise<FlaggedValue[]> {
@@ -92,7 +95,7 @@ function replaceDeep<T>(value: T, withheld: ReadonlyMap<string, string>): T {
 const masked = (v: string) => `${v.slice(0, 4)}…(${v.length} characters)`;
 
 async function askOnce(
-  core: SessionCore,
+  core: Pick<SessionCore, "approvals">,
   results: readonly NewResultText[],
   open: readonly FlaggedValue[],
   scope: { signal: AbortSignal; turnId: TurnId },
@@ -129,7 +132,7 @@ async function askOnce(
  * Returns the messages to send. Rejects only when the log cannot be written.
  */
 export async function screenedMessages(
-  core: SessionCore,
+  core: ScreenHost,
   turn: { readonly signal: AbortSignal; readonly turnId: TurnId },
   messages: Message[],
 ): Promise<Message[]> {

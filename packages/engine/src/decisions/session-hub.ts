@@ -4,13 +4,16 @@ import { nativeRuntime } from "./native.js";
 import { createSidecar } from "./sidecar.js";
 import { USES } from "./uses.js";
 
-const hubs = new WeakMap<SessionCore, DecisionHub>();
+/** What the decision layer needs of a session: its settings, its journal and its clients. */
+export type DecisionHost = Pick<SessionCore, "config" | "journal" | "client">;
+
+const hubs = new WeakMap<DecisionHost, DecisionHub>();
 
 /**
  * The decision hub of a session, made on first use: the USES table, the session's settings,
  * the fast model as the sidecar and the process's native runtime.
  */
-export function decisionsOf(core: SessionCore): DecisionHub {
+export function decisionsOf(core: DecisionHost): DecisionHub {
   let hub = hubs.get(core);
   if (!hub) {
     hub = new DecisionHub({

@@ -1,7 +1,7 @@
 import type { CheckId, CheckKind, ContentBlock, Effort, Message, TurnId } from "@z-engine/protocol";
 import type { AgentRun } from "../run/agent-context.js";
 import type { SessionCore } from "../session/core.js";
-import { decisionsOf } from "./session-hub.js";
+import { type DecisionHost, decisionsOf } from "./session-hub.js";
 
 /** The stop seam may continue a run at most this often per turn (architecture.md step 4). */
 export const MAX_DECISION_CONTINUATIONS = 1;
@@ -22,7 +22,7 @@ export function finalAnswer(messages: readonly Message[]): string {
   return (last?.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join("");
 }
 
-const checksSince = (core: SessionCore, turn: SeamTurn, kind?: CheckKind) =>
+const checksSince = (core: Pick<SessionCore, "checkRecords">, turn: SeamTurn, kind?: CheckKind) =>
   core.checkRecords.filter((r) => r.startedAt >= turn.startedAt && (!kind || r.kind === kind))
     .length;
 
@@ -44,7 +44,7 @@ type Stop =
  * Never rejects.
  */
 export async function decideAtStop(
-  core: SessionCore,
+  core: DecisionHost & Pick<SessionCore, "checkRecords">,
   run: Pick<AgentRun, "depth" | "transcript">,
   turn: SeamTurn,
   stop: Stop,
@@ -85,7 +85,7 @@ export async function decideAtStop(
  * to cover the changed paths (never all of them). Returns `ids` itself when no use runs.
  */
 export async function selectChecks(
-  core: SessionCore,
+  core: DecisionHost,
   turn: SeamTurn,
   ids: readonly CheckId[],
 ): Promise<readonly CheckId[]> {
@@ -109,7 +109,11 @@ const ROUTE_EFFORTS: readonly Effort[] = ["low", "medium", "high"];
  * The route seam at turn start: when the session has no effort of its own, a route use may
  * pick one for this turn's requests (`routeChosen`). Never rejects.
  */
-export async function routeTurn(core: SessionCore, turn: SeamTurn, prompt: string): Promise<void> {
+export async function routeTurn(
+  core: DecisionHost & Pick<SessionCore, "effort">,
+  turn: SeamTurn,
+  prompt: string,
+): Promise<void> {
   // Made at turn start, so the uses' models start loading while the first request streams.
   const hub = decisionsOf(core);
   if (core.effort !== undefined || !hub.joins("route")) return;
@@ -133,7 +137,7 @@ export function routedEffort(run: Pick<AgentRun, "depth">, turn: SeamTurn): Effo
  * and `urgencyScored` reports the level. Returns at once; never rejects.
  */
 export function scoreAttention(
-  core: SessionCore,
+  core: DecisionHost,
   waiting: readonly (readonly [string, { readonly title: string; readonly reason: string }])[],
   turnId: TurnId,
 ): void {
@@ -152,7 +156,11 @@ export function scoreAttention(
  * The turn-end seam, in the background: a tone use judges the finished turn
  * (`turnToneJudged`). Returns at once; never rejects.
  */
-export function judgeTurn(core: SessionCore, turnId: TurnId, prompt: string): void {
+export function judgeTurn(
+  core: DecisionHost & Pick<SessionCore, "workingSet">,
+  turnId: TurnId,
+  prompt: string,
+): void {
   const hub = decisionsOf(core);
   if (!hub.joins("turnEnd")) return;
   const answer = finalAnswer(core.workingSet());

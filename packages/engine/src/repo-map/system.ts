@@ -4,7 +4,9 @@ import type { SystemSection } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
 
 /** The system sections a request carries: the session's, with its repo map once one is ready. */
-export function requestSystem(core: SessionCore): readonly SystemSection[] {
+export function requestSystem(
+  core: Pick<SessionCore, "repoMap" | "system">,
+): readonly SystemSection[] {
   return core.repoMap ? core.repoMap.system(core.system) : core.system;
 }
 

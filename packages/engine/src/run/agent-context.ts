@@ -66,7 +66,8 @@ export function transcriptSink(journal: Journal, workingSet: () => Message[]): T
  * One agent's run, as the loop's phases see it: the agent, its transcript, the folder it
  * works in, its depth, its cancellation, and its own working state. The session's shared
  * services (policy state, approvals, hooks, catalog, clients, MCP, the cost cap) come beside
- * it as the `SessionCore`.
+ * it: each phase takes only the part of the `SessionCore` it uses (`StreamCore`, `GateCore`,
+ * `StopCore`, ..., joined in `AgentRunCore`).
  */
 export interface AgentRun {
   readonly agent: AgentDefinition;

@@ -1,16 +1,27 @@
 import { buildRequest, todoNudgeReminder } from "@z-engine/context";
 import { addUsage } from "@z-engine/protocol";
-import { executeBatch } from "../batch/execute.js";
+import { type BatchCore, executeBatch } from "../batch/execute.js";
 import { agentVision, type SessionCore } from "../session/core.js";
 import { UserStop } from "../util/abort.js";
 import { screenedMessages } from "../decisions/screen.js";
 import { routedEffort } from "../decisions/stop-seam.js";
 import { type AgentRun, agentToolSpecs } from "./agent-context.js";
-import { relievePressure } from "./pressure.js";
-import { stopBoundary } from "./stop.js";
-import { streamRound } from "./stream.js";
+import { type PressureCore, relievePressure } from "./pressure.js";
+import { type StopCore, stopBoundary } from "./stop.js";
+import { type StreamCore, streamRound } from "./stream.js";
 import type { RunEnd, TurnState } from "./turn-state.js";
 import { appendUserMessage } from "./user-message.js";
+
+/**
+ * What an agent's run takes of its session: what each phase takes (context pressure, the
+ * stream, the batch, the stop boundary), the MCP tools of each request, the todo list (for
+ * the nudge) and the shared budget (the cost cap against the session's total).
+ */
+export type AgentRunCore = PressureCore &
+  StreamCore &
+  BatchCore &
+  StopCore &
+  Pick<SessionCore, "mcp" | "todos" | "totalUsage">;
 
 /** The largest response asked for, whatever the catalog allows. */
 const MAX_RESPONSE_TOKENS = 32_000;
@@ -19,7 +30,11 @@ const MAX_RESPONSE_TOKENS = 32_000;
 export const TODO_NUDGE_ROUNDS = 10;
 
 /** Queues a todo nudge when the list has open items and has not changed for a while. */
-function nudgeTodos(core: SessionCore, run: AgentRun, turn: TurnState): void {
+function nudgeTodos(
+  core: Pick<SessionCore, "todos">,
+  run: Pick<AgentRun, "reminders">,
+  turn: TurnState,
+): void {
   if (core.todos !== turn.todosSeen) {
     turn.todosSeen = core.todos;
     turn.roundsSinceTodos = 0;
@@ -40,7 +55,11 @@ function cancelled(run: AgentRun): RunEnd {
   };
 }
 
-function budgetEnd(core: SessionCore, run: AgentRun, turn: TurnState): RunEnd | null {
+function budgetEnd(
+  core: Pick<SessionCore, "config" | "totalUsage">,
+  run: Pick<AgentRun, "agent">,
+  turn: TurnState,
+): RunEnd | null {
   const maxTurns = run.agent.maxTurns();
   if (turn.rounds >= maxTurns) {
     return {
@@ -68,7 +87,11 @@ function budgetEnd(core: SessionCore, run: AgentRun, turn: TurnState): RunEnd | 
  * total). Resolves with how the run ended (cancelled once `run.signal` aborts); rejects only
  * on the engine's own failures (its transcript cannot be written).
  */
-export async function runAgent(core: SessionCore, run: AgentRun, turn: TurnState): Promise<RunEnd> {
+export async function runAgent(
+  core: AgentRunCore,
+  run: AgentRun,
+  turn: TurnState,
+): Promise<RunEnd> {
   const ownTools = agentToolSpecs(run.agent);
   for (;;) {
     if (run.signal.aborted) return cancelled(run);

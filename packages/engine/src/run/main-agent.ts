@@ -2,12 +2,31 @@ import { requestSystem } from "../repo-map/system.js";
 import type { SessionCore } from "../session/core.js";
 import { type AgentDefinition, type AgentRun, transcriptSink } from "./agent-context.js";
 
+/** What the main agent's definition reads of its session, each round. */
+export type MainAgentCore = Pick<
+  SessionCore,
+  "system" | "repoMap" | "tools" | "model" | "effort" | "mode" | "config"
+>;
+
+/** What the main agent's run takes of its session: its definition's parts, the log and the session's own trackers. */
+export type MainRunCore = MainAgentCore &
+  Pick<
+    SessionCore,
+    | "journal"
+    | "workingSet"
+    | "projectRoot"
+    | "reminders"
+    | "instructions"
+    | "files"
+    | "shellSession"
+  >;
+
 /**
  * The main agent of a session: the session's system sections (with the repo map once
  * ready), its offered tools plus MCP tools, and the model, effort, mode and `max_turns` the
  * session has at each round.
  */
-export function mainAgent(core: SessionCore): AgentDefinition {
+export function mainAgent(core: MainAgentCore): AgentDefinition {
   return {
     agentType: "main",
     system: () => requestSystem(core),
@@ -25,7 +44,7 @@ export function mainAgent(core: SessionCore): AgentDefinition {
  * its root, the turn's signal, and the session's own reminders, instruction tracking, file
  * tracker and shell.
  */
-export function mainAgentRun(core: SessionCore, signal: AbortSignal): AgentRun {
+export function mainAgentRun(core: MainRunCore, signal: AbortSignal): AgentRun {
   return {
     agent: mainAgent(core),
     transcript: transcriptSink(core.journal, () => core.workingSet()),

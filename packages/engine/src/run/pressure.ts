@@ -3,15 +3,32 @@ import type { ToolSpec } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
 import type { AgentRun } from "./agent-context.js";
 import type { TurnState } from "./turn-state.js";
-import { runHook } from "../hooks/run-hook.js";
+import { type HookDeps, runHook } from "../hooks/run-hook.js";
 import { plannedClears } from "../decisions/context-seams.js";
+import type { DecisionHost } from "../decisions/session-hub.js";
+
+/**
+ * What compacting takes of its session: the fast model and its settings, the estimator, the
+ * PreCompact hooks, and the repo map to rebuild.
+ */
+export type CompactCore = HookDeps &
+  Pick<SessionCore, "config" | "client" | "estimator" | "repoMap">;
+
+/**
+ * What relieving context pressure takes of its session: compaction's parts, the window sizes,
+ * the artifact sink, and the decision layer (which old results to clear).
+ */
+export type PressureCore = CompactCore & DecisionHost & Pick<SessionCore, "catalog" | "log">;
+
+/** What relieving context pressure takes of its agent's run. */
+export type PressureRun = Pick<AgentRun, "agent" | "transcript" | "signal" | "depth">;
 
 /** Recent history a compaction keeps as it is, as a share of the window (or, after an overflow, of the history). */
 const KEEP_RECENT_SHARE = 0.25;
 
 async function clearOldResults(
-  core: SessionCore,
-  run: AgentRun,
+  core: DecisionHost & Pick<PressureCore, "estimator" | "log">,
+  run: Pick<AgentRun, "transcript">,
   turn: TurnState,
   window: number,
   baseTokens: number,
@@ -48,8 +65,8 @@ async function clearOldResults(
  * Rejects only when the log cannot be written.
  */
 export async function relievePressure(
-  core: SessionCore,
-  run: AgentRun,
+  core: PressureCore,
+  run: PressureRun,
   turn: TurnState,
   tools: readonly ToolSpec[],
   force: boolean,
@@ -71,7 +88,7 @@ export async function relievePressure(
  * warning notice when summarising fails.
  */
 export async function compactNow(
-  core: SessionCore,
+  core: CompactCore,
   run: Pick<AgentRun, "transcript" | "signal" | "depth">,
   trigger: "auto" | "manual" | "overflow",
   keepRecentTokens: number,

@@ -8,11 +8,34 @@ import {
 import { autoCheckIds, stopVerdict } from "@z-engine/verify";
 import type { SessionCore } from "../session/core.js";
 import { changeState, turnBadge } from "../verification/badge.js";
-import { gateAll } from "../batch/execute.js";
+import { type GateAllCore, gateAll } from "../batch/execute.js";
+import type { GateRun } from "../batch/gate.js";
+import type { DecisionHost } from "../decisions/session-hub.js";
+import type { HookDeps } from "../hooks/run-hook.js";
 import type { AgentRun } from "./agent-context.js";
 import type { TurnState } from "./turn-state.js";
 import { decideAtStop, selectChecks } from "../decisions/stop-seam.js";
 import { runHook } from "../hooks/run-hook.js";
+
+/** What the automatic checks take of their session: the gate of a batch, and the check port. */
+type AutoCheckCore = GateAllCore & Pick<SessionCore, "ports">;
+
+/**
+ * What verification at a stop takes of its session: the checks and their records, the
+ * settings, trust and the fingerprint, the decision layer, and the automatic checks' parts.
+ */
+type VerifyCore = AutoCheckCore &
+  DecisionHost &
+  Pick<
+    SessionCore,
+    "config" | "checks" | "checkRecords" | "projectRoot" | "trusted" | "fingerprint"
+  >;
+
+/** What the stop boundary takes of its session: Stop hooks, steering, and verification's parts. */
+export type StopCore = VerifyCore & HookDeps & Pick<SessionCore, "steering">;
+
+/** What the stop boundary takes of its agent's run: the gate's parts, its depth and transcript. */
+export type StopRun = GateRun & Pick<AgentRun, "depth" | "transcript">;
 
 /** Stop hooks may continue a turn at most this often (architecture.md, stop boundary step 1). */
 export const MAX_STOP_HOOK_CONTINUATIONS = 5;
@@ -25,8 +48,8 @@ export type StopDecision =
 const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
 
 async function stopHooks(
-  core: SessionCore,
-  run: AgentRun,
+  core: HookDeps,
+  run: Pick<AgentRun, "depth" | "signal" | "agentId" | "agent">,
   turn: TurnState,
 ): Promise<StopDecision | null> {
   if (turn.stopHookContinuations >= MAX_STOP_HOOK_CONTINUATIONS) return null;
@@ -56,8 +79,8 @@ async function stopHooks(
  * false, with a notice, when the call was refused or the checks cannot run.
  */
 async function runAutoChecks(
-  core: SessionCore,
-  run: AgentRun,
+  core: AutoCheckCore,
+  run: GateRun,
   ids: readonly CheckId[],
   turnId: TurnId,
   signal: AbortSignal,
@@ -91,8 +114,8 @@ async function runAutoChecks(
 }
 
 async function verification(
-  core: SessionCore,
-  run: AgentRun,
+  core: VerifyCore,
+  run: GateRun,
   turn: TurnState,
 ): Promise<StopDecision> {
   const settings = core.config.settings.verification;
@@ -136,8 +159,8 @@ async function verification(
  * send failures back. Otherwise the run ends.
  */
 export async function stopBoundary(
-  core: SessionCore,
-  run: AgentRun,
+  core: StopCore,
+  run: StopRun,
   turn: TurnState,
 ): Promise<StopDecision> {
   const hooked = await stopHooks(core, run, turn);

@@ -13,6 +13,9 @@ import {
 import type { SessionCore } from "../session/core.js";
 import type { AgentRun, TranscriptSink } from "./agent-context.js";
 
+/** What streaming a round takes of its session: the catalog's prices, the estimator to teach, the usage total. */
+export type StreamCore = Pick<SessionCore, "catalog" | "estimator" | "state">;
+
 /** What one model call produced. */
 export interface RoundResponse {
   /** The recorded assistant message; null when the model said nothing. */
@@ -104,7 +107,7 @@ async function consume(
  * will run), so the transcript stays valid. Never throws.
  */
 export async function streamRound(
-  core: SessionCore,
+  core: StreamCore,
   run: Pick<AgentRun, "transcript" | "signal" | "agentId">,
   client: ModelClient,
   request: ModelRequest,

@@ -12,14 +12,26 @@ import type { SessionCore } from "../session/core.js";
 import { turnBadge } from "../verification/badge.js";
 import { beginTurnOverrides } from "../commands/turn-overrides.js";
 import type { AgentRun } from "./agent-context.js";
-import { runAgent } from "./agent-run.js";
+import { type AgentRunCore, runAgent } from "./agent-run.js";
 import { judgeTurn, routeTurn } from "../decisions/stop-seam.js";
 import { remindAtTurnStart } from "../decisions/context-seams.js";
-import { mainAgentRun } from "./main-agent.js";
+import { mainAgentRun, type MainRunCore } from "./main-agent.js";
 import { newTurnState, type RunEnd, type TurnState } from "./turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
-import { runHook } from "../hooks/run-hook.js";
+import { type HookDeps, runHook } from "../hooks/run-hook.js";
 import { queueAgentMentions } from "../agents/mentions.js";
+
+/**
+ * What a user turn takes of its session: the main agent's run and what it runs on, and for
+ * the turn itself the log (turn records, its sync), the clock and fingerprint, the
+ * checkpoint, the turn's overrides (instructions, rules, model) and the badge's records.
+ */
+export type TurnCore = AgentRunCore &
+  MainRunCore &
+  Pick<
+    SessionCore,
+    "log" | "clock" | "fingerprint" | "beginCheckpoint" | "definitions" | "state" | "checkRecords"
+  >;
 
 /** What a user turn submits. */
 export interface Submission {
@@ -46,7 +58,7 @@ export interface TurnSummary {
 const NOT_APPLICABLE: Badge = { status: "notApplicable", reason: "no turn ran", checks: [] };
 
 async function promptHooks(
-  core: SessionCore,
+  core: HookDeps & Pick<SessionCore, "reminders">,
   turnId: TurnId,
   prompt: string,
   signal: AbortSignal,
@@ -62,7 +74,7 @@ async function promptHooks(
 }
 
 async function openTurn(
-  core: SessionCore,
+  core: Pick<SessionCore, "steering" | "journal" | "ports" | "reminders">,
   run: AgentRun,
   turn: TurnState,
   submission: Submission,
@@ -94,7 +106,7 @@ async function openTurn(
  * is thrown to the host. Rejects only when even the turn's end cannot be recorded.
  */
 export async function runTurn(
-  core: SessionCore,
+  core: TurnCore,
   turnId: TurnId,
   submission: Submission,
   signal: AbortSignal,

@@ -31,7 +31,7 @@ export function drainSteering(core: Pick<SessionCore, "steering">): ContentBlock
  */
 export async function appendUserMessage(
   core: Pick<SessionCore, "steering">,
-  run: AgentRun,
+  run: Pick<AgentRun, "files" | "reminders" | "depth" | "transcript">,
   turn: TurnState,
   blocks: readonly ContentBlock[],
 ): Promise<Message> {

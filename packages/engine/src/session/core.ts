@@ -58,7 +58,8 @@ export interface SandboxState {
 
 /**
  * Everything the run code (turns, rounds, the batch, the stop boundary) needs of its
- * session: state, services and the journal. Implemented by `EngineSession`.
+ * session: state, services and the journal. Implemented by `EngineSession`. Each phase takes
+ * only its part (a `Pick` named beside it: `StreamCore`, `GateCore`, `StopCore`, ...).
  */
 export interface SessionCore {
   readonly id: SessionId;

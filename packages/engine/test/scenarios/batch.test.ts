@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ApprovalDecision } from "@z-engine/protocol";
 import { reply } from "@z-engine/testkit";
+import { defineTool, textOutput } from "@z-engine/tools";
+import { z } from "zod";
 import { type Harness, harness, loginProject, waitForCount, resultsOf } from "../harness.js";
 
 let h: Harness | undefined;
@@ -10,6 +12,37 @@ afterEach(async () => {
 });
 
 describe("the tool batch", () => {
+  it("parses each call's input once, in the gate, and hands the parsed value to the tool", async () => {
+    const raws: unknown[] = [];
+    const seen: string[] = [];
+    const double = defineTool({
+      name: "Double",
+      description: "Doubles a number.",
+      inputSchema: z.strictObject({ n: z.number() }).transform((v) => {
+        raws.push(v);
+        return { n: v.n * 2 };
+      }),
+      action: async (input) => {
+        seen.push(`action ${input.n}`);
+        return [{ kind: "none" }];
+      },
+      title: (input) => `Double ${input.n}`,
+      call: async (input) => {
+        seen.push(`call ${input.n}`);
+        return textOutput(String(input.n));
+      },
+    });
+    h = await harness({ files: loginProject, script: [], engine: { tools: [double] } });
+    h.model.push(reply.toolCall("Double", { n: 21 }), reply.text("done"));
+    expect((await h.session.run("double it")).outcome).toBe("completed");
+    expect(raws).toEqual([{ n: 21 }]);
+    expect(seen).toEqual(["action 42", "call 42"]);
+    const started = h.recorder.ofType("toolStarted")[0];
+    // Events show the input as the model sent it, and the title of the parsed value.
+    expect(started).toMatchObject({ input: { n: 21 }, title: "Double 42" });
+    expect(JSON.stringify(h.model.requests[1]?.messages.at(-1))).toContain('"text":"42"');
+  });
+
   it("takes an answer a host sends as soon as it sees the first ask of a batch", async () => {
     // The harness answers each approvalRequested in a microtask, while the engine may still be
     // recording the batch's later asks: every wait must already be registered by then.

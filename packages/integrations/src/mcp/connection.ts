@@ -191,7 +191,11 @@ export class McpConnection {
 
   /** Wraps a request so that failures become McpError with a clear message. */
   private async request<T>(what: string, signal: AbortSignal, run: (c: Client) => Promise<T>) {
-    const client = await this.ready();
+    // A ready connection is used at once; `ready()` waits for (or starts) a reconnect.
+    const client =
+      this.state === "ready" && this.client && !this.reconnecting
+        ? this.client
+        : await this.ready();
     try {
       return await run(client);
     } catch (error) {

@@ -42,6 +42,7 @@ describe("LSP tool", () => {
     const input = { operation: "definition", file_path: "a.ts", line: 3, character: 7 };
     expect(await toolActions(lspTool, input, ctx)).toEqual({
       ok: true,
+      input,
       actions: [{ kind: "read", paths: [join(dir, "a.ts")] }],
     });
     const out = await runTool(lspTool, input, ctx);

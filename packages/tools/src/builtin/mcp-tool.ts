@@ -26,6 +26,9 @@ const AnyObject = z.record(z.string(), z.unknown());
 
 /** Each text block kept inline up to the limit, the rest stored as an artifact. */
 async function spillLong(output: ToolOutput, name: string, ctx: ToolCtx): Promise<ToolOutput> {
+  const max = ctx.limits.maxOutputChars;
+  // The common case, every block short: the output as it came, without a pass per block.
+  if (output.content.every((b) => b.type !== "text" || b.text.length <= max)) return output;
   const artifacts: ArtifactRef[] = [...output.artifacts];
   const content: ToolResultContent[] = [];
   for (const block of output.content) {
