@@ -123,6 +123,8 @@ async function buildSession(
   const { projectRoot, config } = prep;
   const state = opened?.replay.state;
   const journal = new Journal(log.id as SessionId, log, ctx.sink, ctx.clock, ctx.redactor);
+  // The checks' discovery walks the project: it runs while the shell and git are looked up.
+  const checksFound = projectChecks(projectRoot, config);
   const repoRoot = await gitToplevel(projectRoot);
   const dirs = config.settings.permissions.additional_directories;
   const { shell, sandbox } = await shellFor(ctx, config, projectRoot, dirs, notices);
@@ -137,7 +139,7 @@ async function buildSession(
         cwd: projectRoot,
         env: { ...ctx.childEnv },
       }),
-      checks: await projectChecks(projectRoot, config),
+      checks: await checksFound,
     },
     mode: prep.overrides.mode ?? state?.mode ?? config.mode,
     model: prep.overrides.model ?? state?.model ?? config.model,
