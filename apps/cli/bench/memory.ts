@@ -36,7 +36,7 @@ async function once(): Promise<{ mb: number; seconds: number }> {
         "MAXRSS %M",
         process.execPath,
         ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean),
-        process.env.BENCH_MAIN ?? MAIN,
+        MAIN,
         "-p",
         "go",
         "--output-format",

@@ -11,8 +11,9 @@ import {
   type FixtureRepo,
 } from "@z-engine/testkit";
 
-/** The built entry the benchmarks run, as users do. */
-export const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "main.js");
+/** The built entry the benchmarks run, as users do (BENCH_MAIN: another build's, to compare). */
+export const MAIN =
+  process.env.BENCH_MAIN ?? join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "main.js");
 
 let sharedCodeCache: string | undefined;
 

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cacheFileFor } from "./code-cache.js";
 
 /** A CommonJS bundle as scripts/bundle.mjs writes one: its import() goes through __zengImport. */
-const BUNDLE = `
+const BUNDLE = `(function (exports, require, module, __filename, __dirname, __zengImport) {
 "use strict";
 const { basename } = require("node:path");
 function work(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; }
@@ -17,7 +17,7 @@ module.exports = {
   sum: work(1000),
   later: () => __zengImport("node:path").then((m) => m.sep),
 };
-`;
+})`;
 
 const CODE_CACHE = fileURLToPath(new URL("./code-cache.ts", import.meta.url));
 

@@ -45,7 +45,9 @@ function writeAtomically(file: string, data: Buffer): void {
 
 /**
  * Runs the CommonJS bundle `bundle` (a file whose name changes with its content, so a cache
- * never outlives its code) in this context and returns its `module.exports`. `cacheDir`
+ * never outlives its code) in this context and returns its `module.exports`. The file is one
+ * function expression, `(function (exports, require, module, __filename, __dirname,
+ * __zengImport) {...})`, as scripts/bundle.mjs writes it (wrapping it here would copy it). `cacheDir`
  * (the data folder's cache folder) holds the code cache; undefined runs without one. The
  * bundle's `import()` calls go through the parameter `__zengImport` (scripts/bundle.mjs
  * rewrites them), because code restored from a cache loses `importModuleDynamically`.
@@ -61,10 +63,7 @@ export function loadCached<T>(
   // scripts/bundle.mjs writes the bundle in ASCII only, so latin1 reads it exactly, and
   // faster than utf8's decoding.
   const source = readFileSync(bundle, "latin1");
-  const script = new Script(
-    `(function (exports, require, module, __filename, __dirname, __zengImport) {${source}\n})`,
-    { filename: bundle, ...(cachedData ? { cachedData } : {}) },
-  );
+  const script = new Script(source, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
   const used = cachedData !== undefined && script.cachedDataRejected !== true;
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   const module = { exports: {} as T };
