@@ -101,10 +101,10 @@ async function buildHeadless() {
       ? `__zengImport(${JSON.stringify(specifier)})`
       : all,
   );
-  const name = `headless-${createHash("sha256").update(code).digest("hex").slice(0, 12)}.cjs`;
   // The file is the function src/code-cache.ts calls: wrapping it there would hold a second
   // copy of these megabytes while V8 compiles.
   const wrapped = `(function (exports, require, module, __filename, __dirname, __zengImport) {${code}\n})`;
+  const name = `headless-${createHash("sha256").update(wrapped).digest("hex").slice(0, 12)}.cjs`;
   await mkdir(join(outdir, "chunks"), { recursive: true });
   await writeFile(join(outdir, "chunks", name), wrapped);
   return name;
