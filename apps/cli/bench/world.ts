@@ -61,6 +61,10 @@ export async function benchHome(
       ZENGINE_PROVIDER: "anthropic",
       ZENGINE_BASE_URL: provider.anthropicBaseUrl,
       ZENGINE_API_KEY: "bench-key",
+      // `ZENGINE_CODE_CACHE=off pnpm bench` measures without the code cache.
+      ...(process.env.ZENGINE_CODE_CACHE
+        ? { ZENGINE_CODE_CACHE: process.env.ZENGINE_CODE_CACHE }
+        : {}),
     }),
     dispose: async () => {
       await repo.dispose();
