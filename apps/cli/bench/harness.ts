@@ -92,7 +92,7 @@ async function once(): Promise<Sample> {
         "MAXRSS %M",
         process.execPath,
         ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean),
-        process.env.BENCH_MAIN ?? MAIN,
+        MAIN,
         "-p",
         "The login test fails. Fix it.",
         "--output-format",

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtempSync, rmSync } from "node:fs";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,10 +11,30 @@ import {
   type FixtureRepo,
 } from "@z-engine/testkit";
 
-/** The built entry the benchmarks run, as users do. */
-export const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "main.js");
+/** The built entry the benchmarks run, as users do (BENCH_MAIN: another build's, to compare). */
+export const MAIN =
+  process.env.BENCH_MAIN ?? join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "main.js");
 
-/** A temporary home (catalog off, optional extra settings) and a project (default one file). */
+let sharedCodeCache: string | undefined;
+
+/**
+ * One code-cache folder for every home of this bench process (removed when it exits): a
+ * user's data folder keeps the V8 code cache between runs (src/code-cache.ts), so each
+ * fresh bench home links `data/code-cache` here, and only a bench's first run compiles.
+ */
+function codeCacheFolder(): string {
+  if (sharedCodeCache === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "zeng-bench-code-cache-"));
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    sharedCodeCache = dir;
+  }
+  return sharedCodeCache;
+}
+
+/**
+ * A temporary home (catalog off, optional extra settings, the bench process's shared code
+ * cache) and a project (default one file).
+ */
 export async function benchHome(
   settings = "",
   files: FixtureFiles = { "README.md": "# bench\n" },
@@ -26,6 +47,8 @@ export async function benchHome(
   const home = await mkdtemp(join(tmpdir(), "zeng-bench-"));
   await mkdir(join(home, "config"), { recursive: true });
   await writeFile(join(home, "config", "settings.toml"), `[catalog]\nsource = "off"\n${settings}`);
+  await mkdir(join(home, "data"), { recursive: true });
+  await symlink(codeCacheFolder(), join(home, "data", "code-cache"));
   const repo = await createFixtureRepo({ files });
   return {
     home,
@@ -38,6 +61,10 @@ export async function benchHome(
       ZENGINE_PROVIDER: "anthropic",
       ZENGINE_BASE_URL: provider.anthropicBaseUrl,
       ZENGINE_API_KEY: "bench-key",
+      // `ZENGINE_CODE_CACHE=off pnpm bench` measures without the code cache.
+      ...(process.env.ZENGINE_CODE_CACHE
+        ? { ZENGINE_CODE_CACHE: process.env.ZENGINE_CODE_CACHE }
+        : {}),
     }),
     dispose: async () => {
       await repo.dispose();

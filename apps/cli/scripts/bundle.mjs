@@ -1,9 +1,15 @@
-// Bundles the CLI into dist/main.js (+ lazily loaded chunks in dist/chunks/) with esbuild.
+// Bundles the CLI with esbuild into dist/main.js (+ lazily loaded chunks in dist/chunks/).
 // Why: Node 20's ESM loader pays per file, and the engine's import graph is some hundreds of
 // files; one bundle reaches the first model request in about half the time (README, "Start-up").
-// Packages that find files next to their own code (wasm grammars, the rg binary, pdf.js)
-// stay external and are dependencies of @z-engine/cli so that they resolve from dist/.
-import { chmod, cp, rm } from "node:fs/promises";
+// `zeng -p` (headless) is one CommonJS bundle, dist/chunks/headless-<sha>.cjs, that
+// src/code-cache.ts runs through vm.Script with a V8 code cache in the data folder (Node 20
+// has no compile cache for ES modules); its name carries its content's hash, so a cache
+// never outlives its code. The other commands (interactive, demo, trust, mcp list) stay ES
+// module chunks. Packages that find files next to their own code (wasm grammars, the rg
+// binary, pdf.js) stay external and are dependencies of @z-engine/cli so that they resolve
+// from dist/.
+import { createHash } from "node:crypto";
+import { chmod, cp, mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -12,45 +18,117 @@ import { stringWidthFastPath } from "./string-width-fast-path.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "dist");
 
-await rm(join(outdir, "chunks"), { recursive: true, force: true });
-await build({
-  entryPoints: { main: join(root, "src", "cli.ts") },
+const external = [
+  "web-tree-sitter",
+  "tree-sitter-bash",
+  // The repo map's grammars (context reads their wasm and queries/tags.scm).
+  "tree-sitter-typescript",
+  "tree-sitter-javascript",
+  "tree-sitter-python",
+  "tree-sitter-rust",
+  "tree-sitter-go",
+  "@vscode/ripgrep",
+  "unpdf",
+  "onnxruntime-node",
+  // ink loads React's devtools only when DEV=true; they are not a dependency.
+  "react-devtools-core",
+];
+
+/**
+ * zod's classic API and core re-export all of its ~50 locales (about 400 KB, half of zod) and we
+ * use none of them but English, which zod's core installs itself; the namespace is
+ * replaced by English alone.
+ */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[/\\]zod[/\\]v4[/\\](classic|core)$/.test(args.resolveDir)
+        ? { path: join(args.resolveDir, "..", "locales", "en.js"), namespace: "zod-locales" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20",
-  outdir,
-  chunkNames: "chunks/[name]-[hash]",
-  external: [
-    "web-tree-sitter",
-    "tree-sitter-bash",
-    // The repo map's grammars (context reads their wasm and queries/tags.scm).
-    "tree-sitter-typescript",
-    "tree-sitter-javascript",
-    "tree-sitter-python",
-    "tree-sitter-rust",
-    "tree-sitter-go",
-    "@vscode/ripgrep",
-    "unpdf",
-    "onnxruntime-node",
-    // ink loads React's devtools only when DEV=true; they are not a dependency.
-    "react-devtools-core",
-  ],
-  // Bundled CommonJS code calls require() for Node's own modules.
-  banner: {
-    js: 'import { createRequire as __zengRequire } from "node:module"; const require = __zengRequire(import.meta.url);',
-  },
+  external,
+  // ink's text measuring without compiling the RGI emoji set for plain text (see the file).
+  plugins: [zodEnglishOnly, stringWidthFastPath],
   // Some code tells errors apart by class name (llm classifies SDK errors that way), so
   // names survive bundling; no minifying (it gained nothing measurable; stacks stay readable).
   keepNames: true,
   // React (and its reconciler) in their production builds: the development ones double the
   // interactive screen's first render and every re-render (only ink's code reads NODE_ENV).
   define: { "process.env.NODE_ENV": '"production"' },
-  // ink's text measuring without compiling the RGI emoji set for plain text (see the file).
-  plugins: [stringWidthFastPath],
   legalComments: "none",
   logLevel: "warning",
+};
+
+/**
+ * esbuild escapes non-ASCII characters in strings but leaves them in comments and regular
+ * expression literals; `\uXXXX` means the same there, and an ASCII-only file can be read as
+ * latin1 (src/code-cache.ts), which is faster than decoding utf8.
+ */
+function asciiOnly(code) {
+  return code.replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/**
+ * The headless CommonJS bundle. `import.meta.url` is the bundle file's URL (it sits in
+ * dist/chunks/ like the ES chunks, so paths relative to it stay the same), and `import()`
+ * of an external goes through the loader's `__zengImport`: code restored from a V8 code
+ * cache has no `importModuleDynamically`, so a plain `import()` in it fails.
+ */
+async function buildHeadless() {
+  const result = await build({
+    ...common,
+    entryPoints: [join(root, "src", "headless.ts")],
+    format: "cjs",
+    write: false,
+    outdir: join(outdir, "chunks"),
+    define: { ...common.define, "import.meta.url": "__zengImportMetaUrl" },
+    banner: { js: 'var __zengImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  });
+  const [output] = result.outputFiles;
+  const code = asciiOnly(output.text).replace(/\bimport\("([^"\s]+)"\)/g, (all, specifier) =>
+    specifier.startsWith("node:") ||
+    external.some((e) => specifier === e || specifier.startsWith(`${e}/`))
+      ? `__zengImport(${JSON.stringify(specifier)})`
+      : all,
+  );
+  // The file is the function src/code-cache.ts calls: wrapping it there would hold a second
+  // copy of these megabytes while V8 compiles.
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __zengImport) {${code}\n})`;
+  const name = `headless-${createHash("sha256").update(wrapped).digest("hex").slice(0, 12)}.cjs`;
+  await mkdir(join(outdir, "chunks"), { recursive: true });
+  await writeFile(join(outdir, "chunks", name), wrapped);
+  return name;
+}
+
+await rm(join(outdir, "chunks"), { recursive: true, force: true });
+const headless = await buildHeadless();
+await build({
+  ...common,
+  entryPoints: { main: join(root, "src", "cli.ts") },
+  splitting: true,
+  format: "esm",
+  outdir,
+  chunkNames: "chunks/[name]-[hash]",
+  define: { ...common.define, ZENG_HEADLESS_BUNDLE: JSON.stringify(headless) },
+  // Bundled CommonJS code calls require() for Node's own modules.
+  banner: {
+    js: 'import { createRequire as __zengRequire } from "node:module"; const require = __zengRequire(import.meta.url);',
+  },
 });
 await chmod(join(outdir, "main.js"), 0o755);
 // The engine's decision classifiers (.onnx), next to the bundle: the engine looks for them in

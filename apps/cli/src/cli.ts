@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The `zeng` entry (bundled into dist/main.js by scripts/bundle.mjs). Only the argument
-// parser loads up front; each command imports what it needs when it runs (design.md §2).
+// parser and the headless loader (src/headless-start.ts: small, node's modules only) load up
+// front; each command imports what it needs when it runs (design.md §2).
 import { readFileSync } from "node:fs";
 import { type Command, parseArgs } from "./args.js";
 import { EXIT } from "./exit-codes.js";
+import { startHeadless } from "./headless-start.js";
 import type { Io } from "./output/result.js";
 import { USAGE } from "./usage.js";
 
@@ -26,8 +28,7 @@ async function dispatch(command: Command): Promise<number> {
       io.stdout(`zeng ${version()}\n`);
       return EXIT.ok;
     case "headless": {
-      const { runHeadless, takeEnvironment } = await import("./headless.js");
-      return runHeadless(command.args, io, takeEnvironment(process.env));
+      return startHeadless(command.args, io, process.env);
     }
     case "interactive": {
       const { runInteractive } = await import("./tui/run.js");

@@ -35,11 +35,12 @@ class SetupError extends Error {
  * flag it stays near 150 MB and runs faster. It is set late because it slows start-up
  * (smaller young generation while the bundle loads).
  */
-function favourMemory(): (envelope: EventEnvelope) => void {
+function favourMemory(hooks: HeadlessHooks): (envelope: EventEnvelope) => void {
   let done = false;
   return (envelope) => {
     if (done || envelope.event.type !== "assistantFinished") return;
     done = true;
+    hooks.beforeFlags?.();
     setFlagsFromString("--optimize-for-size");
   };
 }
@@ -157,17 +158,28 @@ function turnEnd(
   return cancelled ? EXIT.cancelled : exitCodeFor(summary.outcome);
 }
 
+/** What the loader of this module hooks into a run. */
+export interface HeadlessHooks {
+  /** Called once, when the first answer has arrived, just before V8's flags change. */
+  readonly beforeFlags?: () => void;
+}
+
 /**
  * `zeng -p`: runs one prompt in a headless session (asks are denied, design.md §3) and
  * writes the chosen output format. Resolves with the exit code; bad usage and setup
  * failures are one line on stderr. Never rejects for an expected failure.
  */
-export async function runHeadless(args: HeadlessArgs, io: Io, env: Env): Promise<number> {
+export async function runHeadless(
+  args: HeadlessArgs,
+  io: Io,
+  env: Env,
+  hooks: HeadlessHooks = {},
+): Promise<number> {
   guardConsole(io.stderr);
   try {
     const projectRoot = await projectFolder(args.cwd ?? process.cwd());
     const output = outputFor(args.outputFormat, io);
-    const memory = favourMemory();
+    const memory = favourMemory(hooks);
     const engine = await createEngine({
       paths: resolvePaths(env),
       env,

@@ -1,6 +1,10 @@
-// engine.firstRequest (issue 18): a host process that imports the engine, opens a session
-// and sends a prompt, timed from spawn until the fake provider receives the first request,
-// with the built-in Anthropic client (its SDK import starts when the session opens).
+// engine.firstRequest (issue 18), in process: a host that imports the built engine (dist,
+// unbundled), creates it, opens a session and sends a prompt with the built-in Anthropic
+// client (its SDK import starts when the session opens), timed from the start of
+// createEngine until the fake provider, running in the same process, receives the first
+// request. The import before it is printed beside it (`engine.firstRequestImport`), and a
+// second session in the same process (`engine.firstRequestWarm`) shows what is left once
+// everything is loaded. Each run is a fresh process (bench/first-request-child.mjs).
 // Baseline: spawning `node -e 0` until it exits. Run: pnpm --filter @z-engine/engine bench
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -8,27 +12,36 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { createFixtureRepo, reply, startFakeProvider } from "@z-engine/testkit";
+import { createFixtureRepo } from "@z-engine/testkit";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), "first-request-child.mjs");
 
-function spawnNode(args: string[], env: Record<string, string>, cwd: string): Promise<number> {
+interface Figures {
+  readonly importMs: number;
+  readonly firstRequestMs: number;
+  readonly warmMs: number;
+}
+
+function spawnNode(args: string[], env: Record<string, string>, cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, cwd, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
     let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      stdout += c;
+    });
     child.stderr.setEncoding("utf8").on("data", (c: string) => {
       stderr += c;
     });
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(0) : reject(new Error(stderr))));
+    child.on("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(stderr))));
   });
 }
 
-async function once(): Promise<number> {
+async function once(): Promise<Figures> {
   const repo = await createFixtureRepo({ files: { "README.md": "# bench\n" } });
   const home = await mkdtemp(join(tmpdir(), "zeng-bench-"));
-  const provider = await startFakeProvider({ script: [reply.text("hello")] });
   try {
     const env = {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -36,19 +49,11 @@ async function once(): Promise<number> {
       ZENGINE_HOME: join(home, "data"),
       ZENGINE_CONFIG_HOME: join(home, "config"),
       ZENGINE_PROVIDER: "anthropic",
-      ZENGINE_BASE_URL: provider.anthropicBaseUrl,
       ZENGINE_API_KEY: "bench-key",
     };
-    let arrived = 0;
-    void provider.requestArrived(0).then(() => {
-      arrived = performance.now();
-    });
-    const started = performance.now();
-    await spawnNode([CHILD], env, repo.root);
-    if (arrived === 0) throw new Error("no request arrived");
-    return arrived - started;
+    const out = await spawnNode([CHILD, "--second"], env, repo.root);
+    return JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as Figures;
   } finally {
-    await provider.close();
     await repo.dispose();
     await rm(home, { recursive: true, force: true });
   }
@@ -62,16 +67,18 @@ async function baseline(): Promise<number> {
 
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
 await once(); // warm-up
-const ours: number[] = [];
+const runs: Figures[] = [];
 const base: number[] = [];
 for (let i = 0; i < RUNS; i++) {
-  ours.push(await once());
+  runs.push(await once());
   base.push(await baseline());
 }
-const [o, b] = [median(ours), median(base)];
+const b = median(base);
+const line = (name: string, value: number) =>
+  `BENCH ${name} ${value.toFixed(0)} ms baseline=${b.toFixed(0)} ratio=${(value / b).toFixed(2)}`;
 console.log(
-  `workload: spawn a host that imports the built engine (dist, unbundled), opens a session in a one-file git repo (repo map on, catalog off) and runs "hi" with the built-in Anthropic client, until the fake provider receives the first request; ${RUNS} runs after a warm-up, median; baseline: spawn \`node -e 0\` until exit`,
+  `workload: a fresh node process imports the built engine (dist, unbundled) and @z-engine/config (firstRequestImport), starts the fake provider in process, then createEngine + createSession in a one-file git repo (repo map on, catalog off) + run("hi") with the built-in Anthropic client until the provider receives the first request (firstRequest); then a second session in the same process, open to first request (firstRequestWarm); ${RUNS} runs after a warm-up, medians; baseline: spawn \`node -e 0\` until exit`,
 );
-console.log(
-  `BENCH engine.firstRequest ${o.toFixed(0)} ms baseline=${b.toFixed(0)} ratio=${(o / b).toFixed(2)}`,
-);
+console.log(line("engine.firstRequest", median(runs.map((r) => r.firstRequestMs))));
+console.log(line("engine.firstRequestImport", median(runs.map((r) => r.importMs))));
+console.log(line("engine.firstRequestWarm", median(runs.map((r) => r.warmMs))));

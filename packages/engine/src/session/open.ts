@@ -122,7 +122,14 @@ async function buildSession(
 ): Promise<EngineSession> {
   const { projectRoot, config } = prep;
   const state = opened?.replay.state;
+  // The main client first: a built-in client's SDK import then runs beside the rest of the
+  // open (its files, git, the checks' walk) instead of after it (issue 18).
+  let configNow = () => config;
+  const clientFor = clientCache(ctx, () => configNow());
+  clientFor("main", prep.overrides.model ?? state?.model ?? config.model);
   const journal = new Journal(log.id as SessionId, log, ctx.sink, ctx.clock, ctx.redactor);
+  // The checks' discovery walks the project: it runs while the shell and git are looked up.
+  const checksFound = projectChecks(projectRoot, config);
   const repoRoot = await gitToplevel(projectRoot);
   const dirs = config.settings.permissions.additional_directories;
   const { shell, sandbox } = await shellFor(ctx, config, projectRoot, dirs, notices);
@@ -137,7 +144,7 @@ async function buildSession(
         cwd: projectRoot,
         env: { ...ctx.childEnv },
       }),
-      checks: await projectChecks(projectRoot, config),
+      checks: await checksFound,
     },
     mode: prep.overrides.mode ?? state?.mode ?? config.mode,
     model: prep.overrides.model ?? state?.model ?? config.model,
@@ -148,7 +155,7 @@ async function buildSession(
   const background = new BackgroundTasks();
   const notify = notifier(() => sessionState.settings.hooks, journal, background);
   const fingerprintOf = () => fingerprint(projectRoot, { env: ctx.childEnv });
-  const clientFor = clientCache(ctx, () => sessionState.settings.config);
+  configNow = () => sessionState.settings.config;
   const readAllowed = instructionReadGate(projectRoot, ctx.homeDir, () => ({
     ...sessionState.settings,
     mode: sessionState.mode,

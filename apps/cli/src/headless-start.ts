@@ -1,0 +1,65 @@
+// Starts `zeng -p`: loads the headless code (the CommonJS bundle with its V8 code cache in
+// the bundled CLI, the ES module otherwise) and runs it.
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { HeadlessArgs } from "./args.js";
+import { loadCached } from "./code-cache.js";
+import type { Io } from "./output/result.js";
+
+/** The headless bundle's file name in dist/chunks/, set by scripts/bundle.mjs; absent unbundled. */
+declare const ZENG_HEADLESS_BUNDLE: string | undefined;
+
+type Headless = typeof import("./headless.js");
+
+/**
+ * config's `resolvePaths(env).dataDir`, restated: importing config here would put its chunk
+ * (and zod's) on every command's start path, since esbuild groups paths.ts with the rest
+ * of config. `headless-start.test.ts` holds the two equal.
+ */
+export function dataDirOf(env: NodeJS.ProcessEnv): string {
+  const set = (value: string | undefined) =>
+    value === undefined || value === "" ? undefined : value;
+  const xdg = set(env.XDG_DATA_HOME);
+  const zData = set(env.ZENGINE_HOME);
+  if (zData) return resolve(zData);
+  if (xdg && isAbsolute(xdg)) return join(xdg, "z-engine");
+  return join(set(env.HOME) ?? homedir(), ".local", "share", "z-engine");
+}
+
+/**
+ * The bundle's `import()` calls resolve from here: this module is part of dist/main.js
+ * (cli.ts imports it statically, so `./chunks/` below is next to it), whose
+ * node_modules hold the bundle's externals.
+ */
+const importer = (specifier: string): Promise<unknown> => import(specifier);
+
+async function loadHeadless(env: NodeJS.ProcessEnv): Promise<{ headless: Headless; save(): void }> {
+  if (typeof ZENG_HEADLESS_BUNDLE === "undefined")
+    return { headless: await import("./headless.js"), save: () => undefined };
+  const bundle = join(fileURLToPath(new URL("./chunks/", import.meta.url)), ZENG_HEADLESS_BUNDLE);
+  const cacheDir =
+    env.ZENGINE_CODE_CACHE === "off" ? undefined : join(dataDirOf(env), "code-cache");
+  const loaded = loadCached<Headless>(bundle, cacheDir, importer);
+  return { headless: loaded.exports, save: () => loaded.save() };
+}
+
+/**
+ * Runs `zeng -p` with `args` and resolves with the exit code (see `runHeadless`). The code
+ * cache is written once the first answer has arrived (everything the start and the first
+ * request compiled is in it), before the run changes V8's flags, or at the end of a run
+ * without an answer.
+ */
+export async function startHeadless(
+  args: HeadlessArgs,
+  io: Io,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const { headless, save } = await loadHeadless(env);
+  const code = await headless.runHeadless(args, io, headless.takeEnvironment(env), {
+    beforeFlags: save,
+  });
+  // No answer came (a built-in command, a failure): the flags are unchanged, so save now.
+  save();
+  return code;
+}
