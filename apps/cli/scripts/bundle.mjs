@@ -9,50 +9,26 @@
 // binary, pdf.js) stay external and are dependencies of @z-engine/cli so that they resolve
 // from dist/.
 import { createHash } from "node:crypto";
-import { chmod, cp, mkdir, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import {
+  copyEngineModels,
+  ENGINE_EXTERNALS,
+  REQUIRE_BANNER,
+  zodEnglishOnly,
+} from "../../../scripts/esbuild-node-app.mjs";
 import { stringWidthFastPath } from "./string-width-fast-path.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "dist");
 
 const external = [
-  "web-tree-sitter",
-  "tree-sitter-bash",
-  // The repo map's grammars (context reads their wasm and queries/tags.scm).
-  "tree-sitter-typescript",
-  "tree-sitter-javascript",
-  "tree-sitter-python",
-  "tree-sitter-rust",
-  "tree-sitter-go",
-  "@vscode/ripgrep",
-  "unpdf",
-  "onnxruntime-node",
+  ...ENGINE_EXTERNALS,
   // ink loads React's devtools only when DEV=true; they are not a dependency.
   "react-devtools-core",
 ];
-
-/**
- * zod's classic API and core re-export all of its ~50 locales (about 400 KB, half of zod) and we
- * use none of them but English, which zod's core installs itself; the namespace is
- * replaced by English alone.
- */
-const zodEnglishOnly = {
-  name: "zod-english-only",
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[/\\]zod[/\\]v4[/\\](classic|core)$/.test(args.resolveDir)
-        ? { path: join(args.resolveDir, "..", "locales", "en.js"), namespace: "zod-locales" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
-      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
-      resolveDir: dirname(args.path),
-    }));
-  },
-};
 
 const common = {
   bundle: true,
@@ -126,20 +102,9 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   define: { ...common.define, ZENG_HEADLESS_BUNDLE: JSON.stringify(headless) },
   // Bundled CommonJS code calls require() for Node's own modules.
-  banner: {
-    js: 'import { createRequire as __zengRequire } from "node:module"; const require = __zengRequire(import.meta.url);',
-  },
+  banner: { js: REQUIRE_BANNER },
 });
 await chmod(join(outdir, "main.js"), 0o755);
-// The engine's decision classifiers (.onnx), next to the bundle: the engine looks for them in
-// dist/models/ when it runs bundled (onnxruntime-node, external, resolves from dist/).
-const engineModels = join(
-  dirname(fileURLToPath(import.meta.resolve("@z-engine/engine"))),
-  "..",
-  "models",
-);
-await rm(join(outdir, "models"), { recursive: true, force: true });
-await cp(engineModels, join(outdir, "models"), {
-  recursive: true,
-  filter: (f) => !f.endsWith(".check.json"),
-});
+// The engine's decision classifiers (.onnx) in dist/models/ (onnxruntime-node, external,
+// resolves from dist/).
+await copyEngineModels(import.meta.resolve("@z-engine/engine"), outdir);

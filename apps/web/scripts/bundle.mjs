@@ -4,6 +4,12 @@ import { chmod, copyFile, mkdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import {
+  copyEngineModels,
+  ENGINE_EXTERNALS,
+  REQUIRE_BANNER,
+  zodEnglishOnly,
+} from "../../../scripts/esbuild-node-app.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "dist", "public");
@@ -23,7 +29,8 @@ await build({
 await copyFile(join(root, "ui", "app.css"), join(outdir, "app.css"));
 
 // The server: one file plus lazily loaded chunks (the engine loads while the page is served).
-// Packages that find files next to their own code stay external (dependencies of this package).
+// Packages that find files next to their own code stay external (dependencies of this package);
+// the decision classifiers go to dist/models/, where the bundled engine looks for them.
 await rm(join(root, "dist", "chunks"), { recursive: true, force: true });
 await build({
   entryPoints: { main: join(root, "src", "bin.ts") },
@@ -34,21 +41,10 @@ await build({
   target: "node20",
   outdir: join(root, "dist"),
   chunkNames: "chunks/[name]-[hash]",
-  external: [
-    "web-tree-sitter",
-    "tree-sitter-bash",
-    "tree-sitter-typescript",
-    "tree-sitter-javascript",
-    "tree-sitter-python",
-    "tree-sitter-rust",
-    "tree-sitter-go",
-    "@vscode/ripgrep",
-    "unpdf",
-    "onnxruntime-node",
-  ],
-  banner: {
-    js: 'import { createRequire as __zengRequire } from "node:module"; const require = __zengRequire(import.meta.url);',
-  },
+  external: ENGINE_EXTERNALS,
+  plugins: [zodEnglishOnly],
+  banner: { js: REQUIRE_BANNER },
   logLevel: "warning",
 });
 await chmod(join(root, "dist", "main.js"), 0o755);
+await copyEngineModels(import.meta.resolve("@z-engine/engine"), join(root, "dist"));
