@@ -1,31 +1,14 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newSession, SCREENSHOTS, startFixture } from "./web-harness.js";
+import { describe, expect, it } from "vitest";
+import { newSession, SCREENSHOTS, startFixture, useBrowser } from "./web-harness.js";
 
 // Slash completion lists the engine's command catalog (SessionHandle.commands() over the
 // server): engine built-ins and the project's custom commands, read anew as "/" is typed.
 // Choosing one runs it as the engine's runCommand.
 
-let browser: Browser;
-const cleanup: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-async function page(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  cleanup.push(() => context.close());
-  return context.newPage();
-}
+const { cleanup, page } = useBrowser();
 
 const xCommand =
   "---\ndescription: Explain a file like I am new here\nargument-hint: <file>\n---\nExplain $ARGUMENTS to a newcomer, MARKER-X.\n";

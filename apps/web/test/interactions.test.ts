@@ -1,28 +1,11 @@
 import { part, reply } from "@z-engine/testkit";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newSession, send, startFixture } from "./web-harness.js";
+import { describe, expect, it } from "vitest";
+import { newSession, send, startFixture, useBrowser } from "./web-harness.js";
 
 // The other things that wait on the user: a question form, a plan review, todos; steering
 // while a turn waits; cancel.
 
-let browser: Browser;
-const cleanup: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-async function page(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  cleanup.push(() => context.close());
-  return context.newPage();
-}
+const { cleanup, page } = useBrowser();
 
 describe("questions, plans, steering and cancel", { timeout: 90_000 }, () => {
   it("answers a question form and approves a plan from the page", async () => {

@@ -1,30 +1,13 @@
 import { join } from "node:path";
 import type { ModelRequest } from "@z-engine/protocol";
 import { part, reply, when } from "@z-engine/testkit";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newSession, SCREENSHOTS, send, startFixture } from "./web-harness.js";
+import { describe, expect, it } from "vitest";
+import { newSession, SCREENSHOTS, send, startFixture, useBrowser } from "./web-harness.js";
 
 // The side panel's live parts: background jobs (appear, update, stop), the check records
 // behind the badge, cost and tokens per agent.
 
-let browser: Browser;
-const cleanup: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-async function page(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  cleanup.push(() => context.close());
-  return context.newPage();
-}
+const { cleanup, page } = useBrowser();
 
 const bypass = { permissions: { mode: "bypass" } };
 

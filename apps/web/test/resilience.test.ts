@@ -1,29 +1,13 @@
 import { join } from "node:path";
 import { part, reply } from "@z-engine/testkit";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newSession, SCREENSHOTS, send, startFixture } from "./web-harness.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { newSession, SCREENSHOTS, send, startFixture, useBrowser } from "./web-harness.js";
 
 // Reload mid-turn and a server restart: the view rebuilds from the stored history plus the
 // live events, with nothing lost or shown twice.
 
-let browser: Browser;
-const cleanup: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-async function page(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
-  cleanup.push(() => context.close());
-  return context.newPage();
-}
+const { cleanup, page } = useBrowser({ width: 1100, height: 800 });
 
 const textCount = (p: Page, text: string) =>
   p.getByTestId("assistant-message").filter({ hasText: text }).count();

@@ -3,24 +3,13 @@ import { join } from "node:path";
 import { newMessageId, newTurnId } from "@z-engine/protocol";
 import { readFile } from "node:fs/promises";
 import { reply } from "@z-engine/testkit";
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newSession, SCREENSHOTS, startFixture } from "./web-harness.js";
+import { describe, expect, it } from "vitest";
+import { newSession, SCREENSHOTS, startFixture, useBrowser } from "./web-harness.js";
 
 // A 10,000-event session stays a small DOM (the transcript is virtualised) and scrolls by
 // keyboard; at 360 px the page is usable with the keyboard alone, focus visible.
 
-let browser: Browser;
-const cleanup: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
+const { cleanup, page } = useBrowser();
 
 /** Log records of `turns` finished turns (4 events each when told as history). */
 function turnsRecords(turns: number, ts: number): string {
@@ -79,9 +68,7 @@ describe("scale and keyboard", { timeout: 90_000 }, () => {
     await session.close();
     await appendFile(join(f.dataDir, "sessions", id, "log.jsonl"), turnsRecords(2_500, Date.now()));
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    cleanup.push(() => context.close());
-    const p = await context.newPage();
+    const p = await page({ width: 1280, height: 900 });
     await p.goto(`${f.server.url}&session=${id}`);
     await p.getByText("answer number 2499").waitFor();
     const rows = await p.locator("[data-key]").count();
@@ -99,9 +86,7 @@ describe("scale and keyboard", { timeout: 90_000 }, () => {
       script: [reply.text("Small screen answer.")],
     });
     cleanup.push(() => f.dispose());
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-    cleanup.push(() => context.close());
-    const p = await context.newPage();
+    const p = await page({ width: 360, height: 740 });
     await newSession(p, f);
     const reached = await (async () => {
       for (let i = 0; i < 30; i++) {
@@ -143,9 +128,7 @@ describe("scale and keyboard", { timeout: 90_000 }, () => {
       reply.toolCall("Write", { file_path: f.repo.path("settings.js"), content: long }),
       reply.text("Wrote the settings."),
     );
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-    cleanup.push(() => context.close());
-    const p = await context.newPage();
+    const p = await page({ width: 360, height: 740 });
     await newSession(p, f);
     await p.getByLabel("Message").focus();
     await p.keyboard.type("Write the settings file");

@@ -1,29 +1,12 @@
 import { join } from "node:path";
 import { part, reply } from "@z-engine/testkit";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newSession, SCREENSHOTS, send, startFixture } from "./web-harness.js";
+import { describe, expect, it } from "vitest";
+import { newSession, SCREENSHOTS, send, startFixture, useBrowser } from "./web-harness.js";
 
 // Interrupting a running turn: Esc anywhere on the page, or the header's Interrupt button. The
 // transcript then shows the turn ended by the interrupt, and the next prompt runs as usual.
 
-let browser: Browser;
-const cleanup: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-async function page(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  cleanup.push(() => context.close());
-  return context.newPage();
-}
+const { cleanup, page } = useBrowser();
 
 /** A long answer streamed one word every 150 ms (about 12 s in all). */
 const slow = (tag: string) => ({

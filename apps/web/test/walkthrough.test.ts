@@ -3,31 +3,14 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { part, reply } from "@z-engine/testkit";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newSession, SCREENSHOTS, send, startFixture } from "./web-harness.js";
+import { describe, expect, it } from "vitest";
+import { newSession, SCREENSHOTS, send, startFixture, useBrowser } from "./web-harness.js";
 
 // The walkthrough in a real browser: a batch of two asks answered in reverse order from the
 // page, a streamed markdown answer, a denial with feedback, then a rewind of code and
 // conversation.
 
-let browser: Browser;
-const cleanup: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
-
-async function page(viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  cleanup.push(() => context.close());
-  return context.newPage();
-}
+const { cleanup, page } = useBrowser();
 
 describe("web walkthrough", { timeout: 90_000 }, () => {
   it("answers a batch's approvals in any order, streams the answer, denies with feedback and rewinds", async () => {

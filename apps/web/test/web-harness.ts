@@ -14,6 +14,7 @@ import {
   ScriptedModel,
 } from "@z-engine/testkit";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { startWebServer, type WebServer } from "../src/index.js";
 
 /** Debian's Chromium with the flags versions.md lists. */
@@ -31,6 +32,41 @@ export function launchBrowser(): Promise<Browser> {
       "--no-first-run",
     ],
   });
+}
+
+/** A test file's browser: see {@link useBrowser}. */
+export interface TestBrowser {
+  /** Run after the current test, last pushed first (fixtures, contexts). */
+  readonly cleanup: Array<() => Promise<void>>;
+  /** A new page in a browser context of its own, closed after the test. */
+  page(viewport?: { width: number; height: number }): Promise<Page>;
+}
+
+/**
+ * Registers a test file's browser hooks: one Chromium launched before its tests and closed
+ * after them, and after each test its cleanups run. Call at the top level of the file.
+ */
+export function useBrowser(viewport = { width: 1280, height: 900 }): TestBrowser {
+  let browser: Browser | undefined;
+  const cleanup: Array<() => Promise<void>> = [];
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+  });
+  return {
+    cleanup,
+    async page(size = viewport) {
+      if (!browser) throw new Error("useBrowser: the browser is not launched yet");
+      const context = await browser.newContext({ viewport: size });
+      cleanup.push(() => context.close());
+      return context.newPage();
+    },
+  };
 }
 
 export interface WebFixture {
