@@ -2,13 +2,13 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { newSession, SCREENSHOTS, startFixture, useBrowser } from "./web-harness.js";
+import { newSession, SCREENSHOTS, startFixture, sharedBrowser } from "./web-harness.js";
 
 // Slash completion lists the engine's command catalog (SessionHandle.commands() over the
 // server): engine built-ins and the project's custom commands, read anew as "/" is typed.
 // Choosing one runs it as the engine's runCommand.
 
-const { cleanup, page } = useBrowser();
+const { cleanup, page } = sharedBrowser();
 
 const xCommand =
   "---\ndescription: Explain a file like I am new here\nargument-hint: <file>\n---\nExplain $ARGUMENTS to a newcomer, MARKER-X.\n";

@@ -1,11 +1,11 @@
 import { part, reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { newSession, send, startFixture, useBrowser } from "./web-harness.js";
+import { newSession, send, startFixture, sharedBrowser } from "./web-harness.js";
 
 // The other things that wait on the user: a question form, a plan review, todos; steering
 // while a turn waits; cancel.
 
-const { cleanup, page } = useBrowser();
+const { cleanup, page } = sharedBrowser();
 
 describe("questions, plans, steering and cancel", { timeout: 90_000 }, () => {
   it("answers a question form and approves a plan from the page", async () => {

@@ -2,12 +2,12 @@ import { join } from "node:path";
 import type { ModelRequest } from "@z-engine/protocol";
 import { part, reply, when } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { newSession, SCREENSHOTS, send, startFixture, useBrowser } from "./web-harness.js";
+import { newSession, SCREENSHOTS, send, startFixture, sharedBrowser } from "./web-harness.js";
 
 // The side panel's live parts: background jobs (appear, update, stop), the check records
 // behind the badge, cost and tokens per agent.
 
-const { cleanup, page } = useBrowser();
+const { cleanup, page } = sharedBrowser();
 
 const bypass = { permissions: { mode: "bypass" } };
 

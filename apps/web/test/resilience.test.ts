@@ -2,12 +2,12 @@ import { join } from "node:path";
 import { part, reply } from "@z-engine/testkit";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { newSession, SCREENSHOTS, send, startFixture, useBrowser } from "./web-harness.js";
+import { newSession, SCREENSHOTS, send, startFixture, sharedBrowser } from "./web-harness.js";
 
 // Reload mid-turn and a server restart: the view rebuilds from the stored history plus the
 // live events, with nothing lost or shown twice.
 
-const { cleanup, page } = useBrowser({ width: 1100, height: 800 });
+const { cleanup, page } = sharedBrowser({ width: 1100, height: 800 });
 
 const textCount = (p: Page, text: string) =>
   p.getByTestId("assistant-message").filter({ hasText: text }).count();

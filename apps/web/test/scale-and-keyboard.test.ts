@@ -4,12 +4,12 @@ import { newMessageId, newTurnId } from "@z-engine/protocol";
 import { readFile } from "node:fs/promises";
 import { reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { newSession, SCREENSHOTS, startFixture, useBrowser } from "./web-harness.js";
+import { newSession, SCREENSHOTS, startFixture, sharedBrowser } from "./web-harness.js";
 
 // A 10,000-event session stays a small DOM (the transcript is virtualised) and scrolls by
 // keyboard; at 360 px the page is usable with the keyboard alone, focus visible.
 
-const { cleanup, page } = useBrowser();
+const { cleanup, page } = sharedBrowser();
 
 /** Log records of `turns` finished turns (4 events each when told as history). */
 function turnsRecords(turns: number, ts: number): string {

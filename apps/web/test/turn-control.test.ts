@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import { part, reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { newSession, SCREENSHOTS, send, startFixture, useBrowser } from "./web-harness.js";
+import { newSession, SCREENSHOTS, send, startFixture, sharedBrowser } from "./web-harness.js";
 
 // Interrupting a running turn: Esc anywhere on the page, or the header's Interrupt button. The
 // transcript then shows the turn ended by the interrupt, and the next prompt runs as usual.
 
-const { cleanup, page } = useBrowser();
+const { cleanup, page } = sharedBrowser();
 
 /** A long answer streamed one word every 150 ms (about 12 s in all). */
 const slow = (tag: string) => ({

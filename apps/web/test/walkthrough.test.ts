@@ -4,13 +4,13 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { part, reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { newSession, SCREENSHOTS, send, startFixture, useBrowser } from "./web-harness.js";
+import { newSession, SCREENSHOTS, send, startFixture, sharedBrowser } from "./web-harness.js";
 
 // The walkthrough in a real browser: a batch of two asks answered in reverse order from the
 // page, a streamed markdown answer, a denial with feedback, then a rewind of code and
 // conversation.
 
-const { cleanup, page } = useBrowser();
+const { cleanup, page } = sharedBrowser();
 
 describe("web walkthrough", { timeout: 90_000 }, () => {
   it("answers a batch's approvals in any order, streams the answer, denies with feedback and rewinds", async () => {

@@ -34,7 +34,7 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A test file's browser: see {@link useBrowser}. */
+/** A test file's browser: see {@link sharedBrowser}. */
 export interface TestBrowser {
   /** Run after the current test, last pushed first (fixtures, contexts). */
   readonly cleanup: Array<() => Promise<void>>;
@@ -46,7 +46,7 @@ export interface TestBrowser {
  * Registers a test file's browser hooks: one Chromium launched before its tests and closed
  * after them, and after each test its cleanups run. Call at the top level of the file.
  */
-export function useBrowser(viewport = { width: 1280, height: 900 }): TestBrowser {
+export function sharedBrowser(viewport = { width: 1280, height: 900 }): TestBrowser {
   let browser: Browser | undefined;
   const cleanup: Array<() => Promise<void>> = [];
   beforeAll(async () => {
@@ -61,7 +61,7 @@ export function useBrowser(viewport = { width: 1280, height: 900 }): TestBrowser
   return {
     cleanup,
     async page(size = viewport) {
-      if (!browser) throw new Error("useBrowser: the browser is not launched yet");
+      if (!browser) throw new Error("sharedBrowser: the browser is not launched yet");
       const context = await browser.newContext({ viewport: size });
       cleanup.push(() => context.close());
       return context.newPage();
