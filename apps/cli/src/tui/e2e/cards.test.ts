@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { loginProject, main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { type Pane, zengPane } from "./tmux.test.helpers.js";
+import { type Pane, requestText, zengPane } from "./tmux.test.helpers.js";
 
 let w: World | undefined;
 let pane: Pane | undefined;
@@ -15,11 +15,6 @@ afterEach(async () => {
 }, 30_000);
 
 const TALL = { width: 80, height: 40 };
-
-/** The text of the main agent's request `index` (its messages), to find tool results in. */
-function requestText(world: World, index: number): string {
-  return JSON.stringify((world.mainRequests()[index]?.body as { messages?: unknown })?.messages);
-}
 
 describe("interactive zeng's cards in a terminal", () => {
   it("asks for trust at start when the project's settings withhold things; trusting applies them", async () => {

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { type Pane, zengPane } from "./tmux.test.helpers.js";
+import { type Pane, requestText, zengPane } from "./tmux.test.helpers.js";
 
 let w: World | undefined;
 let pane: Pane | undefined;
@@ -12,10 +12,6 @@ afterEach(async () => {
   await w?.dispose();
   w = undefined;
 }, 30_000);
-
-function requestText(world: World, index: number): string {
-  return JSON.stringify((world.mainRequests()[index]?.body as { messages?: unknown })?.messages);
-}
 
 describe("interactive zeng's input in a terminal", () => {
   it("completes / from the session's catalog: a custom .claude/commands file and an engine built-in", async () => {

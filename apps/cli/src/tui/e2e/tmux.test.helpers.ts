@@ -139,3 +139,8 @@ export function zengPane(
     ...size,
   });
 }
+
+/** The messages of the main agent's request `index`, as JSON text to look for tool results in. */
+export function requestText(world: World, index: number): string {
+  return JSON.stringify((world.mainRequests()[index]?.body as { messages?: unknown })?.messages);
+}
