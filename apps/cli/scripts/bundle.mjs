@@ -46,4 +46,28 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+// The repo map's worker thread (context's repo-map-worker.js) is its own small bundle next to
+// main.js, where context looks for it (`./repo-map-worker.js`, or `../` from a chunk); built
+// apart so that main.js and its chunks stay as they are. Context is the engine's dependency.
+const engineDist = dirname(fileURLToPath(import.meta.resolve("@z-engine/engine")));
+const contextDist = join(engineDist, "..", "node_modules", "@z-engine", "context", "dist");
+await build({
+  entryPoints: { "repo-map-worker": join(contextDist, "repo-map", "repo-map-worker.js") },
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  outdir,
+  external: [
+    "web-tree-sitter",
+    "tree-sitter-typescript",
+    "tree-sitter-javascript",
+    "tree-sitter-python",
+    "tree-sitter-rust",
+    "tree-sitter-go",
+  ],
+  keepNames: true,
+  legalComments: "none",
+  logLevel: "warning",
+});
 await chmod(join(outdir, "main.js"), 0o755);

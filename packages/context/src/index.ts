@@ -91,6 +91,10 @@ export type {
   RepoMapRequest,
   RepoMapThread,
 } from "./repo-map/repo-map-builder.js";
-export { defaultWorkerScript, RepoMapBuilder } from "./repo-map/repo-map-builder.js";
+export {
+  defaultWorkerScript,
+  RepoMapBuilder,
+  WORKER_FROM_PATHS,
+} from "./repo-map/repo-map-builder.js";
 export { DEFAULT_REPO_MAP_TOKENS, renderRepoMap } from "./repo-map/repo-map.js";
 export type { Definition, DefinitionKind, FileTags } from "./repo-map/tags.js";

@@ -35,7 +35,7 @@ async function project(): Promise<string[]> {
 }
 
 function builder(options: Partial<ConstructorParameters<typeof RepoMapBuilder>[0]> = {}) {
-  const b = new RepoMapBuilder({ root, script: SCRIPT, ...options });
+  const b = new RepoMapBuilder({ root, script: SCRIPT, workerFrom: 0, ...options });
   builders.push(b);
   return b;
 }
@@ -121,5 +121,17 @@ describe("RepoMapBuilder", { timeout: 60_000 }, () => {
     // Under vitest this module is src/repo-map/repo-map-builder.ts: no .js sits beside it.
     expect(defaultWorkerScript()).toBeNull();
     expect(new RepoMapBuilder({ root }).thread).toBe("main");
+  });
+
+  it("builds a small project on this thread: a worker costs more memory than its parse takes time", async () => {
+    const paths = await project();
+    const small = builder({ workerFrom: paths.length + 1 });
+    expect(small.thread).toBe("worker");
+    const built = await small.build({ paths, tokens: 1000 });
+    expect(small.thread).toBe("main");
+    expect(built.update.parsed).toBe(42);
+    const big = builder({ workerFrom: paths.length });
+    await big.build({ paths, tokens: 1000 });
+    expect(big.thread).toBe("worker");
   });
 });

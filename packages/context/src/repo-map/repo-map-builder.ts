@@ -24,6 +24,12 @@ export interface RepoMapBuilderOptions {
    * where a bundler put this module in a chunk); `null` builds on this thread, in slices.
    */
   readonly script?: URL | null;
+  /**
+   * Projects listing fewer paths than this at the first build are built on this thread
+   * (default {@link WORKER_FROM_PATHS}): their parse takes milliseconds, and a worker thread
+   * costs some 15-30 MB of memory.
+   */
+  readonly workerFrom?: number;
   /** Threads that parse, the worker's own included (default: the cores, at most 4). */
   readonly threads?: number;
   /** A problem worth a warning that no build answers for (the cache file not written). */
@@ -43,6 +49,9 @@ export interface RepoMapBuild {
   readonly update: IndexUpdate;
   readonly buildMs: number;
 }
+
+/** Below this many paths, a project's map is built on the caller's thread (see `workerFrom`). */
+export const WORKER_FROM_PATHS = 500;
 
 /** Where builds run: a worker thread, or this thread when no worker script was found. */
 export type RepoMapThread = "worker" | "main";
@@ -64,8 +73,9 @@ interface Waiting {
 /**
  * Builds repo maps off the caller's thread: a worker thread owns the index (and its cache
  * file) and spreads parsing over parser threads, so the caller's event loop only lists
- * paths and receives the rendered map. Without a worker script it builds on this thread in
- * slices that yield to the event loop. Builds run one after another.
+ * paths and receives the rendered map. A small project (fewer than `workerFrom` paths at
+ * the first build), or no worker script, builds on this thread in slices that yield to the
+ * event loop. Builds run one after another.
  */
 export class RepoMapBuilder {
   private worker: Worker | null = null;
@@ -77,12 +87,16 @@ export class RepoMapBuilder {
   private broken: Error | null = null;
   private saved: Array<() => void> = [];
   private stopped: Array<() => void> = [];
-  readonly thread: RepoMapThread;
-  private readonly script: URL | null;
+  private script: URL | null;
+  private decided = false;
 
   constructor(private readonly options: RepoMapBuilderOptions) {
     this.script = options.script === undefined ? defaultWorkerScript() : options.script;
-    this.thread = this.script ? "worker" : "main";
+  }
+
+  /** Where builds run (decided by the first build's size; before it, where they would). */
+  get thread(): RepoMapThread {
+    return this.script ? "worker" : "main";
   }
 
   /**
@@ -91,6 +105,10 @@ export class RepoMapBuilder {
    * when the worker fails.
    */
   build(request: RepoMapRequest, signal?: AbortSignal): Promise<RepoMapBuild> {
+    if (!this.decided) {
+      this.decided = true;
+      if (request.paths.length < (this.options.workerFrom ?? WORKER_FROM_PATHS)) this.script = null;
+    }
     if (!this.script) return this.buildHere(request, signal);
     signal?.throwIfAborted();
     if (this.broken) return Promise.reject(this.broken);

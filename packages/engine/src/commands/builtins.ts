@@ -62,7 +62,7 @@ function context(host: CommandHost): Promise<string> {
     e.estimateRequest({ system, tools: host.tools.map(toolSpec), messages: [] }) + messages;
   const map = host.repoMap?.status();
   const mapLine = map
-    ? `Repo map: ${map.state}, ${n(map.tokens)} tokens in the messages (${n(map.files)} files, ${n(map.definitions)} definitions)`
+    ? `Repo map: ${map.state}, ${n(map.tokens)} tokens (${n(map.files)} files, ${n(map.definitions)} definitions)${map.state === "ready" ? ", joins the next message" : ""}`
     : "Repo map: off";
   return Promise.resolve(
     [

@@ -41,6 +41,7 @@ function mapFor(tokens = 1000, messages: Message[] = []) {
     messages: () => messages,
     reminders,
     onProblem: (p) => problems.push(p),
+    workerFrom: 0,
   });
   return { map, problems, reminders };
 }

@@ -56,11 +56,13 @@ export interface SessionRepoMapOptions {
   readonly clock?: () => number;
   /** The worker script (context's by default; `null`: build on the session's thread). */
   readonly script?: URL | null;
+  /** Fewer paths than this build on the session's thread (context's `WORKER_FROM_PATHS`). */
+  readonly workerFrom?: number;
 }
 
 /**
  * A session's repo map, off the request path. Builds run in a worker thread (context's
- * {@link RepoMapBuilder}); a finished map is queued as a reminder and joins the next user
+ * {@link RepoMapBuilder}; a small project's on the session's thread, in slices); a finished map is queued as a reminder and joins the next user
  * message the session records (a prompt or a round's tool results), so the system prompt
  * and the tools never change for it and every request extends the previous one. A rebuild
  * (after a compaction or a reload) queues the new map the same way. Requests never wait.
@@ -82,10 +84,11 @@ export class SessionRepoMap {
       cacheFile: options.cacheFile,
       onProblem: options.onProblem,
       ...(options.script !== undefined ? { script: options.script } : {}),
+      ...(options.workerFrom !== undefined ? { workerFrom: options.workerFrom } : {}),
     });
   }
 
-  /** Where builds run: `worker`, or `main` when context's worker script is missing. */
+  /** Where builds run: `worker`, or `main` for a small project or without context's worker script. */
   get thread(): "worker" | "main" {
     return this.builder.thread;
   }
