@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { type ParseJob, parseHere, type ParseResult } from "./parse-jobs.js";
 import type { FileTags } from "./tags.js";
-import { WORKER_LIMITS } from "./worker-protocol.js";
+import { WORKER_OPTIONS } from "./worker-protocol.js";
 
 /** Files a thread takes at a time: small, so that the threads finish a chunk together. */
 const BATCH = 8;
@@ -112,7 +112,7 @@ export class ParserPool {
         new Helper(
           new Worker(this.script, {
             workerData: { role: "parser" },
-            resourceLimits: WORKER_LIMITS,
+            ...WORKER_OPTIONS,
           }),
         ),
     );

@@ -7,7 +7,7 @@ import type { RenderedMap } from "./render.js";
 import { type IndexUpdate, RepoIndex } from "./repo-index.js";
 import { renderRepoMap } from "./repo-map.js";
 import {
-  WORKER_LIMITS,
+  WORKER_OPTIONS,
   type WorkerCommand,
   type WorkerReply,
   type WorkerSetup,
@@ -168,7 +168,7 @@ export class RepoMapBuilder {
       ...(this.options.cacheFile ? { cacheFile: this.options.cacheFile } : {}),
       helpers: Math.max(0, threads - 1),
     };
-    const worker = new Worker(script, { workerData: setup, resourceLimits: WORKER_LIMITS });
+    const worker = new Worker(script, { workerData: setup, ...WORKER_OPTIONS });
     // A session's worker never keeps the process alive; close() ends it.
     worker.unref();
     worker.on("message", (reply: WorkerReply) => this.onReply(reply));

@@ -49,3 +49,10 @@ export type WorkerReply =
  * strings and nodes, and a smaller nursery is collected sooner, keeping their memory low.
  */
 export const WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4 };
+
+/**
+ * Options every repo map thread starts with: {@link WORKER_LIMITS}, and none of the
+ * process's own Node flags (a host's `--input-type` or loader flags would stop a worker
+ * from starting; the worker is plain compiled JavaScript).
+ */
+export const WORKER_OPTIONS = { resourceLimits: WORKER_LIMITS, execArgv: [] as string[] };
