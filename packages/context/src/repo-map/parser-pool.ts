@@ -57,7 +57,7 @@ class Helper {
  * Parses on this thread and on `helpers` more threads running `script` (the repo map worker
  * in its parser role), each taking a few files at a time. Helper threads start at the first
  * parse and stop at {@link ParserPool.close}; a helper that fails hands its files back to
- * this thread.
+ * this thread, and the failure is one of the result's problems.
  */
 export class ParserPool {
   private started: Helper[] | null = null;
@@ -96,9 +96,14 @@ export class ParserPool {
     const onHelper = async (helper: Helper) => {
       for (let from = take(); from !== null; from = take()) {
         signal?.throwIfAborted();
-        const answer = await helper.parse(jobs.slice(from, from + BATCH)).catch(() => null);
-        if (answer) keep(from, answer);
-        else await here(from);
+        const answer = await helper.parse(jobs.slice(from, from + BATCH)).catch((e: Error) => e);
+        if (!(answer instanceof Error)) keep(from, answer);
+        else {
+          problems.add(
+            `a repo map parser thread failed (this thread parsed its files): ${answer.message}`,
+          );
+          await here(from);
+        }
       }
     };
     await Promise.all([onThisThread(), ...helpers.map(onHelper)]);
