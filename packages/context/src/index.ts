@@ -95,6 +95,7 @@ export {
   defaultWorkerScript,
   RepoMapBuilder,
   WORKER_FROM_PATHS,
+  WORKER_IDLE_MS,
 } from "./repo-map/repo-map-builder.js";
 export { DEFAULT_REPO_MAP_TOKENS, renderRepoMap } from "./repo-map/repo-map.js";
 export type { Definition, DefinitionKind, FileTags } from "./repo-map/tags.js";

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { defaultWorkerScript, RepoMapBuilder } from "./repo-map-builder.js";
 
 // The worker runs compiled code: these tests use the package's dist/ (built before tests run,
@@ -81,6 +81,18 @@ describe("RepoMapBuilder", { timeout: 60_000 }, () => {
     const restarted = await builder({ cacheFile }).build({ paths, tokens: 1000 });
     expect(restarted.update).toMatchObject({ parsed: 0, reused: 42 });
     expect(restarted.map.text).toBe(warm.map.text);
+  });
+
+  it("ends an idle worker and starts a new one over the cache file for the next build", async () => {
+    const paths = await project();
+    const b = builder({ cacheFile: join(root, ".data", "cache.json"), idleMs: 0 });
+    await b.build({ paths, tokens: 1000 });
+    expect(b.running).toBe(true);
+    await b.whenSaved();
+    await vi.waitFor(() => expect(b.running).toBe(false), { timeout: 10_000, interval: 20 });
+    const next = await b.build({ paths, tokens: 1000 });
+    expect(b.running).toBe(true);
+    expect(next.update).toMatchObject({ parsed: 0, reused: 42 });
   });
 
   it("runs builds one after another, each answered with its own request", async () => {

@@ -30,6 +30,13 @@ export interface RepoMapBuilderOptions {
    * costs some 15-30 MB of memory.
    */
   readonly workerFrom?: number;
+  /**
+   * How long an idle worker lives after its last build (default {@link WORKER_IDLE_MS}):
+   * its tags and tree-sitter memory (some 60 MB on a large project) are given back, and the
+   * next build starts a worker over the cache file (a rebuild point is rare and off the
+   * request path).
+   */
+  readonly idleMs?: number;
   /** Threads that parse, the worker's own included (default: the cores, at most 4). */
   readonly threads?: number;
   /** A problem worth a warning that no build answers for (the cache file not written). */
@@ -52,6 +59,9 @@ export interface RepoMapBuild {
 
 /** Below this many paths, a project's map is built on the caller's thread (see `workerFrom`). */
 export const WORKER_FROM_PATHS = 500;
+
+/** How long an idle worker is kept after a build, in ms. */
+export const WORKER_IDLE_MS = 30_000;
 
 /** Where builds run: a worker thread, or this thread when no worker script was found. */
 export type RepoMapThread = "worker" | "main";
@@ -82,6 +92,7 @@ export class RepoMapBuilder {
   private local: RepoIndex | null = null;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
   /** Builds sent to the worker whose cache file is not written yet. */
   private unsaved = 0;
   private broken: Error | null = null;
@@ -92,6 +103,11 @@ export class RepoMapBuilder {
 
   constructor(private readonly options: RepoMapBuilderOptions) {
     this.script = options.script === undefined ? defaultWorkerScript() : options.script;
+  }
+
+  /** Whether a worker thread is running now (it ends `idleMs` after its last build). */
+  get running(): boolean {
+    return this.worker !== null;
   }
 
   /** Where builds run (decided by the first build's size; before it, where they would). */
@@ -105,13 +121,14 @@ export class RepoMapBuilder {
    * when the worker fails.
    */
   build(request: RepoMapRequest, signal?: AbortSignal): Promise<RepoMapBuild> {
+    if (this.broken) return Promise.reject(this.broken);
+    clearTimeout(this.idleTimer);
     if (!this.decided) {
       this.decided = true;
       if (request.paths.length < (this.options.workerFrom ?? WORKER_FROM_PATHS)) this.script = null;
     }
     if (!this.script) return this.buildHere(request, signal);
     signal?.throwIfAborted();
-    if (this.broken) return Promise.reject(this.broken);
     const worker = this.start(this.script);
     const id = this.nextId++;
     const onAbort = () => worker.postMessage({ type: "stop", id } satisfies WorkerCommand);
@@ -172,23 +189,45 @@ export class RepoMapBuilder {
     // A session's worker never keeps the process alive; close() ends it.
     worker.unref();
     worker.on("message", (reply: WorkerReply) => this.onReply(reply));
-    const fail = (error: Error) => {
-      this.broken ??= error;
-      for (const w of this.waiting.values()) w.reject(error);
-      this.waiting.clear();
-      this.flush();
-    };
-    worker.on("error", (error) => fail(new Error(`the repo map worker failed: ${error.message}`)));
-    worker.on("exit", (code) => fail(new Error(`the repo map worker exited (${code})`)));
+    // Only the current worker's end matters (a retired or closed one was ended on purpose).
+    worker.on("error", (error) => {
+      if (this.worker === worker)
+        this.fail(new Error(`the repo map worker failed: ${error.message}`));
+    });
+    worker.on("exit", (code) => {
+      if (this.worker === worker) this.fail(new Error(`the repo map worker exited (${code})`));
+    });
     this.worker = worker;
     return worker;
+  }
+
+  private fail(error: Error): void {
+    this.broken ??= error;
+    for (const w of this.waiting.values()) w.reject(error);
+    this.waiting.clear();
+    this.flush();
+  }
+
+  /** Ends an idle worker after `idleMs`; the next build starts one over the cache file. */
+  private scheduleRetire(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      const worker = this.worker;
+      if (!worker || this.waiting.size > 0 || this.unsaved > 0) return;
+      this.worker = null;
+      void worker.terminate();
+    }, this.options.idleMs ?? WORKER_IDLE_MS);
+    this.idleTimer.unref();
   }
 
   private onReply(reply: WorkerReply): void {
     if (reply.type === "saved") {
       this.reportSave(reply.problem);
       this.unsaved = Math.max(0, this.unsaved - 1);
-      if (this.unsaved === 0) for (const done of this.saved.splice(0)) done();
+      if (this.unsaved === 0) {
+        for (const done of this.saved.splice(0)) done();
+        if (this.waiting.size === 0) this.scheduleRetire();
+      }
       return;
     }
     if (reply.type === "stopped") {
@@ -211,9 +250,11 @@ export class RepoMapBuilder {
    * stopped, or after `waitMs` (a grammar still loading cannot be stopped). Never rejects.
    */
   async close(waitMs = 1000): Promise<void> {
+    const closed = new Error("the repo map builder is closed");
+    this.broken ??= closed;
+    clearTimeout(this.idleTimer);
     const worker = this.worker;
     if (!worker) return;
-    this.broken ??= new Error("the repo map builder is closed");
     let timer: NodeJS.Timeout | undefined;
     const cap = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, waitMs);
@@ -223,7 +264,8 @@ export class RepoMapBuilder {
     worker.postMessage({ type: "stop" } satisfies WorkerCommand);
     await Promise.race([stopped, cap]);
     clearTimeout(timer);
-    await worker.terminate();
     this.worker = null;
+    await worker.terminate();
+    this.fail(closed);
   }
 }
