@@ -166,7 +166,7 @@ export class RepoIndex {
       const tags = this.cache.entries.get(known.hash);
       if (tags) return tags;
     }
-    const file = this.stamped(path, language);
+    const file = this.stamped(path);
     if (!file || typeof file === "string") return file;
     const cached = this.cache.entries.get(file.stamp.hash);
     if (!cached) return { path, language };
@@ -177,14 +177,14 @@ export class RepoIndex {
 
   /** A pending file's text and stamp, read now; null when it became unreadable or skipped. */
   private read(pending: Pending): (ParseJob & { path: string; stamp: FileStamp }) | null {
-    const file = this.stamped(pending.path, pending.language);
-    return file && typeof file !== "string" ? file : null;
+    const file = this.stamped(pending.path);
+    if (!file || typeof file === "string") return null;
+    const text = file.bytes.toString("utf8");
+    return { path: pending.path, language: pending.language, text, stamp: file.stamp };
   }
 
-  private stamped(
-    path: string,
-    language: MapLanguage,
-  ): (ParseJob & { path: string; stamp: FileStamp }) | SkipReason | null {
+  /** A file's bytes and stamp (size, mtime, content hash), a skip reason, or null (unreadable). */
+  private stamped(path: string): { bytes: Buffer; stamp: FileStamp } | SkipReason | null {
     const full = join(this.options.root, path);
     let bytes: Buffer;
     let info: { size: number; mtimeMs: number };
@@ -197,7 +197,6 @@ export class RepoIndex {
     const skip = contentSkipReason(bytes);
     if (skip) return skip;
     const hash = createHash("sha1").update(bytes).digest("hex");
-    const stamp = { size: info.size, mtimeMs: info.mtimeMs, hash };
-    return { path, language, text: bytes.toString("utf8"), stamp };
+    return { bytes, stamp: { size: info.size, mtimeMs: info.mtimeMs, hash } };
   }
 }
