@@ -3,6 +3,9 @@ import { defineProject } from "vitest/config";
 export default defineProject({
   test: {
     name: "integrations",
+    // Tests run real git, shells and servers: the timeout is a backstop for a loaded
+    // machine (tests wait on events), not a measure of speed.
+    testTimeout: 30_000,
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
   },
 });

@@ -1,8 +1,13 @@
 // tui.ready: from starting `zeng` in a terminal (tmux, 80x30) to its prompt on the screen.
-// tui.keypress: from sending one key (tmux send-keys) to the screen showing it, while idle.
+// tui.keypress: from sending one key (tmux send-keys) to the screen showing it, while idle
+// (after the session has opened: `/co` completes to the engine's `/cost`, then is cleared).
 // Both read the screen with `tmux capture-pane` in a tight loop, so tmux's own cost is in
 // the figures; the baselines measure the same path for `node -e` printing a line (ready)
 // and for `cat`'s terminal echo (keypress).
+// tui.readyCpu: the CPU time (user + system) the zeng process spent until it wrote its
+// prompt, read by a preloaded module; on a loaded machine it says more than the wall time.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { startFakeProvider } from "@z-engine/testkit";
 import { type Pane, startPane } from "../src/tui/e2e/tmux.test.helpers.js";
@@ -43,23 +48,60 @@ function keypress(pane: Pane, line: (screen: string) => string): number {
   return median(samples);
 }
 
+/** A preload that appends the process's CPU ms to `file` when stdout first gets `marker`. */
+const cpuMark = (file: string, marker: string) => `
+import { appendFileSync } from "node:fs";
+const write = process.stdout.write.bind(process.stdout);
+let seen = false;
+process.stdout.write = (chunk, ...rest) => {
+  if (!seen && String(chunk).includes(${JSON.stringify(marker)})) {
+    seen = true;
+    const c = process.cpuUsage();
+    appendFileSync(${JSON.stringify(file)}, \`\${(c.user + c.system) / 1000}\\n\`);
+  }
+  return write(chunk, ...rest);
+};
+`;
+
 const provider = await startFakeProvider({ script: [] });
 const world = await benchHome();
 const env = { ...world.env(provider), TERM: "xterm-256color" };
+const cpuFile = join(world.home, "cpu.txt");
+const cpuBaseFile = join(world.home, "cpu-base.txt");
+const preload = join(world.home, "cpu-mark.mjs");
+const preloadBase = join(world.home, "cpu-mark-base.mjs");
+await writeFile(preload, cpuMark(cpuFile, "type a message"));
+await writeFile(preloadBase, cpuMark(cpuBaseFile, "ready"));
 const ready: number[] = [];
 const readyBase: number[] = [];
 let press = 0;
+let cpu: number[] = [];
+let cpuBase: number[] = [];
 let pressBase = 0;
 try {
   for (let i = 0; i < WARMUP + RUNS; i++) {
-    const z = timed([process.execPath, MAIN], env, world.repo.root, "type a message");
+    const z = timed(
+      [process.execPath, ...(i >= WARMUP ? ["--import", preload] : []), MAIN],
+      env,
+      world.repo.root,
+      "type a message",
+    );
     const b = timed(
-      [process.execPath, "-e", "console.log('ready'); setInterval(() => {}, 1000)"],
+      [
+        process.execPath,
+        ...(i >= WARMUP ? ["--import", preloadBase] : []),
+        "-e",
+        "console.log('ready'); setInterval(() => {}, 1000)",
+      ],
       env,
       world.repo.root,
       "ready",
     );
     if (i === WARMUP + RUNS - 1) {
+      z.pane.type("/co");
+      until(z.pane, performance.now(), (s) => s.includes("/cost"));
+      z.pane.keys("C-u");
+      until(z.pane, performance.now(), (s) => s.includes("type a message"));
       press = keypress(z.pane, (s) => s.split("\n").find((l) => l.includes("› ")) ?? "");
       const cat = timed(["cat"], env, world.repo.root, "");
       pressBase = keypress(cat.pane, (s) => s);
@@ -72,6 +114,8 @@ try {
       readyBase.push(b.ms);
     }
   }
+  cpu = (await readFile(cpuFile, "utf8")).trim().split("\n").map(Number);
+  cpuBase = (await readFile(cpuBaseFile, "utf8")).trim().split("\n").map(Number);
 } finally {
   await provider.close();
   await world.dispose();
@@ -85,8 +129,16 @@ console.log(
   `BENCH tui.ready ${r.toFixed(0)} ms baseline=${rb.toFixed(0)} ratio=${(r / rb).toFixed(2)}`,
 );
 console.log(
-  `workload: ${KEYS} keys typed one at a time into the idle prompt (tmux send-keys), each until the screen shows it; median; baseline: the same keys echoed by \`cat\``,
+  `workload: ${KEYS} keys typed one at a time into the idle prompt once the session is open (tmux send-keys), each until the screen shows it; median; baseline: the same keys echoed by \`cat\``,
 );
 console.log(
   `BENCH tui.keypress ${press.toFixed(1)} ms baseline=${pressBase.toFixed(1)} ratio=${(press / pressBase).toFixed(2)}`,
+);
+const c = median(cpu);
+const cb = median(cpuBase);
+console.log(
+  `workload: the same starts; CPU time (user + system) of the process until it wrote its prompt (a preloaded module reads process.cpuUsage()); ${cpu.length} runs; baseline: \`node -e\` until it printed its line`,
+);
+console.log(
+  `BENCH tui.readyCpu ${c.toFixed(0)} ms baseline=${cb.toFixed(0)} ratio=${(c / cb).toFixed(2)}`,
 );

@@ -3,10 +3,11 @@
 // files; one bundle reaches the first model request in about half the time (README, "Start-up").
 // Packages that find files next to their own code (wasm grammars, the rg binary, pdf.js)
 // stay external and are dependencies of @z-engine/cli so that they resolve from dist/.
-import { chmod, rm } from "node:fs/promises";
+import { chmod, cp, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { stringWidthFastPath } from "./string-width-fast-path.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "dist");
@@ -43,6 +44,11 @@ await build({
   // Some code tells errors apart by class name (llm classifies SDK errors that way), so
   // names survive bundling; no minifying (it gained nothing measurable; stacks stay readable).
   keepNames: true,
+  // React (and its reconciler) in their production builds: the development ones double the
+  // interactive screen's first render and every re-render (only ink's code reads NODE_ENV).
+  define: { "process.env.NODE_ENV": '"production"' },
+  // ink's text measuring without compiling the RGI emoji set for plain text (see the file).
+  plugins: [stringWidthFastPath],
   legalComments: "none",
   logLevel: "warning",
 });
@@ -71,3 +77,15 @@ await build({
   logLevel: "warning",
 });
 await chmod(join(outdir, "main.js"), 0o755);
+// The engine's decision classifiers (.onnx), next to the bundle: the engine looks for them in
+// dist/models/ when it runs bundled (onnxruntime-node, external, resolves from dist/).
+const engineModels = join(
+  dirname(fileURLToPath(import.meta.resolve("@z-engine/engine"))),
+  "..",
+  "models",
+);
+await rm(join(outdir, "models"), { recursive: true, force: true });
+await cp(engineModels, join(outdir, "models"), {
+  recursive: true,
+  filter: (f) => !f.endsWith(".check.json"),
+});

@@ -2,7 +2,6 @@
 // zeng-web: the web UI over the user's sessions. Prints the page's address (with its one-time
 // token) and serves until Ctrl-C.
 import { spawn } from "node:child_process";
-import { resolvePaths } from "@z-engine/config";
 import { startWebServer } from "./server/start.js";
 
 const USAGE = `usage: zeng-web [--open] [--port N]
@@ -43,12 +42,22 @@ async function main(): Promise<number> {
     process.stderr.write(args ? `${args}\n${USAGE}` : USAGE);
     return args ? 2 : 0;
   }
-  const paths = resolvePaths(process.env);
-  // The engine loads while the server already serves the page (start-up, README).
-  const engine = import("@z-engine/engine").then(({ createEngine }) =>
-    createEngine({ paths, catalogSource: "settings" }),
+  // The settings' and the engine's modules come by dynamic import: the server listens and
+  // prints its address while they load (start-up, README). An engine that cannot start ends
+  // the process with its reason.
+  const paths = import("@z-engine/config").then(({ resolvePaths }) => resolvePaths(process.env));
+  const engine = Promise.all([paths, import("@z-engine/engine")]).then(([p, { createEngine }]) =>
+    createEngine({ paths: p, catalogSource: "settings" }),
   );
-  const server = await startWebServer({ engine, dataDir: paths.dataDir, port: args.port });
+  engine.catch((error: unknown) => {
+    process.stderr.write(`zeng-web: the engine could not start: ${messageOf(error)}\n`);
+    process.exit(1);
+  });
+  const server = await startWebServer({
+    engine,
+    dataDir: paths.then((p) => p.dataDir),
+    port: args.port,
+  });
   process.stdout.write(`Z Engine web UI: ${server.url}\n`);
   if (args.open) openBrowser(server.url);
   await new Promise<void>((resolve) => {
@@ -60,10 +69,14 @@ async function main(): Promise<number> {
   return 0;
 }
 
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`zeng-web: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`zeng-web: ${messageOf(error)}\n`);
     process.exit(1);
   },
 );

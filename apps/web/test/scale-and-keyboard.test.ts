@@ -1,6 +1,7 @@
 import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { newMessageId, newTurnId } from "@z-engine/protocol";
+import { readFile } from "node:fs/promises";
 import { reply } from "@z-engine/testkit";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -123,12 +124,58 @@ describe("scale and keyboard", { timeout: 90_000 }, () => {
     await p.screenshot({ path: join(SCREENSHOTS, "narrow.png") });
     // Slash completion from the keyboard.
     await p.keyboard.type("/mo");
+    // The catalog's order: /model, then /mode.
     await p.getByRole("option", { name: /^\/mode / }).waitFor();
+    await p.keyboard.press("ArrowDown");
     await p.keyboard.press("Tab");
     await p.keyboard.type("plan");
     await p.keyboard.press("Enter");
     await expect
       .poll(() => p.locator("header select").first().inputValue(), { timeout: 15_000 })
       .toBe("plan");
+  });
+
+  it("answers an approval card with the keyboard alone at 360 px, focus visible, no sideways scroll", async () => {
+    const long = `export const settings = { ${Array.from({ length: 20 }, (_, i) => `key${i}: ${i}`).join(", ")} };\n`;
+    const f = await startFixture({ files: { "a.txt": "a\n" }, script: [] });
+    cleanup.push(() => f.dispose());
+    f.model.push(
+      reply.toolCall("Write", { file_path: f.repo.path("settings.js"), content: long }),
+      reply.text("Wrote the settings."),
+    );
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    cleanup.push(() => context.close());
+    const p = await context.newPage();
+    await newSession(p, f);
+    await p.getByLabel("Message").focus();
+    await p.keyboard.type("Write the settings file");
+    await p.keyboard.press("Enter");
+    const card = p.getByTestId("approval");
+    await card.waitFor();
+    // Nothing is wider than the screen, even the card's long diff line.
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    const focusedName = () =>
+      p.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return el?.closest("[data-testid=approval]") ? (el.textContent ?? "") : "";
+      });
+    let reached = false;
+    for (let i = 0; i < 60 && !reached; i++) {
+      await p.keyboard.press("Tab");
+      reached = (await focusedName()) === "Allow once";
+    }
+    expect(reached).toBe(true);
+    const ring = await p.evaluate(() => {
+      const style = getComputedStyle(document.activeElement as HTMLElement);
+      return { style: style.outlineStyle, width: Number.parseFloat(style.outlineWidth) };
+    });
+    expect(ring.style).not.toBe("none");
+    expect(ring.width).toBeGreaterThanOrEqual(2);
+    await p.screenshot({ path: join(SCREENSHOTS, "keyboard-approval.png") });
+    await p.keyboard.press("Enter");
+    await p.getByText("Wrote the settings.").waitFor();
+    expect(await card.count()).toBe(0);
+    expect(await readFile(f.repo.path("settings.js"), "utf8")).toBe(long);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   });
 });

@@ -16,9 +16,13 @@ export interface SessionEntry {
   open: boolean;
 }
 
+/** An entry of the engine's command catalog (`SessionHandle.commands()`). */
 export interface SlashCommand {
   name: string;
+  kind: "engine" | "custom" | "prompt" | "mcp";
   description: string;
+  argumentHint?: string;
+  scope?: "project" | "user";
 }
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -38,12 +42,6 @@ export const api = {
   send: (id: string, command: EngineCommand) =>
     call<{ turnId: string | null }>("POST", `/api/sessions/${id}/commands`, command),
   slash: (id: string) => call<SlashCommand[]>("GET", `/api/sessions/${id}/slash`),
-  prompt: (id: string, command: string, args: string) =>
-    call<{ ok: true; prompt: { text: string } } | { ok: false; error: string }>(
-      "POST",
-      `/api/sessions/${id}/prompt`,
-      { command, args },
-    ),
 };
 
 /**

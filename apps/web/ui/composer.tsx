@@ -1,4 +1,5 @@
-// The prompt box: submit when idle, steer while a turn runs, slash commands with completion.
+// The prompt box: submit when idle, steer while a turn runs, slash commands completed from the
+// engine's command catalog (read again each time a "/" starts the box).
 import { type KeyboardEvent, useEffect, useState } from "react";
 import { api, type SlashCommand } from "./api.js";
 
@@ -7,25 +8,28 @@ interface Props {
   running: boolean;
   onSubmit: (text: string) => void;
   onSteer: (text: string) => void;
-  onSlash: (name: string, args: string) => void;
+  /** A catalog command: sent as the engine's `runCommand`. */
+  onCommand: (name: string, args: string) => void;
 }
 
-export function Composer({ sessionId, running, onSubmit, onSteer, onSlash }: Props) {
+export function Composer({ sessionId, running, onSubmit, onSteer, onCommand }: Props) {
   const [text, setText] = useState("");
   const [catalog, setCatalog] = useState<SlashCommand[]>([]);
   const [pick, setPick] = useState(0);
+  const [closed, setClosed] = useState(false);
+  const starting = text === "/";
   useEffect(() => {
-    api.slash(sessionId).then(setCatalog, () => setCatalog([]));
-  }, [sessionId]);
+    if (starting || catalog.length === 0) api.slash(sessionId).then(setCatalog, () => undefined);
+  }, [sessionId, starting, catalog.length]);
   const slash = /^\/(\S*)$/.exec(text);
-  const matches = slash ? catalog.filter((c) => c.name.startsWith(slash[1] ?? "")) : [];
+  const matches = slash && !closed ? catalog.filter((c) => c.name.startsWith(slash[1] ?? "")) : [];
   const send = () => {
     const value = text.trim();
     if (!value) return;
     setText("");
     const command = /^\/(\S+)\s*([\s\S]*)$/.exec(value);
     if (command && catalog.some((c) => c.name === command[1]))
-      onSlash(command[1] ?? "", command[2] ?? "");
+      onCommand(command[1] ?? "", command[2] ?? "");
     else if (running) onSteer(value);
     else onSubmit(value);
   };
@@ -37,6 +41,9 @@ export function Composer({ sessionId, running, onSubmit, onSteer, onSlash }: Pro
       e.preventDefault();
       setText(`/${matches[pick % matches.length]?.name ?? ""} `);
       setPick(0);
+    } else if (matches.length > 0 && e.key === "Escape") {
+      e.preventDefault();
+      setClosed(true);
     } else if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       send();
@@ -58,7 +65,12 @@ export function Composer({ sessionId, running, onSubmit, onSteer, onSlash }: Pro
                 setText(`/${c.name} `);
               }}
             >
-              <strong>/{c.name}</strong> <span className="muted">{c.description}</span>
+              <strong>/{c.name}</strong>
+              {c.argumentHint ? <span className="muted"> {c.argumentHint}</span> : null}{" "}
+              <span className="muted">
+                {c.description}
+                {c.scope ? ` (${c.scope})` : ""}
+              </span>
             </div>
           ))}
         </div>
@@ -68,6 +80,7 @@ export function Composer({ sessionId, running, onSubmit, onSteer, onSlash }: Pro
         onChange={(e) => {
           setText(e.target.value);
           setPick(0);
+          setClosed(false);
         }}
         onKeyDown={onKey}
         rows={2}

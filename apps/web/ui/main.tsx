@@ -15,12 +15,17 @@ function go(id: string | undefined): void {
   history.pushState(null, "", `/?${params.toString()}`);
 }
 
+// The list is asked for before React first renders (start-up); later visits ask again.
+let firstList: Promise<SessionEntry[]> | undefined = sessionInUrl() ? undefined : api.sessions();
+
 function SessionList({ onOpen }: { onOpen: (id: string) => void }) {
   const [sessions, setSessions] = useState<SessionEntry[]>();
   const [folder, setFolder] = useState("");
   const [error, setError] = useState<string>();
   useEffect(() => {
-    api.sessions().then(setSessions, (e: Error) => setError(e.message));
+    const list = firstList ?? api.sessions();
+    firstList = undefined;
+    list.then(setSessions, (e: Error) => setError(e.message));
   }, []);
   return (
     <main className="list">

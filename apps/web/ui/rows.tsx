@@ -161,7 +161,20 @@ export const Row = memo(function Row({
             {BADGE_LABEL[entry.badge.status]}
           </span>{" "}
           {entry.outcome} in {(entry.durationMs / 1000).toFixed(1)} s · {formatUsage(entry.usage)}
+          {entry.allAgents ? (
+            <span data-testid="turn-all-agents">
+              {" "}
+              · with subagents {formatUsage(entry.allAgents)}
+            </span>
+          ) : null}
           {entry.reason ? <div className="muted">{entry.reason}</div> : null}
+        </div>
+      );
+    case "output":
+      return (
+        <div className="row output" data-testid="command-output">
+          <div className="who">/{entry.name}</div>
+          <Markdown text={entry.markdown} />
         </div>
       );
     default:

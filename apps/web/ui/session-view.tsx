@@ -43,21 +43,18 @@ export function SessionView({ id, onBack }: { id: string; onBack: () => void }) 
     [id],
   );
   const running = view.runningTurn !== undefined;
-  const onSlash = (name: string, args: string) => {
-    const word = args.trim();
-    if (name === "mode" && (MODES as readonly string[]).includes(word))
-      send({ type: "setMode", mode: word as "ask" });
-    else if (name === "model" && word) send({ type: "setModel", model: word });
-    else if (name === "effort" && (EFFORTS as readonly string[]).includes(word))
-      send({ type: "setEffort", effort: word as "low" });
-    else if (name === "cancel" || name === "interrupt") send({ type: name });
-    else if (name === "trust") send({ type: "trustWorkspace", trusted: true });
-    else if (name.startsWith("mcp__"))
-      api
-        .prompt(id, name, args)
-        .then((r) => (r.ok ? send({ type: "submit", text: r.prompt.text }) : setError(r.error)));
-    else setError(`/${name}: give a valid argument`);
-  };
+  // Esc interrupts a running turn from anywhere on the page (the composer's completion list
+  // takes an Esc for itself first).
+  useEffect(() => {
+    if (!running) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      e.preventDefault();
+      send({ type: "interrupt" });
+    };
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, [running, send]);
   const render = useCallback(
     (entry: Entry) => <Row entry={entry} onRewind={running ? undefined : setRewindAt} />,
     [running],
@@ -103,7 +100,12 @@ export function SessionView({ id, onBack }: { id: string; onBack: () => void }) 
         <ModelField model={view.model} onSet={(model) => send({ type: "setModel", model })} />
         {running ? (
           <>
-            <button type="button" onClick={() => send({ type: "interrupt" })}>
+            <button
+              type="button"
+              onClick={() => send({ type: "interrupt" })}
+              aria-keyshortcuts="Escape"
+              title="Interrupt the running turn (Esc)"
+            >
               Interrupt
             </button>
             <button type="button" className="danger" onClick={() => send({ type: "cancel" })}>
@@ -161,7 +163,7 @@ export function SessionView({ id, onBack }: { id: string; onBack: () => void }) 
             running={running}
             onSubmit={(text) => send({ type: "submit", text })}
             onSteer={(text) => send({ type: "steer", text })}
-            onSlash={onSlash}
+            onCommand={(name, args) => send({ type: "runCommand", name, args })}
           />
         </main>
         <SidePanel view={view} send={send} />

@@ -54,8 +54,11 @@ export type Entry =
       badge: Badge;
       durationMs: number;
       reason?: string;
+      /** What every agent of the turn spent (its subagents too), when that is more than `usage`. */
+      allAgents?: Usage;
     }
-  | { kind: "divider"; key: string; text: string };
+  | { kind: "divider"; key: string; text: string }
+  | { kind: "output"; key: string; name: string; markdown: string };
 
 export type PendingApproval = Omit<EngineEventOf<"approvalRequested">, "type">;
 
@@ -76,8 +79,13 @@ export interface SessionView {
   title?: string;
   sessionUsage?: Usage;
   runningTurn?: string;
-  /** Usage per agent (the main one is "main"), summed over finished responses. */
-  agentTokens: Record<string, number>;
+  /**
+   * Usage per agent (the main one is "main"): each `costUpdated` grows the session's total by
+   * what one response spent, and its envelope names the agent that spent it.
+   */
+  agentUsage: Record<string, Usage>;
+  /** Usage per turn id over every agent, from the same `costUpdated` steps. */
+  turnUsage: Record<string, Usage>;
   lastCursor: number;
 }
 
@@ -91,7 +99,8 @@ export function emptyView(): SessionView {
     jobs: [],
     checks: [],
     checkpoints: [],
-    agentTokens: {},
+    agentUsage: {},
+    turnUsage: {},
     lastCursor: -1,
   };
 }
@@ -176,8 +185,6 @@ function applyEvent(view: SessionView, envelope: EventEnvelope): void {
           done: true,
         });
       }
-      const who = agentId ?? "main";
-      view.agentTokens[who] = (view.agentTokens[who] ?? 0) + e.usage.input + e.usage.output;
       return;
     }
     case "toolStarted":
@@ -269,7 +276,12 @@ function applySideEvent(view: SessionView, envelope: EventEnvelope): void {
       if (view.runningTurn === e.turnId) view.runningTurn = undefined;
       view.badge = e.badge;
       view.approvals = [];
-      view.entries.push({ kind: "turnEnd", key: `e-${e.turnId}`, ...withoutType(e) });
+      view.entries.push({
+        kind: "turnEnd",
+        key: `e-${e.turnId}`,
+        ...withoutType(e),
+        ...moreThan(view.turnUsage[e.turnId], e.usage),
+      });
       return;
     case "rewound":
       applyRewind(view, e.messageId, e.restore, e.restoredPaths.length);
@@ -294,12 +306,46 @@ function applySideEvent(view: SessionView, envelope: EventEnvelope): void {
     case "titleChanged":
       view.title = e.title;
       return;
-    case "costUpdated":
+    case "costUpdated": {
+      const who = envelope.agentId ?? "main";
+      const spent = minus(e.sessionUsage, view.sessionUsage);
+      view.agentUsage = { ...view.agentUsage, [who]: plus(view.agentUsage[who], spent) };
+      const turn = envelope.turnId;
+      if (turn) view.turnUsage[turn] = plus(view.turnUsage[turn], spent);
       view.sessionUsage = e.sessionUsage;
+      return;
+    }
+    case "commandOutput":
+      view.entries.push({
+        kind: "output",
+        key: `o-${view.lastCursor}`,
+        name: e.name,
+        markdown: e.markdown,
+      });
       return;
     default:
       return;
   }
+}
+
+const USAGE_KEYS = ["input", "output", "cacheRead", "cacheWrite", "costUsd"] as const;
+
+function minus(a: Usage, b: Usage | undefined): Usage {
+  const out = { ...a };
+  for (const k of USAGE_KEYS) out[k] = a[k] - (b?.[k] ?? 0);
+  return out;
+}
+
+function plus(a: Usage | undefined, b: Usage): Usage {
+  const out = { ...b };
+  for (const k of USAGE_KEYS) out[k] = (a?.[k] ?? 0) + b[k];
+  return out;
+}
+
+function moreThan(all: Usage | undefined, own: Usage): { allAgents?: Usage } {
+  if (!all) return {};
+  const tokens = (u: Usage) => u.input + u.output + u.cacheRead + u.cacheWrite;
+  return tokens(all) > tokens(own) || all.costUsd > own.costUsd ? { allAgents: all } : {};
 }
 
 function withoutType<T extends { type: string }>(e: T): Omit<T, "type"> {

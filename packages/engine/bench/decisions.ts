@@ -1,9 +1,12 @@
 // The decision layer's cost per round with every feature Off (the default): the seams a round
 // passes (before a request: screening new tool results with the always-on key detector; the
-// tool gate; the request's effort; the stop seam once a turn). Absolute figure: no tool does
+// tool gate; ask user and relevance on the tool-result path; context pressure; the request's
+// effort; turn start and the stop seam once a turn). Absolute figure: no tool does
 // the same work. Target: < 0.05 ms a round.
 import { defaultSettings } from "@z-engine/config";
 import type { Message, ToolCallId, TurnId } from "@z-engine/protocol";
+import { answerFromDocs } from "../src/decisions/ask-seam.js";
+import { plannedClears, relevantParts, remindAtTurnStart } from "../src/decisions/context-seams.js";
 import { reviewAtGate } from "../src/decisions/gate-seam.js";
 import { screenedMessages } from "../src/decisions/screen.js";
 import { decideAtStop, routedEffort } from "../src/decisions/stop-seam.js";
@@ -43,6 +46,8 @@ async function session(): Promise<number> {
     "depth" | "transcript"
   >;
   const call = { toolName: "Read", input: {}, actions: [] };
+  const tool = { tool: { name: "Read" }, input: {} };
+  const content = [{ type: "text" as const, text: RESULT }];
   let took = 0;
   for (let i = 0; i < ROUNDS; i++) {
     const id = `toolu_${i}` as ToolCallId;
@@ -59,8 +64,12 @@ async function session(): Promise<number> {
       },
     ) as unknown;
     const start = performance.now();
+    if (i === 0) await remindAtTurnStart(core, turn, "fix the login test");
+    await plannedClears(core, turn, messages, { toolUseIds: [] });
     await screenedMessages(core, turn, messages);
     await reviewAtGate(core, call, allow, turn.signal);
+    await answerFromDocs(core, tool, turn);
+    await relevantParts(core, tool, content, turn);
     routedEffort(run, turn);
     if (i === ROUNDS - 1) await decideAtStop(core, run, turn, { end: true });
     took += performance.now() - start;

@@ -3,6 +3,28 @@ import type { ModelClient, ModelEvent, ModelRequest } from "@z-engine/protocol";
 /** How the scripted decision model behaves. */
 export type DecisionModelKind = "eager" | "failing" | "stalling";
 
+/** The reminder an eager decision model gives at turn start. */
+export const TURN_START_REMINDER = "Turn-start reminder: keep the change small.";
+
+/**
+ * ask_user's answer: each question gets the first of its options that the first document
+ * excerpt names, with that excerpt's first line as the quote.
+ */
+function docAnswers(question: string): string {
+  const [asked = "", docs = ""] = question.split("\n\nProject documents:\n");
+  const excerpt = docs.match(/^\[(.+?)\]\n(.+)$/m);
+  const answers = [...asked.matchAll(/^\d+\. (.+)\n {3}Options: (.+)$/gm)].map((m) => {
+    const options = (m[2] ?? "").split(" | ");
+    return {
+      question: m[1],
+      answer: options.find((o) => excerpt?.[2]?.includes(o)) ?? null,
+      source: excerpt?.[1] ?? "",
+      quote: excerpt?.[2] ?? "",
+    };
+  });
+  return JSON.stringify({ answers });
+}
+
 /** The answer an eager decision model gives to each use's question, by its instructions. */
 function eagerAnswer(request: ModelRequest): string {
   const system = request.system.map((s) => s.text).join("\n");
@@ -23,6 +45,17 @@ function eagerAnswer(request: ModelRequest): string {
   if (system.includes("How urgent")) return '{"level": "high", "reason": "a delete waits"}';
   if (system.includes("one short factual note")) return '{"note": "nothing failed"}';
   if (system.includes("reasoning effort")) return '{"effort": "low", "reason": "small task"}';
+  if (system.includes("cautions the request calls for"))
+    return JSON.stringify({ reminders: [TURN_START_REMINDER] });
+  if (system.includes("line ranges that matter")) return '{"keep": [[1, 10]]}';
+  // Keep every planned clear and clear every other result: both directions at once.
+  if (system.includes("context is getting full")) {
+    const ids = (part: string | undefined) =>
+      (part ?? "").split("\n").flatMap((l) => (/^\S+ \S+ /.test(l) ? [l.split(" ")[0]] : []));
+    const [, planned, others] = question.split(/Planned to clear:\n|\n\nNot planned:\n/);
+    return JSON.stringify({ keep: ids(planned), add: ids(others) });
+  }
+  if (system.includes("multiple-choice questions")) return docAnswers(question);
   if (system.includes("tone")) return '{"tone": "frustrated"}';
   return "Scripted title";
 }

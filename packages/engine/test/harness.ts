@@ -13,6 +13,8 @@ import type {
   ApprovalDecision,
   EngineEventType,
   EventEnvelope,
+  Question,
+  QuestionAnswers,
   ToolResultBlock,
 } from "@z-engine/protocol";
 import {
@@ -40,6 +42,8 @@ export interface HarnessOptions {
   readonly userSettings?: string;
   readonly overrides?: SessionOverrides;
   readonly approve?: Approver;
+  /** How the test answers AskUserQuestion: answers by question text (undefined: leave it waiting). */
+  readonly answer?: (question: Question) => QuestionAnswers | undefined;
   readonly engine?: Partial<EngineOptions>;
   /** Variables added to the engine's environment (keys, for instance). */
   readonly extraEnv?: Readonly<Record<string, string>>;
@@ -95,6 +99,11 @@ export async function harness(options: HarnessOptions): Promise<Harness> {
           session?.send({ type: "resolveApproval", approvalId: e.approvalId, decision }),
         );
     }
+    const answers = e.type === "questionAsked" ? options.answer?.(e.question) : undefined;
+    if (e.type === "questionAsked" && answers)
+      queueMicrotask(() =>
+        session?.send({ type: "answerQuestion", questionId: e.question.id, answers }),
+      );
   };
   const engine = await createEngine({
     paths,

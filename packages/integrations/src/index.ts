@@ -50,12 +50,7 @@ export {
   type Route,
 } from "./lsp/manager.js";
 /** The queries the LSP tool makes and their text answers. */
-export {
-  LSP_OPERATIONS,
-  type LspAnswer,
-  type LspOperation,
-  type LspRequest,
-} from "./lsp/operations.js";
+export type { LspAnswer, LspRequest } from "./lsp/operations.js";
 /** Answers one query, starting the file's server when needed. Never rejects. */
 export { queryLsp } from "./lsp/query.js";
 /** Built-in server specs and `[lsp.servers]` entries. */

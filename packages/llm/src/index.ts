@@ -44,6 +44,6 @@ export type { CatalogOptions } from "./catalog/catalog.js";
 export { CATALOG_CACHE_FILE, MODELS_DEV_URL, ModelCatalog } from "./catalog/catalog.js";
 export type { ModelInfo, ModelInfoSource, Pricing } from "./catalog/model-info.js";
 export { parseModelsDev } from "./catalog/model-info.js";
-export { builtinModel } from "./catalog/builtin.js";
+export { builtinModel, latestBuiltinModel } from "./catalog/builtin.js";
 export type { ModelLookup, PricingOverrides, ResolvedPricing } from "./cost.js";
 export { priceRequest, priceUsage, resolvePricing } from "./cost.js";

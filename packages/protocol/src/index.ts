@@ -120,6 +120,9 @@ export {
   Urgency,
 } from "./decisions.js";
 
+// The LSP tool's queries
+export { LSP_OPERATIONS, type LspOperation } from "./lsp.js";
+
 // MCP server state (the `mcpServerUpdated` event)
 export { McpServerStatus } from "./mcp.js";
 

@@ -4,6 +4,7 @@ import type {
   CheckRecord,
   JobId,
   JobInfo,
+  LspOperation,
   Question,
   QuestionAnswers,
   TodoItem,
@@ -121,7 +122,7 @@ export interface LspPort {
 
 /** One LSP query. */
 export interface LspQuery {
-  readonly operation: string;
+  readonly operation: LspOperation;
   /** Real absolute path. */
   readonly filePath: string;
   /** 1-based. */

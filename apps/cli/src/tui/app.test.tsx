@@ -32,7 +32,11 @@ const envelope = (event: EngineEvent): EventEnvelope =>
   ({ v: 2, sessionId: "ses_test", seq: seq++, ts: 0, event }) as EventEnvelope;
 
 function mount(options: { files?: string[]; clock?: () => number } = {}) {
-  const store = new ViewStore(initialView({ mode: "ask", model: "m", usage: emptyUsage() }));
+  const store = new ViewStore({
+    ...initialView({ mode: "ask", model: "m", usage: emptyUsage() }),
+    commands: [{ name: "review", description: "review the diff", argumentHint: "[focus]" }],
+  });
+  let refreshed = 0;
   const sent: EngineCommand[] = [];
   let exited = 0;
   const history = openHistory(home, "/project");
@@ -42,7 +46,7 @@ function mount(options: { files?: string[]; clock?: () => number } = {}) {
       send={(c) => sent.push(c)}
       exit={() => exited++}
       history={history}
-      commands={() => [{ name: "review", description: "review the diff" }]}
+      refreshCommands={() => refreshed++}
       files={() => options.files ?? []}
       now={options.clock ?? Date.now}
     />,
@@ -66,7 +70,17 @@ function mount(options: { files?: string[]; clock?: () => number } = {}) {
     }
   };
   const emit = (event: EngineEvent) => store.dispatch(envelope(event));
-  return { app, store, sent, frame, until, press, emit, exited: () => exited };
+  return {
+    app,
+    store,
+    sent,
+    frame,
+    until,
+    press,
+    emit,
+    exited: () => exited,
+    refreshed: () => refreshed,
+  };
 }
 
 const approval = (id: string, title: string, rule?: string): EngineEvent => ({
@@ -197,19 +211,83 @@ describe("the input", () => {
     expect(openHistory(home, "/project").entries).toEqual(["a\nb"]);
   });
 
-  it("takes a large paste whole and shows only its last lines", async () => {
+  it("takes a large unbracketed paste whole, collapsed, and sends all of it", async () => {
     const t = mount();
     const pasted = Array.from({ length: 500 }, (_, i) => `line ${i}`).join("\n");
     t.app.stdin.write(pasted);
-    await t.until((f) => f.includes("line 499") && f.includes("more lines above (500 lines)"));
+    await t.until((f) => f.includes("› [pasted 500 lines]"));
+    expect(t.frame()).not.toContain("line 499");
     await t.press(KEY.enter);
     expect(t.sent.at(-1)).toEqual({ type: "submit", text: pasted });
   });
 
+  it("takes a bracketed paste in several reads as one insertion, line breaks kept, not sent", async () => {
+    const t = mount();
+    await t.press("a", "b", " ");
+    // The terminal's markers, the text in pieces (one piece a lone carriage return), the end.
+    await t.press("\u001B[200~", "one\rtwo", "\r", "three", "\u001B[201~");
+    await t.until((f) => f.includes("› ab one"));
+    const frame = t.frame();
+    expect(frame).toContain("two");
+    expect(frame).toContain("three");
+    expect(t.sent).toEqual([]);
+    await t.press(KEY.enter);
+    expect(t.sent.at(-1)).toEqual({ type: "submit", text: "ab one\ntwo\nthree" });
+  });
+
+  it("collapses a large bracketed paste to a placeholder; two of one size are told apart", async () => {
+    const t = mount();
+    const big = Array.from({ length: 12 }, (_, i) => `row ${i}`);
+    const paste = (lines: string[]) => t.press("\u001B[200~", lines.join("\r"), "\u001B[201~");
+    await paste(big);
+    await t.press(" ", "+", " ");
+    await paste(big.map((l) => l.toUpperCase()));
+    await t.until((f) => f.includes("› [pasted 12 lines] + [pasted 12 lines #2]"));
+    expect(t.sent).toEqual([]);
+    await t.press(KEY.enter);
+    expect(t.sent.at(-1)).toEqual({
+      type: "submit",
+      text: `${big.join("\n")} + ${big.map((l) => l.toUpperCase()).join("\n")}`,
+    });
+    // The next prompt starts without the old pastes.
+    await t.press("[", "p", KEY.enter);
+    expect(t.sent.at(-1)).toEqual({ type: "submit", text: "[p" });
+  });
+
+  it("pastes into an open card's field on one line; Ctrl+C drops a paste whose end never came", async () => {
+    const t = mount();
+    t.emit({
+      type: "turnStarted",
+      turnId: "turn_1" as never,
+      userMessageId: "msg_1" as never,
+      prompt: "go",
+    });
+    t.emit(approval("ap_1", "Bash rm -rf build"));
+    await t.until((f) => f.includes("Allow Bash rm -rf build?"));
+    await t.press("\u001B[200~", "not that\rfolder", "\u001B[201~");
+    await t.until((f) => f.includes("✎ not that folder"));
+    await t.press(KEY.enter);
+    expect(t.sent.at(-1)).toEqual({
+      type: "resolveApproval",
+      approvalId: "ap_1",
+      decision: { type: "deny", feedback: "not that folder" },
+    });
+    // The card stays until the engine answers (none here); the spinner redraws meanwhile.
+    await t.press("\u001B[200~", "half a paste");
+    await t.press("\u0003");
+    expect(t.sent.at(-1)).toEqual({ type: "cancel" });
+    await t.press("o", "k");
+    await t.until((f) => f.includes("✎ ok"));
+    expect(t.frame()).not.toContain("half a paste");
+  });
+
   it("completes /commands from the catalog and @files from the project", async () => {
     const t = mount({ files: ["src/auth/token.js", "README.md"] });
-    await t.press("/", "r", "e");
-    await t.until((f) => f.includes("/review") && f.includes("review the diff"));
+    await t.press("/");
+    expect(t.refreshed()).toBe(1);
+    await t.press("r", "e");
+    await t.until((f) => f.includes("/review") && f.includes("[focus]  review the diff"));
+    expect(t.refreshed()).toBe(1);
     await t.press(KEY.tab);
     await t.until((f) => f.includes("› /review "));
     await t.press("@", "t", "o", "k");

@@ -18,8 +18,8 @@ export interface AppProps {
   readonly send: (command: EngineCommand) => void;
   readonly exit: () => void;
   readonly history: PromptHistory;
-  /** The session's slash commands (the catalog may fill in later). */
-  readonly commands: () => readonly SlashCommand[];
+  /** Asks for the session's `/` catalog again (called when a prompt starts with `/`). */
+  readonly refreshCommands?: () => void;
   /** The project's files for `@` completion (may fill in later). */
   readonly files: () => readonly string[];
   readonly now?: () => number;
@@ -28,7 +28,7 @@ export interface AppProps {
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const EDITOR_LINES = 8;
 
-/** The commands the UI answers itself. */
+/** The commands the UI answers itself (offered after the session's catalog, unless it has the name). */
 export const UI_COMMANDS: readonly SlashCommand[] = [
   { name: "help", description: "keys and commands" },
   { name: "exit", description: "leave zeng" },
@@ -39,6 +39,7 @@ const HELP = [
   "Tab complete @file and /command · Shift+Tab cycle mode (ask → acceptEdits → plan)",
   "Esc interrupt · Esc Esc rewind · Ctrl+C cancel, twice to exit · typing during a turn steers it",
   "Cards: 1-4 or ↑/↓ and Enter · Tab next approval · type feedback, then deny",
+  "A paste is kept whole and never sent by itself; a large one shows as [pasted N lines]",
 ].join("\n");
 
 function EditorView({ ui, running }: { ui: Ui; running: boolean }) {
@@ -116,11 +117,15 @@ function useSpinner(running: boolean): string {
 export function App(props: AppProps) {
   const view = useSyncExternalStore(props.store.subscribe, props.store.getSnapshot);
   const [ui, setUi] = useState<Ui>(INITIAL_UI);
+  // The key handler's own copy, ahead of the rendered state while a paste arrives (no render
+  // per piece); only the handler changes it.
   const uiRef = useRef(ui);
-  uiRef.current = ui;
   const c = useColor();
   const frame = useSpinner(view.running);
-  const commands = [...UI_COMMANDS, ...props.commands()];
+  const commands = [
+    ...view.commands,
+    ...UI_COMMANDS.filter((u) => !view.commands.some((c) => c.name === u.name)),
+  ];
   const ctx: KeyContext = {
     send: props.send,
     exit: props.exit,
@@ -135,6 +140,8 @@ export function App(props: AppProps) {
         items: [...v.items, { id: itemId(), kind: "user", text, steer: true }],
       })),
     uiCommand: (text) => {
+      // A catalog command of the same name wins over the UI's own.
+      if (view.commands.some((c) => `/${c.name}` === text)) return false;
       if (text === "/exit" || text === "/quit") props.exit();
       else if (text === "/help")
         props.store.change((v) => ({
@@ -146,8 +153,12 @@ export function App(props: AppProps) {
     },
   };
   useInput((input, key) => {
-    const next = handleKey(uiRef.current, props.store.getSnapshot(), input, key, ctx);
+    const before = uiRef.current;
+    const next = handleKey(before, props.store.getSnapshot(), input, key, ctx);
     uiRef.current = next;
+    // A bracketed paste still arriving shows nothing yet: no render per piece.
+    if (next.paste !== undefined) return;
+    if (next.editor.text === "/" && before.editor.text !== "/") props.refreshCommands?.();
     setUi(next);
   });
   const completions = activeCard(view) || ui.rewind ? [] : currentCompletions(ui, ctx);

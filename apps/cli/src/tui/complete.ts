@@ -7,6 +7,8 @@ import { type Editor, wordAtCursor } from "./editor.js";
 export interface SlashCommand {
   readonly name: string;
   readonly description: string;
+  /** What the command takes, e.g. `[model]` (shown after the name). */
+  readonly argumentHint?: string;
 }
 
 /** What Tab would put in place of the word at the cursor. */
@@ -84,7 +86,11 @@ export function completionsFor(
     return commands
       .filter((c) => c.name.toLowerCase().startsWith(name))
       .slice(0, limit)
-      .map((c) => ({ label: `/${c.name}`, detail: c.description, replacement: `/${c.name} ` }));
+      .map((c) => ({
+        label: `/${c.name}`,
+        detail: c.argumentHint ? `${c.argumentHint}  ${c.description}` : c.description,
+        replacement: `/${c.name} `,
+      }));
   }
   if (word.startsWith("@")) {
     return rankFiles(files, word.slice(1))

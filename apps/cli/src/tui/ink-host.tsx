@@ -5,6 +5,7 @@ import type { InteractiveArgs } from "../args.js";
 import { App } from "./app.js";
 import { listProjectFiles } from "./complete.js";
 import { type DeferredHistory, openHistory } from "./history.js";
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from "./paste.js";
 import type { CommandQueue, Opened } from "./opened.js";
 import type { ViewStore } from "./store.js";
 import { ColorContext, colorsWanted } from "./theme.js";
@@ -71,8 +72,20 @@ export interface Screen {
   unmount(): void;
 }
 
+/** Bracketed paste mode on while the screen is up, off again when it goes (also on exit). */
+function bracketedPaste(): () => void {
+  const off = () => void process.stdout.write(BRACKETED_PASTE_OFF);
+  process.stdout.write(BRACKETED_PASTE_ON);
+  process.once("exit", off);
+  return () => {
+    process.off("exit", off);
+    off();
+  };
+}
+
 /** Renders the screen at once (the prompt takes keys before the session is open). */
 export function mountScreen(parts: ScreenParts): Screen {
+  const pasteOff = bracketedPaste();
   let files: readonly string[] = [];
   let opened: Opened | undefined;
   let resolveLeft: () => void = () => {};
@@ -86,7 +99,7 @@ export function mountScreen(parts: ScreenParts): Screen {
         send={parts.queue.send}
         exit={() => resolveLeft()}
         history={parts.history}
-        commands={() => opened?.commands ?? []}
+        refreshCommands={() => opened?.refreshCommands()}
         files={() => files}
       />
     </ColorContext.Provider>,
@@ -101,7 +114,10 @@ export function mountScreen(parts: ScreenParts): Screen {
         files = list;
       });
     },
-    unmount: () => instance.unmount(),
+    unmount: () => {
+      instance.unmount();
+      pasteOff();
+    },
   };
 }
 

@@ -170,6 +170,13 @@ export function ItemView({ item }: { item: Item }) {
       );
     case "assistant":
       return <Markdown text={item.text} />;
+    case "output":
+      return (
+        <Box flexDirection="column">
+          <Text dimColor>/{item.name}</Text>
+          <Markdown text={item.text} />
+        </Box>
+      );
     case "tool": {
       const color =
         item.status === "ok" ? c("ok") : item.status === "error" ? c("error") : c("warn");

@@ -111,17 +111,31 @@ export async function historyOf(session: SessionHandle, resumed: boolean) {
   return readSessionView(session.logPath).catch(() => undefined);
 }
 
-function watchCommands(session: SessionHandle): SlashCommand[] {
-  const commands: SlashCommand[] = [];
-  void session.mcp
-    .settled()
-    .then(() => session.mcp.prompts())
-    .then((prompts) => {
-      for (const p of prompts)
-        commands.push({ name: p.name, description: p.prompt.description ?? "" });
-    })
-    .catch(() => {});
-  return commands;
+/**
+ * Keeps `view.commands` equal to the session's catalog (`SessionHandle.commands()`): read at
+ * once, again when its MCP servers have settled (their prompts join), and on each call of
+ * the returned refresh. A later read never overwrites a newer one. Never throws.
+ */
+export function watchCommands(session: SessionHandle, store: ViewStore): () => void {
+  let asked = 0;
+  const refresh = () => {
+    const ask = ++asked;
+    void session
+      .commands()
+      .then((list) => {
+        if (ask !== asked) return;
+        const commands: SlashCommand[] = list.map((c) => ({
+          name: c.name,
+          description: c.description,
+          ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
+        }));
+        store.change((view) => ({ ...view, commands }));
+      })
+      .catch(() => {});
+  };
+  refresh();
+  void session.mcp.settled().then(refresh, () => {});
+  return refresh;
 }
 
 /**
@@ -149,7 +163,8 @@ export async function openInteractive(
     const session = await openSession(engine, args, root, id, store.dispatch);
     const history = await historyOf(session, id !== undefined);
     if (history) store.change((view) => withHistory(view, history, args));
-    return { engine, session, store, dataDir: paths.dataDir, commands: watchCommands(session) };
+    const refreshCommands = watchCommands(session, store);
+    return { engine, session, store, dataDir: paths.dataDir, refreshCommands };
   } catch (error) {
     await engine.shutdown();
     throw error;

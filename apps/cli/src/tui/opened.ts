@@ -1,6 +1,5 @@
 import type { Engine, SessionHandle } from "@z-engine/engine";
 import type { EngineCommand } from "@z-engine/protocol";
-import type { SlashCommand } from "./complete.js";
 import type { ViewStore } from "./store.js";
 
 /** What the screen (ink, or plain lines) gets: an open session and its view. */
@@ -9,8 +8,8 @@ export interface Opened {
   readonly session: SessionHandle;
   readonly store: ViewStore;
   readonly dataDir: string;
-  /** Slash commands of the session's catalog (MCP prompts), filled in once its servers settle. */
-  readonly commands: SlashCommand[];
+  /** Reads the session's `/` catalog again into the view (custom command files may have changed). */
+  readonly refreshCommands: () => void;
 }
 
 /** Commands sent before the session is open wait here, in order. */

@@ -111,6 +111,7 @@ function describe(envelope: EventEnvelope): string | undefined {
     return `── ${event.outcome} · ${badgeLabel(event.badge)} (${event.badge.reason}) · ${formatTokens(event.usage)} · ${formatCost(event.usage.costUsd)}`;
   if (event.type === "assistantFinished") return "";
   if (event.type === "modeChanged") return `mode: ${event.mode}`;
+  if (event.type === "commandOutput") return event.markdown;
   if (event.type === "approvalRequested" || event.type === "trustRequired") return undefined;
   return formatEvent(event);
 }

@@ -2,6 +2,7 @@ import type { InteractiveArgs } from "../args.js";
 import { guardConsole } from "../console-guard.js";
 import type { Io } from "../output/result.js";
 import { deferredHistory } from "./history.js";
+import { loadInk } from "./load-ink.js";
 import { ViewStore } from "./store.js";
 import { CommandQueue } from "./opened.js";
 
@@ -43,7 +44,7 @@ export async function runInteractive(
       return failed(io, error, OpenError);
     }
   }
-  const ink = await import("./ink-host.js");
+  const ink = await loadInk();
   // `--resume` without an id: the picker comes first, the screen after it.
   const screen = args.resume === true ? undefined : ink.mountScreen({ store, queue, history, env });
   const { openInteractive, OpenError } = await import("./open.js");

@@ -104,3 +104,13 @@ describe("the view", () => {
     expect(view.approvals[0]).toMatchObject({ approvalId: "a1", agentId: "agent_1" });
   });
 });
+
+describe("command output", () => {
+  it("puts an engine built-in's answer in the transcript, named, without starting a turn", () => {
+    const view = fold([{ type: "commandOutput", name: "cost", markdown: "**Cost:** $0.01" }]);
+    expect(view.items).toEqual([
+      { id: expect.any(Number), kind: "output", name: "cost", text: "**Cost:** $0.01" },
+    ]);
+    expect(view.running).toBe(false);
+  });
+});

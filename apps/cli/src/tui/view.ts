@@ -1,3 +1,4 @@
+import type { SlashCommand } from "./complete.js";
 import type {
   Badge,
   EngineEventOf,
@@ -33,6 +34,8 @@ export type Item =
       readonly reason?: string;
     }
   | { readonly id: number; readonly kind: "info"; readonly text: string }
+  /** An engine built-in command's answer (`/cost`), as markdown. */
+  | { readonly id: number; readonly kind: "output"; readonly name: string; readonly text: string }
   | {
       readonly id: number;
       readonly kind: "notice";
@@ -72,6 +75,8 @@ export interface View {
   readonly usage: Usage;
   readonly badge?: Badge;
   readonly targets: readonly Target[];
+  /** The session's `/` commands (its catalog), for completion; empty until the session is open. */
+  readonly commands: readonly SlashCommand[];
 }
 
 /** The view before any event. */
@@ -94,6 +99,7 @@ export function initialView(init: {
     model: init.model,
     usage: init.usage,
     targets: init.targets ?? [],
+    commands: [],
   };
 }
 
@@ -262,6 +268,8 @@ export function reduce(view: View, envelope: EventEnvelope): View {
         level: "warning",
         text: `retrying (${event.attempt}/${event.maxAttempts}): ${event.message}`,
       });
+    case "commandOutput":
+      return add(view, { kind: "output", name: event.name, text: event.markdown });
     case "compacted":
       return add(view, { kind: "info", text: "Conversation compacted" });
     default:

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { parseEngineCommand } from "@z-engine/protocol";
 import { checkRequest } from "./security.js";
 import { HubError, type SessionHub } from "./session-hub.js";
 import { type StaticFiles, serveStatic } from "./static-files.js";
@@ -105,19 +104,13 @@ function apiHandler(hub: SessionHub, streams: Set<ServerResponse>): Handler {
       return streamEvents(hub, id, request, response, url, streams);
     }
     if (what === "commands" && method === "POST") {
+      // Loaded on first use: the server listens before any of zod's schemas load (start-up).
+      const { parseEngineCommand } = await import("@z-engine/protocol");
       const parsed = parseEngineCommand(await readJson(request));
       if (!parsed.ok) throw new HubError("badRequest", `not a command: ${parsed.error.message}`);
       return json(response, 202, { turnId: (await hub.send(id, parsed.value)) ?? null });
     }
     if (what === "slash" && method === "GET") return json(response, 200, await hub.commands(id));
-    if (what === "prompt" && method === "POST") {
-      const body = (await readJson(request)) as { command?: unknown; args?: unknown };
-      return json(
-        response,
-        200,
-        await hub.prompt(id, String(body.command ?? ""), String(body.args ?? "")),
-      );
-    }
     throw new HubError("notFound", "no such route");
   };
 }

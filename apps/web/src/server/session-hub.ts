@@ -1,4 +1,4 @@
-import type { Engine, SessionHandle } from "@z-engine/engine";
+import type { Engine, SessionHandle, SlashCommandInfo } from "@z-engine/engine";
 import type { EngineCommand, EventEnvelope } from "@z-engine/protocol";
 
 /**
@@ -26,11 +26,8 @@ export interface SessionEntry {
   readonly open: boolean;
 }
 
-/** A slash command the composer completes. */
-export interface SlashCommand {
-  readonly name: string;
-  readonly description: string;
-}
+/** A slash command the composer completes: an entry of the engine's command catalog. */
+export type SlashCommand = SlashCommandInfo;
 
 type Listener = (item: StreamItem) => void;
 
@@ -71,7 +68,7 @@ export class SessionHub {
 
   constructor(
     private readonly engine: Promise<Engine>,
-    private readonly dataDir: string,
+    private readonly dataDir: Promise<string>,
   ) {}
 
   /** Every stored session, newest first, marked when open here. */
@@ -120,7 +117,7 @@ export class SessionHub {
     try {
       // Loaded on first use: the server starts before the engine's modules are in.
       const { readSessionHistory } = await import("@z-engine/engine");
-      const history = await readSessionHistory(this.dataDir, id);
+      const history = await readSessionHistory(await this.dataDir, id);
       for (const envelope of history.events) session.push(envelope, true);
       session.handle = await (await this.engine).openSession(id, {
         onEvent: (e) => session.push(e, false),
@@ -147,24 +144,13 @@ export class SessionHub {
     return session.handle?.send(command);
   }
 
-  /** The slash commands of a session: the page's own, then its MCP servers' prompts. */
+  /**
+   * The slash commands of a session: the engine's catalog (`SessionHandle.commands()`: engine
+   * built-ins, custom commands, prompt built-ins, MCP prompts), read anew on each call.
+   */
   async commands(id: string): Promise<SlashCommand[]> {
     const session = await this.openOnly(id);
-    const prompts = (await session.handle?.mcp.prompts()) ?? [];
-    return [
-      ...BUILT_IN_COMMANDS,
-      ...prompts.map((p) => ({
-        name: p.name,
-        description: p.prompt.description ?? `MCP prompt of ${p.server}`,
-      })),
-    ];
-  }
-
-  /** Fetches an MCP prompt command's text (the page submits it as the prompt). */
-  async prompt(id: string, command: string, args: string) {
-    const session = await this.openOnly(id);
-    if (!session.handle) throw new HubError("notOpen", `session ${id} is not open`);
-    return session.handle.mcp.getPrompt(command, args);
+    return (await session.handle?.commands()) ?? [];
   }
 
   private async openOnly(id: string): Promise<OpenSession> {
@@ -173,16 +159,6 @@ export class SessionHub {
     return session;
   }
 }
-
-/** The commands the page handles itself (each becomes an engine command). */
-export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
-  { name: "mode", description: "Switch the permission mode: ask, acceptEdits, plan, bypass" },
-  { name: "model", description: "Switch the model, e.g. /model claude-sonnet-4-5" },
-  { name: "effort", description: "Switch the reasoning effort: low, medium, high, max" },
-  { name: "cancel", description: "Cancel the running turn and drop queued steering" },
-  { name: "interrupt", description: "Stop the running turn, keep queued steering" },
-  { name: "trust", description: "Trust this project folder" },
-];
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -14,8 +14,11 @@ export interface WebServerOptions {
    * server listen and serve the page while the engine still loads (start-up).
    */
   readonly engine: Engine | Promise<Engine>;
-  /** The data folder the engine uses (`paths.dataDir`): stored sessions are read from it. */
-  readonly dataDir: string;
+  /**
+   * The data folder the engine uses (`paths.dataDir`): stored sessions are read from it. A
+   * promise when the settings still load.
+   */
+  readonly dataDir: string | Promise<string>;
   /** The port on 127.0.0.1; default 0 (a random free one). */
   readonly port?: number;
   /** The one-time token; default: a fresh random one. */
@@ -40,6 +43,6 @@ export const DEFAULT_PUBLIC_DIR = existsSync(join(here, "public", "app.js"))
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const files = await loadStaticFiles(options.publicDir ?? DEFAULT_PUBLIC_DIR);
-  const hub = new SessionHub(Promise.resolve(options.engine), options.dataDir);
+  const hub = new SessionHub(Promise.resolve(options.engine), Promise.resolve(options.dataDir));
   return listen(hub, files, options.token ?? newToken(), options.port ?? 0);
 }

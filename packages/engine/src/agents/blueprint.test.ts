@@ -1,6 +1,12 @@
 import type { PermissionMode } from "@z-engine/protocol";
 import { describe, expect, it } from "vitest";
-import { childMode, MAX_AGENT_DEPTH, subagentToolNames, toolEntryMatches } from "./blueprint.js";
+import {
+  childMode,
+  MAX_AGENT_DEPTH,
+  subagentMcpFilter,
+  subagentToolNames,
+  toolEntryMatches,
+} from "./blueprint.js";
 import { agentMentionReminder, agentMentions } from "./mentions.js";
 
 const PARENT = [
@@ -16,6 +22,42 @@ const PARENT = [
   "mcp__jira__create_issue",
   "mcp__github__get_issue",
 ];
+
+describe("subagentMcpFilter", () => {
+  const MCP = [
+    "ListMcpResources",
+    "ReadMcpResource",
+    "LoadMcpTools",
+    "mcp__jira__get_issue",
+    "mcp__jira__create_issue",
+    "mcp__jira2__get_issue",
+    "mcp__github__get_issue",
+  ];
+  const given = (tools: string[] | undefined, disallowedTools: string[] = []) => {
+    const filter = subagentMcpFilter({ tools, disallowedTools });
+    return filter === null ? null : MCP.filter(filter);
+  };
+
+  it("gives none when the definition names no MCP tool", () => {
+    expect(given(["Read", "Grep"])).toBeNull();
+  });
+
+  it("gives one server's tools for mcp__x__* and mcp__x, one tool for mcp__x__tool", () => {
+    const jira = ["LoadMcpTools", "mcp__jira__get_issue", "mcp__jira__create_issue"];
+    expect(given(["Read", "mcp__jira__*"])).toEqual(jira);
+    expect(given(["mcp__jira"])).toEqual(jira);
+    expect(given(["mcp__jira__get_issue"])).toEqual(["LoadMcpTools", "mcp__jira__get_issue"]);
+    expect(toolEntryMatches("mcp__jira", "mcp__jira2__get_issue")).toBe(false);
+  });
+
+  it("gives all but the disallowed for no list or *; resource tools only by name or all", () => {
+    expect(given(undefined)).toEqual(MCP);
+    expect(given(undefined, ["mcp__github", "ReadMcpResource"])).toEqual(
+      MCP.filter((t) => t !== "mcp__github__get_issue" && t !== "ReadMcpResource"),
+    );
+    expect(given(["ListMcpResources"])).toEqual(["ListMcpResources"]);
+  });
+});
 
 describe("subagentToolNames", () => {
   it("gives every tool but the user-facing ones when the definition lists none", () => {

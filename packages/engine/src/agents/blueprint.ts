@@ -16,11 +16,19 @@ const AGENT_TOOLS = new Set(["Agent", "ApplyAgentChanges"]);
 /** Claude Code's name for the Agent tool, accepted in definitions, rules and transcripts. */
 export const AGENT_TOOL_ALIASES: Readonly<Record<string, string>> = { Task: "Agent" };
 
-/** Whether a definition's tool entry (`Read`, `Bash(git diff:*)`, `mcp__jira__*`, `Task`) names `tool`. */
+/** `mcp__<server>` alone: every tool of that server (Claude Code's rule form). */
+const MCP_SERVER_ENTRY = /^mcp__((?:(?!__)[^*])+)$/;
+
+/**
+ * Whether a definition's tool entry names `tool`: an exact name (`Read`, `mcp__jira__search`),
+ * a rule-like entry by its tool (`Bash(git diff:*)`), Claude Code's `Task` for Agent, `*`, a
+ * wildcard (`mcp__jira__*`), or a server alone (`mcp__jira`: each of its tools).
+ */
 export function toolEntryMatches(entry: string, tool: string): boolean {
   const base = entry.replace(/\(.*\)$/s, "").trim();
   const name = AGENT_TOOL_ALIASES[base] ?? base;
   if (name === "*") return true;
+  if (MCP_SERVER_ENTRY.test(name)) return tool === name || tool.startsWith(`${name}__`);
   if (!name.includes("*")) return name === tool;
   const pattern = name.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
   return new RegExp(`^${pattern.join(".*")}$`).test(tool);
@@ -44,6 +52,39 @@ export function subagentToolNames(
     if (definition.disallowedTools.some((entry) => toolEntryMatches(entry, tool))) return false;
     return listed === undefined || listed.some((entry) => toolEntryMatches(entry, tool));
   });
+}
+
+/** The MCP hub's own tools: resources (any server's) and loading deferred schemas. */
+const MCP_RESOURCE_TOOLS = new Set(["ListMcpResources", "ReadMcpResource"]);
+const LOAD_MCP_TOOLS = "LoadMcpTools";
+
+/**
+ * Which of the session's MCP tools a subagent gets, or `null` for none. A server tool
+ * (`mcp__<server>__<tool>`) passes when the definition lists no tools (or `*`) or an entry
+ * names it (exact, `mcp__<server>__*`, `mcp__<server>`), and no `disallowedTools` entry
+ * does. ListMcpResources and ReadMcpResource read every server's resources, so they pass
+ * only when listed by name (or all tools are). LoadMcpTools passes whenever some server
+ * tool may. Pure.
+ */
+export function subagentMcpFilter(
+  definition: Pick<AgentDefinition, "tools" | "disallowedTools">,
+): ((tool: string) => boolean) | null {
+  const listed = definition.tools;
+  const entries = listed ?? ["*"];
+  if (
+    !entries.some(
+      (e) => e.trim().startsWith("mcp__") || e.trim() === "*" || MCP_RESOURCE_TOOLS.has(e.trim()),
+    )
+  )
+    return null;
+  const denied = (tool: string) =>
+    definition.disallowedTools.some((e) => toolEntryMatches(e, tool));
+  const mayServerTools = entries.some((e) => e.trim() === "*" || e.trim().startsWith("mcp__"));
+  return (tool) => {
+    if (denied(tool)) return false;
+    if (tool === LOAD_MCP_TOOLS) return mayServerTools;
+    return entries.some((e) => toolEntryMatches(e, tool));
+  };
 }
 
 /** How much a mode lets run without asking: plan < ask < acceptEdits < bypass. */

@@ -8,17 +8,9 @@ import { transcriptSink } from "../run/agent-context.js";
 import { runAgent } from "../run/agent-run.js";
 import { newTurnState } from "../run/turn-state.js";
 import type { SessionCore } from "../session/core.js";
-import { subagentToolNames } from "./blueprint.js";
+import { resolveAgentModel } from "./agent-model.js";
+import { subagentMcpFilter, subagentToolNames } from "./blueprint.js";
 import type { SubagentEnd, SubagentRun } from "./subagent.js";
-
-/** Model names in Claude Code's files that mean "the session's model" here. */
-const INHERITED_MODELS = new Set(["inherit", "main", "sonnet", "opus", "haiku"]);
-
-/** The model a definition names: the session's, the fast role's, or an id as written. */
-export function subagentModel(core: SessionCore, model: string): string {
-  if (model === "fast") return core.config.fastModel;
-  return INHERITED_MODELS.has(model) ? core.model : model;
-}
 
 /** The subagent's system: its definition's prompt in place of the base prompt, then the rest. */
 function subagentSystem(core: SessionCore, prompt: string): SystemSection[] {
@@ -50,14 +42,15 @@ function runAgentOf(core: SessionCore, run: SubagentRun): RunAgent {
       run.depth,
     ),
   );
-  const listsMcp = def.tools === undefined || def.tools.some((t) => t.startsWith("mcp__"));
+  const mcpFilter = subagentMcpFilter(def);
   const system = subagentSystem(core, def.prompt);
   return {
     agentType: def.name,
     system: () => system,
     tools: core.tools.filter((t) => names.has(t.name)),
-    mcpTools: listsMcp,
-    model: () => subagentModel(core, def.model),
+    mcpTools: mcpFilter !== null,
+    ...(mcpFilter ? { mcpFilter } : {}),
+    model: () => resolveAgentModel(def.model, { main: core.model, fast: core.config.fastModel }),
     effort: () => core.effort,
     // A session in bypass overrides every agent's mode at each call.
     mode: () => (core.mode === "bypass" ? "bypass" : run.mode),

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { AgentWorktree } from "@z-engine/host";
 import { type AgentId, newAgentId, type PermissionMode, type ToolCallId } from "@z-engine/protocol";
 import {
@@ -73,8 +74,10 @@ export class SessionAgents implements AgentPort {
       );
     }
     const agentId = (request.resume ?? newAgentId()) as AgentId;
-    let worktree = known?.worktree;
-    if (!worktree && request.isolation === "worktree") {
+    // A worktree agent whose changes were applied or discarded goes on in a new worktree.
+    const applied = known?.worktree !== undefined && !existsSync(known.worktree.path);
+    let worktree = applied ? undefined : known?.worktree;
+    if (!worktree && (request.isolation === "worktree" || applied)) {
       const created = await this.worktrees.create(agentId);
       if (!created.ok) return errorOutput(created.error);
       worktree = created.worktree;
@@ -109,9 +112,26 @@ export class SessionAgents implements AgentPort {
   private async resumable(agentId: string): Promise<Finished | undefined> {
     const known = this.finished.get(agentId);
     if (known) return known;
-    const name = await this.deps.storedAgentType?.(agentId).catch(() => null);
+    const name = await this.storedType(agentId);
     const type = name ? this.deps.catalog().types.get(name) : undefined;
-    return type ? { type } : undefined;
+    if (!type) return undefined;
+    // A worktree agent of an earlier process goes on in its worktree.
+    const worktree = await this.worktrees.stored(agentId);
+    return { type, ...(worktree ? { worktree } : {}) };
+  }
+
+  private async storedType(agentId: string): Promise<string | null> {
+    return (await this.deps.storedAgentType?.(agentId).catch(() => null)) ?? null;
+  }
+
+  /**
+   * Brings back the waiting changes of a worktree agent this session ran in an earlier
+   * process (its transcript is in the session's store), unless it is running now.
+   */
+  private async restorePending(agentId: string): Promise<void> {
+    if (this.running.has(agentId) || this.finished.has(agentId)) return;
+    if ((await this.storedType(agentId)) === null) return;
+    await this.worktrees.restore(agentId);
   }
 
   private async finish(
@@ -188,10 +208,12 @@ export class SessionAgents implements AgentPort {
   }
 
   async pendingChanges(agentId: string): Promise<readonly string[] | null> {
+    await this.restorePending(agentId);
     return this.worktrees.pendingPaths(agentId);
   }
 
   async applyChanges(agentId: string, apply: boolean): Promise<ToolOutput> {
+    await this.restorePending(agentId);
     // The output's writtenPaths make the applied files count as the parent's writes.
     return (await this.worktrees.applyOrDiscard(agentId, apply)).output;
   }

@@ -9,7 +9,10 @@ import {
   type WorktreeFileChange,
 } from "@z-engine/host";
 import { errorOutput, textOutput, type ToolOutput } from "@z-engine/tools";
+import { existsSync } from "node:fs";
+import { readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { z } from "zod";
 
 /** A worktree agent's committed changes, waiting to be applied or discarded. */
 export interface WorktreeChanges {
@@ -22,6 +25,27 @@ interface Pending {
   readonly worktree: AgentWorktree;
   readonly changes: WorktreeChanges;
 }
+
+/**
+ * What `.z-engine/worktrees/<agent>.json` holds (git ignores it, as the whole folder): the
+ * worktree's facts, so its changes can still be applied after the session is reopened.
+ */
+const Descriptor = z.object({
+  v: z.literal(2),
+  worktree: z.object({
+    name: z.string(),
+    repoRoot: z.string(),
+    path: z.string(),
+    root: z.string(),
+    branch: z.string(),
+    base: z.string(),
+  }),
+});
+
+/** Agent ids as the store and the worktree names accept them. */
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+const descriptorOf = (worktree: AgentWorktree) => `${worktree.path}.json`;
 
 const MAX_SIDE_CHARS = 2_000;
 const clip = (text: string | null) =>
@@ -42,7 +66,10 @@ function conflictText(c: MergeConflict): string {
 
 /**
  * The session's worktree agents: creates their worktrees, commits what they leave, and
- * applies (three-way merge) or discards it. Never rejects: git failures become messages.
+ * applies (three-way merge) or discards it. Each worktree is described in
+ * `.z-engine/worktrees/<agent>.json` from its creation until it is removed, so a later
+ * process (the session reopened) can {@link WorktreeAgents.restore} it. Never rejects: git
+ * failures become messages.
  */
 export class WorktreeAgents {
   private readonly pending = new Map<string, Pending>();
@@ -60,10 +87,10 @@ export class WorktreeAgents {
     agentId: string,
   ): Promise<{ ok: true; worktree: AgentWorktree } | { ok: false; error: string }> {
     try {
-      return {
-        ok: true,
-        worktree: await createAgentWorktree(this.projectRoot, agentId, this.options),
-      };
+      const worktree = await createAgentWorktree(this.projectRoot, agentId, this.options);
+      const descriptor: z.infer<typeof Descriptor> = { v: 2, worktree };
+      await writeFile(descriptorOf(worktree), `${JSON.stringify(descriptor)}\n`);
+      return { ok: true, worktree };
     } catch (error) {
       const message = error instanceof HostError ? error.message : String(error);
       return { ok: false, error: `Cannot give the agent a worktree: ${message}` };
@@ -79,6 +106,42 @@ export class WorktreeAgents {
     const changes = { agentId, ...summary };
     this.pending.set(agentId, { worktree, changes });
     return changes;
+  }
+
+  /**
+   * The worktree of `agentId` as an earlier process left it (its descriptor, and the folder
+   * still there), or undefined. Does not commit or change anything. Never rejects.
+   */
+  async stored(agentId: string): Promise<AgentWorktree | undefined> {
+    if (!SAFE_ID.test(agentId)) return undefined;
+    try {
+      const folder = join(await realpath(this.projectRoot), ".z-engine", "worktrees");
+      const parsed = Descriptor.safeParse(
+        JSON.parse(await readFile(join(folder, `${agentId}.json`), "utf8")),
+      );
+      if (!parsed.success) return undefined;
+      const worktree = parsed.data.worktree;
+      const path = join(folder, agentId);
+      // A descriptor names its own folder only, and that folder must still be there.
+      if (worktree.name !== agentId || worktree.path !== path || !existsSync(path))
+        return undefined;
+      return worktree;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Brings back the pending changes of a worktree agent of an earlier process: commits
+   * whatever its worktree holds (a run cut short leaves files uncommitted) and summarises
+   * it. Resolves true when the agent's changes now wait here. Never rejects.
+   */
+  async restore(agentId: string): Promise<boolean> {
+    if (this.pending.has(agentId)) return true;
+    const worktree = await this.stored(agentId);
+    if (!worktree) return false;
+    await this.commit(agentId, worktree);
+    return true;
   }
 
   /** The absolute project paths the pending changes touch, or `null` when none wait. */
@@ -138,5 +201,6 @@ export class WorktreeAgents {
   private async remove(agentId: string, worktree: AgentWorktree): Promise<void> {
     this.pending.delete(agentId);
     await removeAgentWorktree(worktree, this.options).catch(() => {});
+    await rm(descriptorOf(worktree), { force: true }).catch(() => {});
   }
 }

@@ -1,6 +1,8 @@
 import { compileRules } from "@z-engine/policy";
 import { noteAfterCall } from "../decisions/gate-seam.js";
 import { scoreAttention } from "../decisions/stop-seam.js";
+import { answerFromDocs } from "../decisions/ask-seam.js";
+import { relevantParts } from "../decisions/context-seams.js";
 import { persistProjectRule } from "@z-engine/config";
 import type { AgentId, ToolResultBlock, ToolUseBlock, TurnId } from "@z-engine/protocol";
 import { runTool } from "@z-engine/tools";
@@ -179,7 +181,9 @@ async function runCall(
     },
     scope,
   );
-  const output = await runTool(call.tool, call.input, ctx);
+  const output =
+    (await answerFromDocs(core, call, { signal, turnId })) ??
+    (await runTool(call.tool, call.input, ctx));
   node.release();
   const cancelled = signal.aborted;
   if (output.thrown !== undefined)
@@ -211,7 +215,10 @@ async function runCall(
   const content = transcript.redactor.value(
     cancelled
       ? [{ type: "text" as const, text: CANCELLED_RESULT }]
-      : [...output.content, ...extra.map((t) => ({ type: "text" as const, text: t }))],
+      : [
+          ...(await relevantParts(core, call, output.content, { signal, turnId })),
+          ...extra.map((t) => ({ type: "text" as const, text: t })),
+        ],
   );
   const status: "cancelled" | "error" | "ok" = cancelled
     ? "cancelled"

@@ -104,7 +104,9 @@ export async function gateCall(
     own.find((t) => t.name === use.name) ??
     // Claude Code's name for the Agent tool, in its transcripts and habits.
     own.find((t) => t.name === AGENT_TOOL_ALIASES[use.name]) ??
-    (run.agent.mcpTools ? core.mcp.find(use.name) : undefined);
+    (run.agent.mcpTools && (run.agent.mcpFilter?.(use.name) ?? true)
+      ? core.mcp.find(use.name)
+      : undefined);
   if (!tool)
     return answered(
       `Unknown tool "${use.name}". Available tools: ${own.map((t) => t.name).join(", ")}.`,

@@ -54,6 +54,25 @@ describe("the USES table", () => {
     }
   });
 
+  it("registers the 13 uses of issue 26, one at each of the 13 seams", () => {
+    expect(USES.map((u) => u.name)).toEqual([
+      "screen_request",
+      "review_call",
+      "after_call_notes",
+      "stop_reminder",
+      "completion_claim",
+      "check_select",
+      "relevance",
+      "pressure_keep",
+      "route",
+      "ask_user",
+      "turn_start",
+      "turn_tone",
+      "attention",
+    ]);
+    expect(new Set(USES.map((u) => u.seam))).toEqual(new Set(SEAMS));
+  });
+
   it("joins no seam with every feature off: all 13 return at once", async () => {
     const { hub, events } = hubWith(USES, {});
     for (const seam of SEAMS) expect(hub.joins(seam)).toBe(false);

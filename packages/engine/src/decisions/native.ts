@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FEATURE_DIM } from "./classifiers/features.js";
 
@@ -42,8 +43,21 @@ async function importOrt(): Promise<OrtModule> {
   return mod.InferenceSession ? mod : (mod.default as OrtModule);
 }
 
-/** The folder of the shipped .onnx files (`models/` beside `src/` and `dist/`). */
+/** The folder of the shipped .onnx files in the package (`models/` beside `src/` and `dist/`). */
 export const MODELS_DIR = fileURLToPath(new URL("../../models/", import.meta.url));
+
+/**
+ * Where the shipped .onnx files are, first found: the package's `models/`, then `models/`
+ * beside a bundle that carries them (the CLI's `dist/models/`, seen from `dist/main.js` or
+ * from a chunk in `dist/chunks/`). Undefined when none holds them. Looked up on first load.
+ */
+export function shippedModelsDir(): string | undefined {
+  const dirs = [
+    MODELS_DIR,
+    ...["./models/", "../models/"].map((d) => fileURLToPath(new URL(d, import.meta.url))),
+  ];
+  return dirs.find((dir) => existsSync(join(dir, CLASSIFIERS.credential)));
+}
 
 /**
  * The native decision runtime (architecture.md "Runtime model"): onnxruntime-node is loaded
@@ -85,8 +99,9 @@ export class NativeRuntime implements NativeModels {
 
   private async load(name: ClassifierName): Promise<OrtSession | undefined> {
     const ort = await this.runtime();
-    const path = `${this.options.modelsDir ?? MODELS_DIR}/${CLASSIFIERS[name]}`;
-    if (!ort || !existsSync(path)) return undefined;
+    const dir = this.options.modelsDir ?? shippedModelsDir();
+    const path = dir === undefined ? undefined : join(dir, CLASSIFIERS[name]);
+    if (!ort || path === undefined || !existsSync(path)) return undefined;
     this.running++;
     this.maxConcurrentLoads = Math.max(this.maxConcurrentLoads, this.running);
     this.loads++;

@@ -16,6 +16,32 @@ export interface NewResultText {
   readonly text: string;
 }
 
+/** A tool result the context-pressure seam may clear: its id and a short description. */
+export interface ClearableResult {
+  readonly toolUseId: string;
+  readonly toolName: string;
+  /** The call's input, shortened ("Read src/a.ts", a command's start). */
+  readonly summary: string;
+  readonly chars: number;
+}
+
+/** A document of the project, as the ask-user seam offers it. */
+export interface ProjectDoc {
+  readonly path: string;
+  readonly text: string;
+}
+
+/** An answer the project's documents give to one question. */
+export interface DocAnswer {
+  readonly question: string;
+  /** The label of the choice the documents pick. */
+  readonly answer: string;
+  /** The document's path. */
+  readonly source: string;
+  /** The document's words that give the answer, copied exactly. */
+  readonly quote: string;
+}
+
 /**
  * What each seam gives its uses and what a use may answer. The advice types are the
  * escalate-only rule written as types: none of them has a way to allow, deny, cancel a turn
@@ -28,7 +54,15 @@ export interface SeamTypes {
     advice: { readonly reminders: readonly string[] };
   };
   contextPressure: {
-    input: { readonly planned: readonly string[]; readonly candidates: readonly string[] };
+    input: {
+      /** What the agent is working on: the latest user prompt (its start). */
+      readonly task: string;
+      /** Tool results planned to be cleared (their originals go to artifacts). */
+      readonly planned: readonly ClearableResult[];
+      /** Older results not planned, which a use may add. */
+      readonly candidates: readonly ClearableResult[];
+    };
+    /** Tool-use ids: planned clears to keep, candidates to clear too. Keeping wins. */
     advice: { readonly keep: readonly string[]; readonly add: readonly string[] };
   };
   beforeRequest: {
@@ -62,8 +96,17 @@ export interface SeamTypes {
     advice: { readonly reminder: string };
   };
   askUser: {
-    input: { readonly question: string };
-    advice: { readonly answer: string; readonly source: string };
+    input: {
+      /** The questions of one AskUserQuestion call, each with its choices' labels. */
+      readonly questions: readonly {
+        readonly question: string;
+        readonly options: readonly string[];
+      }[];
+      /** The project's documents (path relative to the project, text). */
+      readonly docs: readonly ProjectDoc[];
+    };
+    /** One answer per question, in order, each a choice backed by a quote of a document. */
+    advice: { readonly answers: readonly DocAnswer[] };
   };
   route: {
     input: { readonly prompt: string; readonly efforts: readonly Effort[] };
@@ -78,7 +121,8 @@ export interface SeamTypes {
     advice: { readonly skip: readonly CheckId[] };
   };
   relevance: {
-    input: { readonly text: string };
+    input: { readonly toolName: string; readonly input: unknown; readonly text: string };
+    /** 1-based, inclusive line ranges of `text` that matter, in order, not overlapping. */
     advice: { readonly keepLines: readonly (readonly [number, number])[] };
   };
   turnEnd: {

@@ -1,6 +1,7 @@
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { LspOperation } from "@z-engine/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionLsp } from "./hub.js";
 
@@ -46,7 +47,9 @@ describe("SessionLsp", () => {
 
   it("refuses an unknown operation and a missing server with clear errors", async () => {
     const { lsp, file } = await hub(true, true);
-    const unknown = await lsp.query({ operation: "format", filePath: file }, signal);
+    // A caller without types (JavaScript, a host's own port) can still send any name.
+    const format = "format" as LspOperation;
+    const unknown = await lsp.query({ operation: format, filePath: file }, signal);
     expect(unknown.isError).toBe(true);
     expect(unknown.content[0]).toMatchObject({
       text: expect.stringMatching(/^Unknown LSP operation format; one of definition, /),

@@ -1,11 +1,10 @@
 import {
   type ConfiguredLspServer,
   errorsAfterWrite,
-  LSP_OPERATIONS,
   LspManager,
-  type LspOperation,
   queryLsp,
 } from "@z-engine/integrations";
+import { LSP_OPERATIONS, type LspOperation } from "@z-engine/protocol";
 import {
   errorOutput,
   type LspPort,

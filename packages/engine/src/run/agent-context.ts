@@ -29,6 +29,8 @@ export interface AgentDefinition {
   readonly tools: readonly Tool[];
   /** Whether the session's MCP tools join this agent's requests and its gate. */
   readonly mcpTools: boolean;
+  /** Which of the MCP tools, when `mcpTools` (a subagent's definition may name some): all when absent. */
+  readonly mcpFilter?: (tool: string) => boolean;
   readonly model: () => string;
   readonly effort: () => Effort | undefined;
   /** The permission mode each call is decided under (a subagent's rule of bypass lives in its caller). */

@@ -76,7 +76,8 @@ export async function runAgent(core: SessionCore, run: AgentRun, turn: TurnState
     if (budget) return budget;
     // MCP tools join each request as the servers are then (list_changed, LoadMcpTools).
     if (run.agent.mcpTools) await core.mcp.refreshed();
-    const tools = run.agent.mcpTools ? [...ownTools, ...core.mcp.requestSpecs()] : ownTools;
+    const mcp = run.agent.mcpTools ? core.mcp.requestSpecs() : [];
+    const tools = [...ownTools, ...mcp.filter((s) => run.agent.mcpFilter?.(s.name) ?? true)];
     turn.rounds++;
     await relievePressure(core, run, turn, tools, false);
     const model = run.agent.model();

@@ -4,6 +4,7 @@ import type { SessionCore } from "../session/core.js";
 import type { AgentRun } from "./agent-context.js";
 import type { TurnState } from "./turn-state.js";
 import { runHook } from "../hooks/run-hook.js";
+import { plannedClears } from "../decisions/context-seams.js";
 
 /** Recent history a compaction keeps as it is, as a share of the window (or, after an overflow, of the history). */
 const KEEP_RECENT_SHARE = 0.25;
@@ -22,7 +23,11 @@ async function clearOldResults(
     baseTokens,
   });
   if (!plan) return;
-  const cleared = await clearToolResults(messages, plan, core.log.artifacts);
+  const cleared = await clearToolResults(
+    messages,
+    await plannedClears(core, turn, messages, plan),
+    core.log.artifacts,
+  );
   if (!cleared) return;
   await run.transcript.record("toolResultsCleared", { clearing: cleared.clearing });
   for (const f of cleared.failures) {

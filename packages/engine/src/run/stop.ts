@@ -33,7 +33,10 @@ async function stopHooks(
   const hook = await runHook(
     core,
     run.depth === 0 ? "Stop" : "SubagentStop",
-    { stop_hook_active: turn.stopHookContinuations > 0 },
+    {
+      stop_hook_active: turn.stopHookContinuations > 0,
+      ...(run.agentId ? { agent_id: run.agentId, agent_type: run.agent.agentType } : {}),
+    },
     { signal: run.signal, scope: { turnId: turn.turnId } },
   );
   if (!hook) return null;

@@ -34,6 +34,8 @@ export interface TurnState {
   /** The todo list as last seen, and rounds since it changed (for the todo nudge). */
   todosSeen: readonly TodoItem[] | undefined;
   roundsSinceTodos: number;
+  /** Set just before turnFinished is recorded: what is left is flushing the log. */
+  ended: boolean;
 }
 
 /** How an agent run ended. */
@@ -65,5 +67,6 @@ export function newTurnState(
     autoChecksRan: false,
     todosSeen: undefined,
     roundsSinceTodos: 0,
+    ended: false,
   };
 }

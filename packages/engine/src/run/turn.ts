@@ -14,10 +14,12 @@ import { beginTurnOverrides } from "../commands/turn-overrides.js";
 import type { AgentRun } from "./agent-context.js";
 import { runAgent } from "./agent-run.js";
 import { judgeTurn, routeTurn } from "../decisions/stop-seam.js";
+import { remindAtTurnStart } from "../decisions/context-seams.js";
 import { mainAgentRun } from "./main-agent.js";
 import { newTurnState, type RunEnd, type TurnState } from "./turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
 import { runHook } from "../hooks/run-hook.js";
+import { queueAgentMentions } from "../agents/mentions.js";
 
 /** What a user turn submits. */
 export interface Submission {
@@ -67,6 +69,7 @@ async function openTurn(
 ): Promise<void> {
   const turnId = turn.turnId;
   await queueChangedFiles(run);
+  await queueAgentMentions(core, turnId, submission.text, submission.blocks);
   const content: ContentBlock[] = [
     { type: "text", text: submission.text },
     ...(submission.blocks ?? []),
@@ -118,6 +121,7 @@ export async function runTurn(
   let end: RunEnd;
   const restore = await beginTurnOverrides(core, submission);
   try {
+    await remindAtTurnStart(core, turn, submission.text);
     await openTurn(core, run, turn, submission);
     await routeTurn(core, turn, submission.text);
     turn.recordCheckpoint = core.beginCheckpoint?.(turn);
@@ -145,6 +149,7 @@ export async function runTurn(
     durationMs,
     ...(end.reason ? { reason: end.reason } : {}),
   };
+  turn.ended = true;
   await core.journal.record("turnEnded", fields, { type: "turnFinished", ...fields }, scope);
   await core.log.sync().catch(() => {});
   judgeTurn(core, turnId, submission.text);

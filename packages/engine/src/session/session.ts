@@ -82,6 +82,8 @@ interface RunningTurn {
   readonly turnId: string;
   readonly controller: LinkedController;
   readonly state: { turn?: TurnState };
+  /** Settles once the turn's task is over and `running` was cleared. */
+  done?: Promise<void>;
 }
 
 /**
@@ -320,6 +322,8 @@ export class EngineSession implements SessionCore {
       case "setEffort":
         return this.state.setEffort(command.effort);
       case "rewind":
+        // A host that saw turnFinished may rewind at once: wait out the turn's last flush.
+        if (this.running?.state.turn?.ended) await this.running.done;
         if (this.running)
           return this.journal.notice(
             "warning",
@@ -385,12 +389,13 @@ export class EngineSession implements SessionCore {
     const { turnId, submission: next } = queued;
     const controller = linkedController(this.lifetime.signal);
     const state: RunningTurn["state"] = {};
-    this.running = { turnId, controller, state };
+    const running: RunningTurn = { turnId, controller, state };
+    this.running = running;
     const first = this.turnCount === 0;
     // A headless session titles itself from the prompt as its first turn starts, so that the
     // turn's end is its last event; others ask the fast model once the first turn ended.
     const title = () => this.track(generateTitle(this, next.text, this.lifetime.signal));
-    void runTurn(this, turnId, next, controller.signal, (turn) => {
+    running.done = runTurn(this, turnId, next, controller.signal, (turn) => {
       state.turn = turn;
       this.state.setCurrentTurn(turn);
       if (first && this.headless) title();

@@ -244,6 +244,51 @@ describe("SubagentStop hooks", () => {
   });
 });
 
+describe("SubagentStop hooks, at the limit", () => {
+  it("continue a subagent at most 5 times, then it stops with its last report", async () => {
+    hooks = await hookScripts([
+      {
+        event: "SubagentStop",
+        // Claude Code's JSON form of a block this time (the test above uses exit 2).
+        body: 'cat >> "$HOOK_DIR/stop.jsonl"; echo >> "$HOOK_DIR/stop.jsonl"\necho \'{"decision":"block","reason":"keep going"}\'',
+      },
+    ]);
+    h = await harness({ files, script: [], userSettings: hooks.toml, trusted: true });
+    h.model.push(
+      when(
+        main(REVIEWER),
+        reply.toolCall("Agent", { description: "d", prompt: "p", subagent_type: "reviewer" }),
+      ),
+      ...[1, 2, 3, 4, 5, 6, 7].map((n) => when(sub(REVIEWER), reply.text(`answer ${n}`))),
+      when(main(REVIEWER), reply.text("done")),
+    );
+    expect((await h.session.run("go")).outcome).toBe("completed");
+    const subs = h.model.requests.filter(sub(REVIEWER));
+    // The first answer, then one per continuation: 5 continuations, 6 requests.
+    expect(subs).toHaveLength(6);
+    for (const request of subs.slice(1))
+      expect(JSON.stringify(request.messages.at(-1))).toContain("keep going");
+    const inputs = (await hooks.read("stop.jsonl"))
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l));
+    expect(inputs.map((i) => [i.hook_event_name, i.stop_hook_active])).toEqual([
+      ["SubagentStop", false],
+      ["SubagentStop", true],
+      ["SubagentStop", true],
+      ["SubagentStop", true],
+      ["SubagentStop", true],
+    ]);
+    // Each call names the subagent (Claude Code's agent_id), the same one throughout.
+    expect(new Set(inputs.map((i) => `${i.agent_id} ${i.agent_type}`)).size).toBe(1);
+    expect(inputs[0]?.agent_id).toMatch(/^agent_/);
+    expect(inputs[0]?.agent_type).toBe("reviewer");
+    const result = resultText(resultsOf(h, h.model.requests.length - 1)[0]);
+    expect(result).toContain("answer 6");
+    expect(result).toMatch(/\(reviewer\) completed/);
+  });
+});
+
 describe("worktree agents", () => {
   it("run in their own worktree; ApplyAgentChanges merges the change into the project", async () => {
     h = await harness({

@@ -271,6 +271,21 @@ describe("rewind", () => {
     expect(h.recorder.ofType("rewound")).toHaveLength(0);
   });
 
+  it("sent the moment turnFinished arrives, waits out the turn's last flush instead of refusing", async () => {
+    h = await harness({ files, script: [], overrides: { mode: "bypass" } });
+    await changingTurn();
+    h.model.push(reply.text("Just talking."));
+    const from = h.recorder.envelopes.length;
+    const ended = h.session.run("talk only");
+    await h.recorder.waitFor("turnFinished", {}, { fromIndex: from });
+    h.session.send({ type: "rewind", messageId: userMessage(0), restore: "both" });
+    await ended;
+    await h.session.idle();
+    expect(h.recorder.ofType("notice").map((n) => n.code)).not.toContain("rewind.busy");
+    expect(h.recorder.ofType("rewound")).toHaveLength(1);
+    expect(await h.repo.read("notes.txt")).toBe("original notes\n");
+  });
+
   it("whose checkpoint is gone from the shadow repository changes nothing and says why", async () => {
     h = await harness({ files, script: [], overrides: { mode: "bypass" } });
     await changingTurn();

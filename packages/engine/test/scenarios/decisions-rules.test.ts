@@ -1,13 +1,16 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { EngineEventType, EventEnvelope } from "@z-engine/protocol";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { type DecisionModelKind, decisionModel } from "../decision-model.js";
+import { type DecisionModelKind, decisionModel, TURN_START_REMINDER } from "../decision-model.js";
 import { type Harness, harness, loginProject, resultsOf, waitForCount } from "../harness.js";
 
 // The rules of architecture.md "Decision seams", held with every feature On and every
 // feature in Shadow: no seam allows, denies, cancels a turn or sets a badge; a failing or
 // stalling decision model abstains (behaviour equals Off); Shadow advice is dropped but traced.
 
+/** Every feature of the USES table (context pressure has its own scenario, decisions-pressure). */
 const FEATURES = [
   "screen_request",
   "review_call",
@@ -15,11 +18,26 @@ const FEATURES = [
   "stop_reminder",
   "completion_claim",
   "check_select",
+  "relevance",
+  "pressure_keep",
   "route",
+  "ask_user",
+  "turn_start",
   "turn_tone",
   "attention",
 ];
 const REMINDER = "Your answer says the work succeeded";
+const QUESTION = "Which package manager should I use?";
+/** A project whose AGENTS.md settles QUESTION, with a long test log (for relevance). */
+const files = {
+  ...loginProject,
+  "AGENTS.md": "# Working here\n\nUse pnpm for every package command; never npm or yarn.\n",
+  "logs/test-output.txt": Array.from({ length: 300 }, (_, i) =>
+    i === 150
+      ? "not ok 151 - login token expires at its expiry time"
+      : `ok ${i + 1} - case ${i + 1} of the login suite passes as it should`,
+  ).join("\n"),
+};
 
 function settings(mode: "on" | "shadow" | "off", timeoutMs = 2_000, features = FEATURES): string {
   return [
@@ -34,6 +52,19 @@ function settings(mode: "on" | "shadow" | "off", timeoutMs = 2_000, features = F
 }
 
 const calls = [
+  { name: "Read", input: { file_path: "logs/test-output.txt" } },
+  {
+    name: "AskUserQuestion",
+    input: {
+      questions: [
+        {
+          question: QUESTION,
+          options: [{ label: "pnpm" }, { label: "npm" }, { label: "yarn" }],
+          multiSelect: false,
+        },
+      ],
+    },
+  },
   { name: "Bash", input: { command: "git status" } },
   { name: "Bash", input: { command: "rm -rf src" } },
   { name: "Bash", input: { command: "git push --force" } },
@@ -56,7 +87,7 @@ async function run(
   // The harness's own ScriptedModel stays the main model; the fast role gets the decision model.
   let main: Harness | undefined;
   main = await harness({
-    files: loginProject,
+    files,
     script: [
       reply.toolCalls(calls),
       reply.text("Done. All tests pass."),
@@ -65,6 +96,8 @@ async function run(
     userSettings: settings(mode, timeoutMs, features),
     approve: (r) =>
       r.title.includes("rm -rf") ? { type: "deny", feedback: "no" } : { type: "allowOnce" },
+    // The user picks npm: a result that differs from what the documents say.
+    answer: (q) => Object.fromEntries(q.questions.map((x) => [x.question, "npm"])),
     // The main client is made as the session opens, before `main` is assigned: it delegates.
     engine: {
       clientFactory: ({ role }) =>
@@ -84,6 +117,7 @@ const OBSERVABLE: readonly EngineEventType[] = [
   "toolFinished",
   "approvalRequested",
   "approvalResolved",
+  "questionAsked",
   "turnFinished",
 ];
 function observable(h: Harness) {
@@ -108,12 +142,25 @@ function observable(h: Harness) {
     });
 }
 
+/** The text of each tool result of the first batch, in call order. */
+const resultTexts = (h: Harness) =>
+  resultsOf(h, 1).map((r) =>
+    r.content
+      .map((c) => (c.type === "text" ? c.text : ""))
+      .join("")
+      .replaceAll(h.home, "<home>"),
+  );
+/** The opening message of the turn as the model got it. */
+const openingText = (h: Harness) => JSON.stringify(h.model.requests[0]?.messages[0]?.content);
+
 async function offBaseline() {
   const off = await run("off", "eager");
   const out = {
     events: observable(off.h),
     requests: off.h.model.requests.length,
     results: resultsOf(off.h, 1).map((r) => r.isError ?? false),
+    texts: resultTexts(off.h),
+    opening: openingText(off.h),
     badge: off.summary.badge.status,
   };
   await off.h.dispose();
@@ -142,10 +189,29 @@ describe("decision rules with every feature On", { timeout: 60_000 }, () => {
     expect(asked.some((a) => a.title.includes("git push"))).toBe(false);
     expect(h.recorder.ofType("toolFinished").map((f) => f.status)).toEqual([
       "ok",
+      "ok",
+      "ok",
       "denied",
       "denied",
       "ok",
     ]);
+    const [read, asked0] = resultTexts(h);
+    // relevance: the model got the picked lines and a pointer; the log's artifact holds it whole.
+    expect(read).toContain("[lines 1-10 of 300]");
+    expect(read).not.toContain("not ok 151");
+    expect(read?.length).toBeLessThan((off.texts[0] ?? "").length / 4);
+    const ref = read?.match(/stored as artifact:(\S+);/)?.[1] ?? "(none)";
+    const stored = (await readdir(h.home, { recursive: true })).find((f) => f.endsWith(ref));
+    expect(await readFile(join(h.home, stored ?? ref), "utf8")).toContain("not ok 151");
+    // ask_user: the documents answered instead of the user, quoting AGENTS.md.
+    expect(h.recorder.ofType("questionAsked")).toEqual([]);
+    expect(off.events.some((e) => e.startsWith("questionAsked"))).toBe(true);
+    expect(asked0).toContain(
+      `"${QUESTION}" = "pnpm" (AGENTS.md: "Use pnpm for every package command;`,
+    );
+    // turn_start: its reminder is in the opening message.
+    expect(openingText(h)).toContain(TURN_START_REMINDER);
+    expect(off.opening).not.toContain(TURN_START_REMINDER);
     // stop_reminder continued the run once (not twice), then completion_claim spoke up.
     expect(h.model.requests).toHaveLength(3);
     const reminded = h.model.requests[2]?.messages.at(-1)?.content ?? [];
@@ -169,10 +235,15 @@ describe("decision rules with every feature On", { timeout: 60_000 }, () => {
     expect(traces.filter((t) => t.applied).map((t) => t.use)).toEqual(
       expect.arrayContaining([
         "review_call",
+        "after_call_notes",
         "stop_reminder",
         "completion_claim",
+        "relevance",
         "route",
+        "ask_user",
+        "turn_start",
         "turn_tone",
+        "attention",
       ]),
     );
     expect(h.recorder.ofType("turnFinished").map((t) => t.outcome)).toEqual(["completed"]);
@@ -187,6 +258,8 @@ describe("decision rules with every feature On", { timeout: 60_000 }, () => {
       const { h } = await run("on", kind, 10, sidecarUses);
       expect(observable(h)).toEqual(off.events);
       expect(h.model.requests).toHaveLength(off.requests);
+      expect(resultTexts(h)).toEqual(off.texts);
+      expect(openingText(h)).toBe(off.opening);
       expect(h.model.requests[0]?.effort).toBeUndefined();
       expect(h.recorder.ofType("routeChosen")).toEqual([]);
       expect(h.recorder.ofType("completionClaimUnchecked")).toEqual([]);
@@ -206,6 +279,8 @@ describe("decision rules with every feature in Shadow", { timeout: 60_000 }, () 
     expect(observable(h)).toEqual(off.events);
     expect(h.model.requests).toHaveLength(off.requests);
     expect(resultsOf(h, 1).map((r) => r.isError ?? false)).toEqual(off.results);
+    expect(resultTexts(h)).toEqual(off.texts);
+    expect(openingText(h)).toBe(off.opening);
     expect(summary.badge.status).toBe(off.badge);
     expect(h.model.requests[0]?.effort).toBeUndefined();
     for (const type of [
@@ -219,5 +294,12 @@ describe("decision rules with every feature in Shadow", { timeout: 60_000 }, () 
     const traces = h.recorder.ofType("decisionTraced").map((e) => e.trace);
     expect(traces.every((t) => t.mode === "shadow" && !t.applied)).toBe(true);
     expect(traces.some((t) => t.use === "review_call" && t.outcome === "advice")).toBe(true);
+    // Every use whose seam this turn reaches ran in Shadow (or was skipped, four being busy).
+    for (const use of ["turn_start", "route", "relevance", "ask_user", "after_call_notes"])
+      expect(
+        await h.recorder.waitFor("decisionTraced", {
+          trace: { use, mode: "shadow", applied: false },
+        }),
+      ).toBeDefined();
   });
 });

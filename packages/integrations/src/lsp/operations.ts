@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import type { LspOperation } from "@z-engine/protocol";
 import type {
   Diagnostic,
   DocumentDiagnosticReport,
@@ -20,23 +21,6 @@ import {
 } from "./format.js";
 import type { LiveServer } from "./manager.js";
 import { tsserverDiagnostics } from "./tsserver-diagnostics.js";
-
-/** The queries the LSP tool can make. */
-export const LSP_OPERATIONS = [
-  "definition",
-  "references",
-  "hover",
-  "implementation",
-  "incomingCalls",
-  "outgoingCalls",
-  "documentSymbols",
-  "workspaceSymbols",
-  "diagnostics",
-  "renamePreview",
-] as const;
-
-/** One of {@link LSP_OPERATIONS}. */
-export type LspOperation = (typeof LSP_OPERATIONS)[number];
 
 /** One query: the file, and a position as 1-based line and column or as a symbol's name. */
 export interface LspRequest {

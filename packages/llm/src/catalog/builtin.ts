@@ -11,7 +11,8 @@ type Row = [
 ];
 
 // Prices in USD per million tokens as published by the providers; used only when neither the
-// cached catalog nor models.json knows a model. Dated: prefer the catalog.
+// cached catalog nor models.json knows a model. Dated: prefer the catalog. Within a family,
+// newest first (latestBuiltinModel relies on it).
 const ROWS: Row[] = [
   ["claude-sonnet-5-5", 1_000_000, 128_000, 2, 10, 0.2, 2.5],
   ["claude-sonnet-5", 1_000_000, 128_000, 2, 10, 0.2, 2.5],
@@ -66,4 +67,14 @@ export function builtinModel(model: string): ModelInfo | undefined {
     if (hit) return { ...hit, id: model };
   }
   return undefined;
+}
+
+/**
+ * The newest built-in model id whose name has `family` as a word (`opus`, `sonnet`, `haiku`,
+ * `gpt`), or undefined: what a family alias like Claude Code's `model: sonnet` stands for when
+ * nothing else names a model of that family.
+ */
+export function latestBuiltinModel(family: string): string | undefined {
+  const word = new RegExp(`(^|-)${family.toLowerCase().replace(/[^a-z0-9]/g, "")}(-|$)`);
+  return ROWS.find(([id]) => word.test(id))?.[0];
 }

@@ -1,24 +1,12 @@
+import { LSP_OPERATIONS } from "@z-engine/protocol";
 import { z } from "zod";
 import { realPath, titlePath } from "../paths.js";
 import { defineTool } from "../tool.js";
 import { errorOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 
-const OPERATIONS = [
-  "definition",
-  "references",
-  "hover",
-  "implementation",
-  "incomingCalls",
-  "outgoingCalls",
-  "documentSymbols",
-  "workspaceSymbols",
-  "diagnostics",
-  "renamePreview",
-] as const;
-
 const LspInput = z.strictObject({
-  operation: z.enum(OPERATIONS).describe("What to ask the language server"),
+  operation: z.enum(LSP_OPERATIONS).describe("What to ask the language server"),
   file_path: z
     .string()
     .min(1)

@@ -21,13 +21,16 @@ describe("interactive zeng without a terminal", () => {
     await child.waitForLine((line) => line.startsWith("? Bash node --version"));
     child.child.stdin?.write("1\n");
     await child.waitForLine((line) => line.startsWith("── completed"));
-    child.child.stdin?.end("and again\n");
+    child.child.stdin?.end("and again\n/cost\n");
     const run = await child.done;
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("  1. Allow once");
     expect(run.stdout).toContain("Node answered.\n");
     expect(run.stdout).toContain("Second answer.\n");
     expect(run.stdout.match(/── completed/g)).toHaveLength(2);
+    // An engine built-in answers with its markdown, without a model request.
+    expect(run.stdout).toContain("**Cost:** $");
+    expect(w.mainRequests()).toHaveLength(3);
     // No cursor movement or colour: these are plain lines.
     expect(run.stdout).not.toContain(String.fromCharCode(27));
   }, 120_000);

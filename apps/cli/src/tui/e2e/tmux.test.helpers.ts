@@ -21,6 +21,8 @@ export interface Pane {
   keys(...names: string[]): void;
   /** Types text literally. */
   type(text: string): void;
+  /** Pastes text as a terminal does (tmux paste-buffer -p: bracketed when the app asked for it). */
+  paste(text: string): void;
   /** The visible screen as text. */
   screen(): string;
   /** The visible screen with its colour and style escapes. */
@@ -54,6 +56,12 @@ export function startPane(
       env: serverEnv,
       encoding: "utf8",
     });
+  const tmuxInput = (input: string, ...args: string[]) =>
+    execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
+      env: serverEnv,
+      encoding: "utf8",
+      input,
+    });
   const vars = Object.entries(options.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
   // remain-on-exit is set before the session starts, so a command that ends at once stays readable.
   tmux(
@@ -84,6 +92,10 @@ export function startPane(
   return {
     keys: (...names) => void tmux("send-keys", "-t", "t", ...names),
     type: (text) => void tmux("send-keys", "-t", "t", "-l", text),
+    paste: (text) => {
+      tmuxInput(text, "load-buffer", "-b", "zeng", "-");
+      tmux("paste-buffer", "-p", "-d", "-b", "zeng", "-t", "t");
+    },
     screen,
     styledScreen: () => tmux("capture-pane", "-p", "-e", "-t", "t"),
     waitFor: async (test, timeoutMs = 30_000) => {
