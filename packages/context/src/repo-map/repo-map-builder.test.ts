@@ -1,10 +1,11 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { defaultWorkerScript, RepoMapBuilder } from "./repo-map-builder.js";
+import { WORKER_NICE } from "./worker-protocol.js";
 
 // The worker runs compiled code: these tests use the package's dist/ (built before tests run,
 // as every package's tests use the dist/ of the packages they import).
@@ -82,6 +83,23 @@ describe("RepoMapBuilder", { timeout: 60_000 }, () => {
     expect(restarted.update).toMatchObject({ parsed: 0, reused: 42 });
     expect(restarted.map.text).toBe(warm.map.text);
   });
+
+  it.runIf(process.platform === "linux")(
+    "runs its worker at a lower priority than the session's thread (Linux: nice is per thread)",
+    async () => {
+      const nices = () =>
+        readdirSync("/proc/self/task").map((tid) => {
+          // The fields after the command's closing parenthesis; nice is the 19th field of all.
+          const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+          return { tid, nice: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]) };
+        });
+      expect(nices().some((t) => t.nice === WORKER_NICE)).toBe(false);
+      const b = builder();
+      await b.build({ paths: await project(), tokens: 1000 });
+      expect(nices().filter((t) => t.nice === WORKER_NICE).length).toBeGreaterThan(0);
+      expect(nices().find((t) => t.tid === String(process.pid))?.nice).toBe(0);
+    },
+  );
 
   it("ends an idle worker and starts a new one over the cache file for the next build", async () => {
     const paths = await project();

@@ -2,12 +2,18 @@
 // RepoIndex: it lists nothing itself, it is sent the paths, tags them (spreading the parsing
 // over parser threads, this same file in its "parser" role), ranks and renders, answers with
 // the map, then writes the tag cache. Nothing here runs on the session's thread.
+import { setPriority } from "node:os";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import { parseHere } from "./parse-jobs.js";
 import { type ParseRequest, ParserPool } from "./parser-pool.js";
 import { RepoIndex } from "./repo-index.js";
 import { renderRepoMap } from "./repo-map.js";
-import type { WorkerCommand, WorkerReply, WorkerSetup } from "./worker-protocol.js";
+import {
+  WORKER_NICE,
+  type WorkerCommand,
+  type WorkerReply,
+  type WorkerSetup,
+} from "./worker-protocol.js";
 
 function serveParser(port: NonNullable<typeof parentPort>): void {
   port.on("message", async (request: ParseRequest) => {
@@ -69,7 +75,22 @@ function serveIndex(
   });
 }
 
+/**
+ * On Linux a thread's nice value is its own, so the map's threads step back for the session's
+ * thread and the commands it runs (a build, a test run) when the cores are busy. Elsewhere
+ * setpriority(0) would renice the whole process, so nothing changes there.
+ */
+function stepBack(): void {
+  if (process.platform !== "linux") return;
+  try {
+    setPriority(WORKER_NICE);
+  } catch {
+    // Not allowed here: the thread keeps its priority.
+  }
+}
+
 if (!isMainThread && parentPort) {
+  stepBack();
   const setup = workerData as WorkerSetup;
   if (setup.role === "parser") serveParser(parentPort);
   else serveIndex(parentPort, setup);

@@ -56,3 +56,6 @@ export const WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4 };
  * from starting; the worker is plain compiled JavaScript).
  */
 export const WORKER_OPTIONS = { resourceLimits: WORKER_LIMITS, execArgv: [] as string[] };
+
+/** The nice value of the repo map's threads on Linux (the session's thread stays at its own). */
+export const WORKER_NICE = 10;
