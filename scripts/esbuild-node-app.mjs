@@ -1,6 +1,6 @@
 // What the two apps' esbuild bundles (apps/cli, apps/web) share when they bundle the engine for
-// Node: the packages left external, the require() banner, zod without its locales, and the
-// decision classifiers copied next to the bundle.
+// Node: the packages left external, the require() banner, zod without its locales, the repo
+// map's worker bundle and the decision classifiers next to the bundle.
 import { cp, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,5 +59,28 @@ export async function copyEngineModels(engineUrl, outdir) {
   await cp(models, join(outdir, "models"), {
     recursive: true,
     filter: (f) => !f.endsWith(".check.json"),
+  });
+}
+
+/**
+ * Bundles the repo map's worker thread (context's `repo-map-worker.js`) on its own as
+ * `<outdir>/repo-map-worker.js`, beside `main.js`, where context looks for it
+ * (`./repo-map-worker.js`, or `../` from a chunk). `build` is the app's esbuild; `engineUrl`
+ * as for {@link copyEngineModels} (context is the engine's dependency).
+ */
+export async function bundleRepoMapWorker(build, engineUrl, outdir) {
+  const engineDist = dirname(fileURLToPath(engineUrl));
+  const contextDist = join(engineDist, "..", "node_modules", "@z-engine", "context", "dist");
+  await build({
+    entryPoints: { "repo-map-worker": join(contextDist, "repo-map", "repo-map-worker.js") },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    outdir,
+    external: ENGINE_EXTERNALS,
+    keepNames: true,
+    legalComments: "none",
+    logLevel: "warning",
   });
 }

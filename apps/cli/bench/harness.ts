@@ -7,7 +7,9 @@
 //                      provider caches, without the moving cache breakpoints) that the next
 //                      one repeats as its prefix, over all bytes of those requests (1.0:
 //                      every request extends the previous one); the first differing byte is
-//                      printed when below 1.
+//                      printed when below 1. Beside it: whether the system prompt and tools
+//                      were byte-identical in every request, and the request whose messages
+//                      first carried the repo map (it joins as a reminder, issue 18 item 6).
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { reply, startFakeProvider } from "@z-engine/testkit";
@@ -38,6 +40,10 @@ interface Sample {
   stable: number;
   total: number;
   firstDiff: string;
+  /** System prompt and tools byte-identical in every main request. */
+  sameHead: boolean;
+  /** The 1-based request whose messages first carry the repo map (0: none). */
+  mapAt: number;
 }
 
 interface RequestBody {
@@ -110,9 +116,14 @@ async function once(): Promise<Sample> {
     if (line.outcome !== "completed") throw new Error(`outcome ${line.outcome}: ${result.stderr}`);
     if (process.env.BENCH_DEBUG) console.log(result.stderr);
     // Only the main agent's requests (the title request has no tools).
-    const bodies = provider.requests
-      .filter((r) => ((r.body as { tools?: unknown[] }).tools ?? []).length > 0)
-      .map((r) => cachedOrder(r.body as RequestBody));
+    const main = provider.requests
+      .map((r) => r.body as RequestBody)
+      .filter((b) => (b.tools ?? []).length > 0);
+    const bodies = main.map(cachedOrder);
+    const heads = main.map((b) => cachedOrder({ tools: b.tools ?? [], system: b.system ?? [] }));
+    const sameHead = heads.every((h) => h === heads[0]);
+    const mapAt =
+      main.findIndex((b) => JSON.stringify(b.messages ?? []).includes("Repository map:")) + 1;
     let stable = 0;
     let total = 0;
     let firstDiff = "";
@@ -146,6 +157,8 @@ async function once(): Promise<Sample> {
       stable,
       total,
       firstDiff,
+      sameHead,
+      mapAt,
     };
   } finally {
     await provider.close();
@@ -169,5 +182,8 @@ console.log(`BENCH cli.harnessMemory ${m((s) => s.mb).toFixed(0)} MB`);
 const stability =
   samples.reduce((a, s) => a + s.stable, 0) / samples.reduce((a, s) => a + s.total, 0);
 console.log(`BENCH cli.prefixStability ${stability.toFixed(5)} ratio`);
+console.log(
+  `system prompt and tools byte-identical across each run's requests: ${samples.every((s) => s.sameHead) ? "yes" : "no"}; repo map joined the messages at request ${samples.map((s) => s.mapAt || "never").join(", ")}`,
+);
 const diff = samples.find((s) => s.firstDiff !== "")?.firstDiff;
 if (diff) console.log(`first change in a prefix: ${diff}`);

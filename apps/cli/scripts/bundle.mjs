@@ -14,6 +14,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import {
+  bundleRepoMapWorker,
   copyEngineModels,
   ENGINE_EXTERNALS,
   REQUIRE_BANNER,
@@ -104,6 +105,9 @@ await build({
   // Bundled CommonJS code calls require() for Node's own modules.
   banner: { js: REQUIRE_BANNER },
 });
+// The repo map's worker thread: its own small bundle next to main.js (main.js and its chunks
+// stay as they are).
+await bundleRepoMapWorker(build, import.meta.resolve("@z-engine/engine"), outdir);
 await chmod(join(outdir, "main.js"), 0o755);
 // The engine's decision classifiers (.onnx) in dist/models/ (onnxruntime-node, external,
 // resolves from dist/).

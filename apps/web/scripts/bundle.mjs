@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import {
+  bundleRepoMapWorker,
   copyEngineModels,
   ENGINE_EXTERNALS,
   REQUIRE_BANNER,
@@ -30,7 +31,8 @@ await copyFile(join(root, "ui", "app.css"), join(outdir, "app.css"));
 
 // The server: one file plus lazily loaded chunks (the engine loads while the page is served).
 // Packages that find files next to their own code stay external (dependencies of this package);
-// the decision classifiers go to dist/models/, where the bundled engine looks for them.
+// the repo map's worker is its own bundle beside main.js and the decision classifiers go to
+// dist/models/, where the bundled engine looks for them.
 await rm(join(root, "dist", "chunks"), { recursive: true, force: true });
 await build({
   entryPoints: { main: join(root, "src", "bin.ts") },
@@ -47,4 +49,5 @@ await build({
   logLevel: "warning",
 });
 await chmod(join(root, "dist", "main.js"), 0o755);
+await bundleRepoMapWorker(build, import.meta.resolve("@z-engine/engine"), join(root, "dist"));
 await copyEngineModels(import.meta.resolve("@z-engine/engine"), join(root, "dist"));

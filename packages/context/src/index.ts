@@ -83,5 +83,19 @@ export type { RenderedMap } from "./repo-map/render.js";
 export { mapTokens, REPO_MAP_HEADER, renderMap } from "./repo-map/render.js";
 export type { IndexUpdate, RepoIndexOptions } from "./repo-map/repo-index.js";
 export { RepoIndex } from "./repo-map/repo-index.js";
+export type { ParseJob, ParseResult, TagParser } from "./repo-map/parse-jobs.js";
+export { parseHere } from "./repo-map/parse-jobs.js";
+export type {
+  RepoMapBuild,
+  RepoMapBuilderOptions,
+  RepoMapRequest,
+  RepoMapThread,
+} from "./repo-map/repo-map-builder.js";
+export {
+  defaultWorkerScript,
+  RepoMapBuilder,
+  WORKER_FROM_PATHS,
+  WORKER_IDLE_MS,
+} from "./repo-map/repo-map-builder.js";
 export { DEFAULT_REPO_MAP_TOKENS, renderRepoMap } from "./repo-map/repo-map.js";
 export type { Definition, DefinitionKind, FileTags } from "./repo-map/tags.js";

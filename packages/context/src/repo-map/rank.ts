@@ -110,22 +110,32 @@ function pageRank(
 ): { rank: Float64Array; out: Float64Array } {
   const n = p.length;
   const out = new Float64Array(n);
-  const pairs = new Map<number, number>();
-  for (const e of edges) {
-    out[e.from] = (out[e.from] as number) + e.weight;
-    const key = e.from * n + e.to;
-    pairs.set(key, (pairs.get(key) ?? 0) + e.weight);
-  }
-  const from = new Int32Array(pairs.size);
-  const to = new Int32Array(pairs.size);
-  const share = new Float64Array(pairs.size);
+  // Edges come grouped by their file: merge each file's edges per target in a scratch row
+  // (first-touch order, as a map keyed by pair would keep them).
+  const from = new Int32Array(edges.length);
+  const to = new Int32Array(edges.length);
+  const share = new Float64Array(edges.length);
+  const scratch = new Float64Array(n);
+  const touched: number[] = [];
   let k = 0;
-  for (const [key, weight] of pairs) {
-    from[k] = Math.floor(key / n);
-    to[k] = key % n;
-    share[k] = weight / (out[from[k] as number] as number);
-    k++;
+  const flush = (source: number) => {
+    for (const target of touched) {
+      from[k] = source;
+      to[k] = target;
+      share[k] = (scratch[target] as number) / (out[source] as number);
+      scratch[target] = 0;
+      k++;
+    }
+    touched.length = 0;
+  };
+  for (let e = 0; e < edges.length; e++) {
+    const edge = edges[e] as Edge;
+    if (e > 0 && (edges[e - 1] as Edge).from !== edge.from) flush((edges[e - 1] as Edge).from);
+    out[edge.from] = (out[edge.from] as number) + edge.weight;
+    if (scratch[edge.to] === 0) touched.push(edge.to);
+    scratch[edge.to] = (scratch[edge.to] as number) + edge.weight;
   }
+  if (edges.length > 0) flush((edges[edges.length - 1] as Edge).from);
   let rank = Float64Array.from(p);
   for (let iter = 0; iter < ITERATIONS; iter++) {
     let dangling = 0;

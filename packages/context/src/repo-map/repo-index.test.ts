@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RepoIndex } from "./repo-index.js";
+import { parseHere } from "./parse-jobs.js";
+import { PARSE_CHUNK, RepoIndex } from "./repo-index.js";
 
 let root: string;
 let cacheFile: string;
@@ -98,18 +99,24 @@ describe("RepoIndex", { timeout: 30_000 }, () => {
     const pending = index.update(many, controller.signal);
     controller.abort(new Error("stop"));
     await expect(pending).rejects.toThrow("stop");
-    // What it tagged before stopping is saved, so the next index starts from there.
+    // What it tagged before stopping is saved, so the next index starts from there: here
+    // the stop comes once the first chunk of files is parsed.
     const cacheFile = join(root, "partial.json");
-    const partial = new RepoIndex({ root, cacheFile, sliceMs: 0 });
     const stop = new AbortController();
-    const run = partial.update(many, stop.signal);
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
-    stop.abort(new Error("stop"));
-    await expect(run).rejects.toThrow("stop");
+    const partial = new RepoIndex({
+      root,
+      cacheFile,
+      sliceMs: 0,
+      parse: async (jobs, signal) => {
+        const result = await parseHere(jobs, signal);
+        stop.abort(new Error("stop"));
+        return result;
+      },
+    });
+    await expect(partial.update(many, stop.signal)).rejects.toThrow("stop");
     expect(partial.save()).toBeNull();
     const next = await new RepoIndex({ root, cacheFile }).update(many);
-    expect(next.reused).toBeGreaterThan(0);
+    expect(next.reused).toBe(PARSE_CHUNK);
     expect(next.parsed + next.reused).toBe(200);
   });
 });

@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { classifyPath, contentSkipReason, type SkipReason } from "./file-filter.js";
-import { type LoadedLanguage, loadLanguage, type MapLanguage } from "./languages.js";
-import { TagCache } from "./tag-cache.js";
-import { extractTags, type FileTags } from "./tags.js";
+import type { MapLanguage } from "./languages.js";
+import { type ParseJob, parseHere, type TagParser } from "./parse-jobs.js";
+import { type FileStamp, TagCache } from "./tag-cache.js";
+import type { FileTags } from "./tags.js";
 
 /** How a {@link RepoIndex} is set up. */
 export interface RepoIndexOptions {
@@ -14,6 +15,8 @@ export interface RepoIndexOptions {
   readonly cacheFile?: string;
   /** Longest stretch of work before yielding to the event loop (default 8 ms). */
   readonly sliceMs?: number;
+  /** What parses new files (default: this thread, in slices); the worker spreads them over threads. */
+  readonly parse?: TagParser;
 }
 
 /** What one `update` did. */
@@ -28,12 +31,22 @@ export interface IndexUpdate {
   readonly problems: readonly string[];
 }
 
+/** Files handed to the parser at a time (its results are kept before the next chunk). */
+export const PARSE_CHUNK = 64;
+
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A file whose tags are not known (its text is read again when its chunk is parsed). */
+interface Pending {
+  readonly path: string;
+  readonly language: MapLanguage;
+}
 
 /**
  * The tags of a project's files, kept up to date incrementally: a file whose size and
  * mtime match what was tagged is not read again, and one whose content hash is known is
- * not parsed again. Work is cut into slices that yield to the event loop.
+ * not parsed again. Files are looked at first (in slices that yield to the event loop), then
+ * the unknown ones are parsed together (by `options.parse`).
  */
 export class RepoIndex {
   private readonly cache: TagCache;
@@ -56,8 +69,8 @@ export class RepoIndex {
   /**
    * Brings the index to `paths` (project-relative): drops files no longer listed, tags new
    * and changed ones (the cache file is written by {@link save}, after the map is ready).
-   * Unreadable files are left out. Rejects only with
-   * the signal's reason when aborted.
+   * Unreadable files, and files whose grammar does not load, are left out. Rejects only
+   * with the signal's reason when aborted.
    */
   async update(paths: readonly string[], signal?: AbortSignal): Promise<IndexUpdate> {
     if (!this.loadedCache) {
@@ -65,14 +78,12 @@ export class RepoIndex {
       this.loadedCache = true;
     }
     const skipped: Record<SkipReason, number> = { language: 0, generated: 0, huge: 0, binary: 0 };
-    const problems: string[] = [];
-    const grammars = new Map<MapLanguage, LoadedLanguage | null>();
-    const next = new Map<string, FileTags>();
-    let parsed = 0;
-    let reused = 0;
+    const known = new Map<string, FileTags>();
+    const pending: Pending[] = [];
+    const sorted = [...new Set(paths)].sort();
     let sliceStart = performance.now();
     this.seen = new Set();
-    for (const path of [...new Set(paths)].sort()) {
+    for (const path of sorted) {
       if (performance.now() - sliceStart > (this.options.sliceMs ?? 8)) {
         await yieldNow();
         signal?.throwIfAborted();
@@ -83,21 +94,42 @@ export class RepoIndex {
         skipped[language]++;
         continue;
       }
-      const outcome = await this.tagFile(path, language, grammars, problems);
-      if (typeof outcome === "string") {
-        skipped[outcome]++;
-        continue;
+      const outcome = this.look(path, language);
+      if (typeof outcome === "string") skipped[outcome]++;
+      else if (outcome && "language" in outcome) pending.push(outcome);
+      else if (outcome) {
+        known.set(path, outcome);
+        this.seen.add(path);
       }
-      if (!outcome) continue;
-      this.seen.add(path);
-      next.set(path, outcome.tags);
-      if (outcome.parsed) parsed++;
-      else reused++;
     }
-    if (next.size !== this.current.size) this.dirty = true;
+    const parse = this.options.parse ?? ((jobs, s) => parseHere(jobs, s, this.options.sliceMs));
+    const problems: string[] = [];
+    let parsed = 0;
+    // In chunks, each kept as it is parsed: an aborted update still saves what it tagged.
+    for (let from = 0; from < pending.length; from += PARSE_CHUNK) {
+      signal?.throwIfAborted();
+      // Texts are read per chunk, so that only one chunk's sources are held at a time.
+      const chunk = pending.slice(from, from + PARSE_CHUNK).flatMap((p) => this.read(p) ?? []);
+      const result = await parse(chunk, signal);
+      for (const p of result.problems) if (!problems.includes(p)) problems.push(p);
+      chunk.forEach((job, i) => {
+        const tags = result.tags[i];
+        if (!tags) return;
+        this.cache.entries.set(job.stamp.hash, tags);
+        this.cache.stamps.set(job.path, job.stamp);
+        known.set(job.path, tags);
+        this.seen.add(job.path);
+        this.dirty = true;
+        parsed++;
+      });
+    }
+    if (known.size !== this.current.size) this.dirty = true;
     this.current.clear();
-    for (const [path, tags] of next) this.current.set(path, tags);
-    return { files: next.size, parsed, reused, skipped, problems };
+    for (const path of sorted) {
+      const tags = known.get(path);
+      if (tags) this.current.set(path, tags);
+    }
+    return { files: known.size, parsed, reused: known.size - parsed, skipped, problems };
   }
 
   /**
@@ -120,12 +152,8 @@ export class RepoIndex {
     return kind;
   }
 
-  private async tagFile(
-    path: string,
-    language: MapLanguage,
-    grammars: Map<MapLanguage, LoadedLanguage | null>,
-    problems: string[],
-  ): Promise<{ tags: FileTags; parsed: boolean } | SkipReason | null> {
+  /** Tags known for the file (by stamp or content hash), a file to parse, a skip reason, or null (unreadable). */
+  private look(path: string, language: MapLanguage): FileTags | Pending | SkipReason | null {
     const full = join(this.options.root, path);
     let info: { size: number; mtimeMs: number };
     try {
@@ -136,10 +164,32 @@ export class RepoIndex {
     const known = this.cache.stamps.get(path);
     if (known && known.size === info.size && known.mtimeMs === info.mtimeMs) {
       const tags = this.cache.entries.get(known.hash);
-      if (tags) return { tags, parsed: false };
+      if (tags) return tags;
     }
+    const file = this.stamped(path);
+    if (!file || typeof file === "string") return file;
+    const cached = this.cache.entries.get(file.stamp.hash);
+    if (!cached) return { path, language };
+    this.cache.stamps.set(path, file.stamp);
+    this.dirty = true;
+    return cached;
+  }
+
+  /** A pending file's text and stamp, read now; null when it became unreadable or skipped. */
+  private read(pending: Pending): (ParseJob & { path: string; stamp: FileStamp }) | null {
+    const file = this.stamped(pending.path);
+    if (!file || typeof file === "string") return null;
+    const text = file.bytes.toString("utf8");
+    return { path: pending.path, language: pending.language, text, stamp: file.stamp };
+  }
+
+  /** A file's bytes and stamp (size, mtime, content hash), a skip reason, or null (unreadable). */
+  private stamped(path: string): { bytes: Buffer; stamp: FileStamp } | SkipReason | null {
+    const full = join(this.options.root, path);
     let bytes: Buffer;
+    let info: { size: number; mtimeMs: number };
     try {
+      info = statSync(full);
       bytes = readFileSync(full);
     } catch {
       return null;
@@ -147,32 +197,6 @@ export class RepoIndex {
     const skip = contentSkipReason(bytes);
     if (skip) return skip;
     const hash = createHash("sha1").update(bytes).digest("hex");
-    const stamp = { size: info.size, mtimeMs: info.mtimeMs, hash };
-    const cached = this.cache.entries.get(hash);
-    this.dirty = true;
-    if (cached) {
-      this.cache.stamps.set(path, stamp);
-      return { tags: cached, parsed: false };
-    }
-    const grammar = await this.grammar(language, grammars, problems);
-    if (!grammar) return null;
-    const tags = extractTags(bytes.toString("utf8"), grammar);
-    this.cache.entries.set(hash, tags);
-    this.cache.stamps.set(path, stamp);
-    return { tags, parsed: true };
-  }
-
-  private async grammar(
-    language: MapLanguage,
-    grammars: Map<MapLanguage, LoadedLanguage | null>,
-    problems: string[],
-  ): Promise<LoadedLanguage | null> {
-    if (grammars.has(language)) return grammars.get(language) ?? null;
-    const loaded = await loadLanguage(language).catch((error: Error) => {
-      problems.push(`${error.message}: ${String((error.cause as Error | undefined)?.message)}`);
-      return null;
-    });
-    grammars.set(language, loaded);
-    return loaded;
+    return { bytes, stamp: { size: info.size, mtimeMs: info.mtimeMs, hash } };
   }
 }

@@ -4,7 +4,6 @@ import { persistAdditionalDirectory } from "@z-engine/config";
 import { Effort, PermissionMode } from "@z-engine/protocol";
 import { toolSpec } from "@z-engine/tools";
 import { formatCost } from "../format/describe.js";
-import { requestSystem } from "../repo-map/system.js";
 import { mainAgentRun } from "../run/main-agent.js";
 import { compactNow } from "../run/pressure.js";
 import type { CommandHost } from "./host.js";
@@ -55,7 +54,7 @@ function status(host: CommandHost): Promise<string> {
 function context(host: CommandHost): Promise<string> {
   const e = host.estimator;
   const window = host.catalog.info(host.model).contextWindow;
-  const system = requestSystem(host);
+  const system = host.system;
   const rows = system.map((s) => `| system: ${s.id} | ${n(e.estimateText(s.text))} |`);
   const tools = e.estimateRequest({ system: [], tools: host.tools.map(toolSpec), messages: [] });
   const messages = e.estimateMessages(host.workingSet());
@@ -63,7 +62,7 @@ function context(host: CommandHost): Promise<string> {
     e.estimateRequest({ system, tools: host.tools.map(toolSpec), messages: [] }) + messages;
   const map = host.repoMap?.status();
   const mapLine = map
-    ? `Repo map: ${map.state}, ${n(map.tokens)} tokens in the prompt (${n(map.files)} files, ${n(map.definitions)} definitions)`
+    ? `Repo map: ${map.state}, ${n(map.tokens)} tokens (${n(map.files)} files, ${n(map.definitions)} definitions)${map.state === "ready" ? ", joins the next message" : ""}`
     : "Repo map: off";
   return Promise.resolve(
     [

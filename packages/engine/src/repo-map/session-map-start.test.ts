@@ -4,10 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFixtureRepo, type FixtureRepo } from "@z-engine/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ReminderQueue } from "@z-engine/context";
 import { SessionRepoMap } from "./session-map.js";
 
-// Issue 18: grammars load and files parse on the main thread, so the first build waits for
-// the session's first model response (its request went out) or for a quiet moment.
+// Issue 18: starting the worker and loading grammars take CPU the first request should have,
+// so the first build waits for the session's first model response (its request went out) or
+// for a quiet moment.
 
 let repo: FixtureRepo;
 let data: string;
@@ -27,13 +29,17 @@ afterEach(async () => {
   await rm(data, { recursive: true, force: true });
 });
 
+let reminders: ReminderQueue;
+
 function newMap(): SessionRepoMap {
+  reminders = new ReminderQueue();
   return new SessionRepoMap({
     projectRoot: repo.root,
     cacheFile: join(data, "cache.json"),
     env,
     tokens: () => 1000,
     messages: () => [],
+    reminders,
     onProblem: () => {},
   });
 }
@@ -54,7 +60,7 @@ describe("the first repo map build", { timeout: 30_000 }, () => {
     map.firstResponse();
     const status = await map.whenIdle();
     expect(status).toMatchObject({ state: "ready", indexed: 2 });
-    expect(map.system([]).at(-1)?.id).toBe("repoMap");
+    expect(reminders.drain()[0]?.text).toContain("coreThing");
     map.firstResponse(); // idempotent: no second build
     expect(map.status().state).toBe("active");
     await map.close();

@@ -1,12 +1,13 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Message, newMessageId, newToolCallId, type SystemSection } from "@z-engine/protocol";
+import { REPO_MAP_HEADER, ReminderQueue } from "@z-engine/context";
+import { type Message, newMessageId, newToolCallId } from "@z-engine/protocol";
 import { createFixtureRepo, type FixtureRepo } from "@z-engine/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { focusFrom } from "./focus.js";
 import { listProjectFiles } from "./project-files.js";
-import { SessionRepoMap } from "./session-map.js";
+import { repoMapKey, SessionRepoMap } from "./session-map.js";
 
 let repo: FixtureRepo;
 let data: string;
@@ -29,19 +30,28 @@ afterEach(async () => {
   await rm(data, { recursive: true, force: true });
 });
 
-const base: SystemSection[] = [{ id: "base", text: "You are a coding agent.", cacheable: true }];
-
 function mapFor(tokens = 1000, messages: Message[] = []) {
   const problems: string[] = [];
+  const reminders = new ReminderQueue();
   const map = new SessionRepoMap({
     projectRoot: repo.root,
     cacheFile: join(data, "cache.json"),
     env,
     tokens: () => tokens,
     messages: () => messages,
+    reminders,
     onProblem: (p) => problems.push(p),
+    workerFrom: 0,
   });
-  return { map, problems };
+  return { map, problems, reminders };
+}
+
+/** The map reminders a drained queue gave, as text. */
+function maps(reminders: ReminderQueue): string[] {
+  return reminders
+    .drain()
+    .map((b) => b.text)
+    .filter((t) => t.startsWith(`<system-reminder>\n${REPO_MAP_HEADER}`));
 }
 
 describe("listProjectFiles", { timeout: 30_000 }, () => {
@@ -66,46 +76,96 @@ describe("listProjectFiles", { timeout: 30_000 }, () => {
 });
 
 describe("SessionRepoMap", { timeout: 30_000 }, () => {
-  it("never makes a request wait: before the build ends the sections are the base ones", async () => {
-    const { map } = mapFor();
+  it("builds in a worker thread and queues the map as a reminder once built", async () => {
+    const { map, reminders } = mapFor();
+    expect(map.thread).toBe("worker");
     map.start();
-    expect(map.system(base)).toEqual(base);
     expect(map.status().state).toBe("building");
+    expect(reminders.size).toBe(0);
     expect((await map.whenIdle()).state).toBe("ready");
-    const joined = map.system(base);
-    expect(joined.at(-1)?.id).toBe("repoMap");
-    expect(joined.at(-1)?.text).toContain("coreThing");
-    expect(map.status().state).toBe("active");
+    expect(reminders.size).toBe(1);
+    const [text] = maps(reminders);
+    expect(text).toContain("coreThing");
+    expect(map.status()).toMatchObject({ state: "active", files: 2 });
+    expect(map.status().tokens).toBeGreaterThan(0);
+    await map.close();
   });
 
-  it("keeps the same sections until a rebuild, even when files change", async () => {
-    const { map } = mapFor();
+  it("queues nothing more until a rebuild, even when files change; a rebuild queues the new map", async () => {
+    const { map, reminders } = mapFor();
     map.start();
     await map.whenIdle();
-    const first = map.system(base);
+    expect(maps(reminders)).toHaveLength(1);
     await writeFile(repo.path("src/core.ts"), "export function renamedThing() {}\n");
-    expect(map.system(base)).toBe(first);
+    expect(reminders.size).toBe(0);
     map.rebuild();
-    expect(map.system(base)).toBe(first);
+    expect(reminders.size).toBe(0);
     await map.whenIdle();
-    const second = map.system(base);
-    expect(second.at(-1)?.text).toContain("renamedThing");
-    expect(map.status()).toMatchObject({ indexed: 2, parsed: 1 });
+    const [second] = maps(reminders);
+    expect(second).toContain("renamedThing");
+    expect(reminders.wasDelivered(repoMapKey(2))).toBe(true);
+    expect(map.status()).toMatchObject({ state: "active", indexed: 2, parsed: 1 });
+    await map.close();
+  });
+
+  it("adds no map to a resumed conversation that already shows one, until a rebuild", async () => {
+    const messages: Message[] = [
+      {
+        id: newMessageId(),
+        role: "user",
+        content: [
+          { type: "text", text: "hi" },
+          {
+            type: "text",
+            text: `<system-reminder>\n${REPO_MAP_HEADER}\n\nsrc/old.ts:\n  1: export function old() {}\n</system-reminder>`,
+          },
+        ],
+      },
+    ];
+    const { map, reminders } = mapFor(1000, messages);
+    map.start();
+    expect(await map.whenIdle()).toMatchObject({ state: "active", files: 1, definitions: 1 });
+    expect(reminders.size).toBe(0);
+    map.rebuild();
+    await map.whenIdle();
+    expect(maps(reminders)[0]).toContain("coreThing");
+    await map.close();
   });
 
   it("is off when the setting is 0", async () => {
-    const { map } = mapFor(0);
+    const { map, reminders } = mapFor(0);
     map.start();
     expect(await map.whenIdle()).toMatchObject({ state: "off", tokens: 0 });
-    expect(map.system(base)).toEqual(base);
+    expect(reminders.size).toBe(0);
+    await map.close();
   });
 
   it("stops a running build when closed, quietly", async () => {
-    const { map, problems } = mapFor();
+    const { map, problems, reminders } = mapFor();
     map.start();
     await map.close();
     expect(problems).toEqual([]);
+    expect(reminders.size).toBe(0);
     expect(map.status().state).not.toBe("active");
+  });
+
+  it("builds on the session's thread when there is no worker script", async () => {
+    const { reminders } = mapFor();
+    const map = new SessionRepoMap({
+      projectRoot: repo.root,
+      cacheFile: join(data, "cache.json"),
+      env,
+      tokens: () => 1000,
+      messages: () => [],
+      reminders,
+      onProblem: () => {},
+      script: null,
+    });
+    expect(map.thread).toBe("main");
+    map.start();
+    await map.whenIdle();
+    expect(maps(reminders)[0]).toContain("coreThing");
+    await map.close();
   });
 });
 

@@ -1,20 +1,21 @@
-import { type RenderedMap, RepoIndex, renderRepoMap } from "@z-engine/context";
-import type { Message, SystemSection } from "@z-engine/protocol";
+import { type RenderedMap, type Reminder, RepoMapBuilder } from "@z-engine/context";
+import type { Message } from "@z-engine/protocol";
 import { focusFrom } from "./focus.js";
 import { listProjectFiles } from "./project-files.js";
+import { visibleMap } from "./visible-map.js";
 
 /** Where the repo map stands, for `/context` and hosts. */
 export interface RepoMapStatus {
-  /** `off`: the setting is 0; `building`: indexing; `ready`: built, in the prompt from the next request; `active`: in the prompt. */
+  /** `off`: the setting is 0; `building`: indexing; `ready`: built, joins the next user message; `active`: in the conversation. */
   readonly state: "off" | "building" | "ready" | "active" | "failed";
-  /** The map's size in the prompt now (0 until it joins). */
+  /** The size of the map the conversation shows, or is about to (0 before the first). */
   readonly tokens: number;
   readonly files: number;
   readonly definitions: number;
   /** Files indexed by the last build, and how many of them it had to parse. */
   readonly indexed: number;
   readonly parsed: number;
-  /** How long the last build took to index, in ms. */
+  /** How long the last build took to index, rank and render, in ms. */
   readonly buildMs: number;
 }
 
@@ -32,6 +33,9 @@ export const OFF_MAP: RepoMapStatus = {
   buildMs: 0,
 };
 
+/** The reminder key of a session's nth map (a resumed session starts again at 1). */
+export const repoMapKey = (n: number): string => `repo-map:${n}`;
+
 /** What a session's repo map needs from its session. */
 export interface SessionRepoMapOptions {
   readonly projectRoot: string;
@@ -42,39 +46,57 @@ export interface SessionRepoMapOptions {
   readonly tokens: () => number;
   /** The working set, for the focus (files read or written, the user's prompts). */
   readonly messages: () => readonly Message[];
+  /** Where a finished map goes: the session's reminders, which join the next user message. */
+  readonly reminders: {
+    add(reminder: Reminder): boolean;
+    wasDelivered(key: string): boolean;
+  };
   /** A problem worth a warning (a grammar that does not load, an unwritable cache). */
   readonly onProblem: (message: string) => void;
   readonly clock?: () => number;
+  /** The worker script (context's by default; `null`: build on the session's thread). */
+  readonly script?: URL | null;
+  /** Fewer paths than this build on the session's thread (context's `WORKER_FROM_PATHS`). */
+  readonly workerFrom?: number;
 }
 
 /**
- * A session's repo map, off the request path. `start()` and `rebuild()` index the project
- * in the background (cut into slices that yield to the event loop); the first request after
- * an index is ready ranks it for the session's focus and puts the map in the system prompt,
- * where it then stays byte-identical until the next rebuild (after a compaction or a
- * reload). Requests never wait for it.
+ * A session's repo map, off the request path. Builds run in a worker thread (context's
+ * {@link RepoMapBuilder}; a small project's on the session's thread, in slices); a finished map is queued as a reminder and joins the next user
+ * message the session records (a prompt or a round's tool results), so the system prompt
+ * and the tools never change for it and every request extends the previous one. A rebuild
+ * (after a compaction or a reload) queues the new map the same way. Requests never wait.
  */
 export class SessionRepoMap {
-  private readonly index: RepoIndex;
+  private readonly builder: RepoMapBuilder;
   private readonly controller = new AbortController();
   private building: Promise<void> | null = null;
-  private pendingAdopt = false;
+  private builds = 0;
   private failed = false;
-  private map: RenderedMap | null = null;
+  /** The map the conversation shows or is about to, and its reminder key (null: one found in the log). */
+  private shown: { readonly map: Omit<RenderedMap, "text">; readonly key: string | null } | null =
+    null;
   private stats = { indexed: 0, parsed: 0, buildMs: 0 };
-  private sections: {
-    readonly base: readonly SystemSection[];
-    readonly out: SystemSection[];
-  } | null = null;
 
   constructor(private readonly options: SessionRepoMapOptions) {
-    this.index = new RepoIndex({ root: options.projectRoot, cacheFile: options.cacheFile });
+    this.builder = new RepoMapBuilder({
+      root: options.projectRoot,
+      cacheFile: options.cacheFile,
+      onProblem: options.onProblem,
+      ...(options.script !== undefined ? { script: options.script } : {}),
+      ...(options.workerFrom !== undefined ? { workerFrom: options.workerFrom } : {}),
+    });
+  }
+
+  /** Where builds run: `worker`, or `main` for a small project or without context's worker script. */
+  get thread(): "worker" | "main" {
+    return this.builder.thread;
   }
 
   /** Starts the first build (a no-op when the map is off). */
   start(): void {
     this.releaseStart = () => {};
-    this.rebuild();
+    this.queueBuild(true);
     this.markStarted();
   }
 
@@ -87,8 +109,8 @@ export class SessionRepoMap {
   /**
    * Starts the first build once {@link firstResponse} is called (the session's first model
    * response arrived, so its request went out) or after `fallbackMs` (a session that sits
-   * idle), whichever comes first: loading grammars and parsing run on the main thread, and
-   * would otherwise delay the first request (issue 18).
+   * idle), whichever comes first: starting the worker and loading grammars take CPU that the
+   * first request should have (issue 18).
    */
   startAfterFirstResponse(fallbackMs = 1000): void {
     const timer = setTimeout(() => this.start(), fallbackMs);
@@ -105,46 +127,61 @@ export class SessionRepoMap {
   }
 
   /**
-   * Indexes the project again in the background; the new map replaces the old one at the
-   * first request after it is ready. A rebuild asked for during a build runs after it.
+   * A rebuild point (a compaction, a settings reload): indexes the project again in the
+   * background and queues the new map for the next user message. A rebuild asked for during
+   * a build runs after it.
    */
   rebuild(): void {
-    if (this.controller.signal.aborted) return;
-    if (this.options.tokens() <= 0) {
-      this.pendingAdopt = this.map !== null;
-      return;
-    }
+    this.queueBuild(false);
+  }
+
+  private queueBuild(first: boolean): void {
+    if (this.controller.signal.aborted || this.options.tokens() <= 0) return;
     const previous = this.building ?? Promise.resolve();
-    const run = previous.then(() => this.build());
+    const run = previous.then(() => this.build(first));
     this.building = run;
     void run.finally(() => {
       if (this.building === run) this.building = null;
     });
   }
 
-  private async build(): Promise<void> {
+  private async build(first: boolean): Promise<void> {
     const clock = this.options.clock ?? Date.now;
     const started = clock();
     try {
       const paths = await listProjectFiles(this.options.projectRoot, this.options.env);
-      const update = await this.index.update(paths, this.controller.signal);
-      for (const p of update.problems) this.options.onProblem(p);
-      this.stats = { indexed: update.files, parsed: update.parsed, buildMs: clock() - started };
+      const tokens = this.options.tokens();
+      if (tokens <= 0) return;
+      const focus = focusFrom(this.options.projectRoot, this.options.messages());
+      const built = await this.builder.build({ paths, tokens, focus }, this.controller.signal);
+      for (const p of built.update.problems) this.options.onProblem(p);
+      this.stats = {
+        indexed: built.update.files,
+        parsed: built.update.parsed,
+        buildMs: clock() - started,
+      };
       this.failed = false;
-      this.pendingAdopt = true;
-      // The map is ready; the cache file is written after, still off the request path.
-      await new Promise((resolve) => setImmediate(resolve));
-      const unsaved = this.index.save();
-      if (unsaved) this.options.onProblem(unsaved);
+      this.deliver(built.map, first);
     } catch (error) {
-      // Closed mid-build: keep what was tagged, so the next session starts from there.
-      if (this.controller.signal.aborted) {
-        this.index.save();
-        return;
-      }
+      if (this.controller.signal.aborted) return;
       this.failed = true;
       this.options.onProblem(`the repo map could not be built: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * Queues the map as a reminder. A first build in a resumed session whose conversation
+   * already shows a map adds none: the log's map stays, and so does the cached prefix.
+   */
+  private deliver(map: RenderedMap, first: boolean): void {
+    if (map.text === "") return;
+    const visible = first ? visibleMap(this.options.messages()) : null;
+    if (visible) {
+      this.shown = { map: visible, key: null };
+      return;
+    }
+    const key = repoMapKey(++this.builds);
+    if (this.options.reminders.add({ key, text: map.text })) this.shown = { map, key };
   }
 
   /** Resolves once no build is running, with the status then. Never rejects. */
@@ -154,77 +191,40 @@ export class SessionRepoMap {
     return this.status();
   }
 
-  /**
-   * The system sections for a request: `base` with the repo map last. Adopts a build that
-   * finished since the last call (ranked for the focus now); otherwise the same map as
-   * before, so the prefix stays byte-identical. Never throws.
-   */
-  system(base: readonly SystemSection[]): readonly SystemSection[] {
-    if (this.pendingAdopt) {
-      this.pendingAdopt = false;
-      this.adopt();
-      this.sections = null;
-    }
-    if (this.sections?.base === base) return this.sections.out;
-    const out = base.filter((s) => s.id !== "repoMap");
-    if (this.map && this.map.text !== "")
-      out.push({ id: "repoMap", text: this.map.text, cacheable: true });
-    this.sections = { base, out };
-    return out;
-  }
-
-  private adopt(): void {
-    const tokens = this.options.tokens();
-    if (tokens <= 0) {
-      this.map = null;
-      return;
-    }
-    const focus = focusFrom(this.options.projectRoot, this.options.messages());
-    try {
-      this.map = renderRepoMap(this.index.files, { tokens, focus });
-    } catch (error) {
-      this.options.onProblem(`the repo map could not be ranked: ${(error as Error).message}`);
-    }
-  }
-
-  /** Where the map stands: off, building, ready to join, in the prompt, or failed. */
+  /** Where the map stands: off, building, ready to join, in the conversation, or failed. */
   status(): RepoMapStatus {
+    const shown = this.shown;
+    const delivered =
+      shown !== null && (shown.key === null || this.options.reminders.wasDelivered(shown.key));
     const state =
-      this.options.tokens() <= 0 && !this.map
+      this.options.tokens() <= 0 && !shown
         ? "off"
         : this.building
           ? "building"
-          : this.pendingAdopt
+          : shown && !delivered
             ? "ready"
-            : this.map
+            : shown
               ? "active"
               : this.failed
                 ? "failed"
                 : "building";
-    const shown = this.map ?? { tokens: 0, files: 0, definitions: 0 };
+    const size = shown?.map ?? { tokens: 0, files: 0, definitions: 0 };
     return {
       state,
-      tokens: shown.tokens,
-      files: shown.files,
-      definitions: shown.definitions,
+      tokens: size.tokens,
+      files: size.files,
+      definitions: size.definitions,
       ...this.stats,
     };
   }
 
   /**
-   * Stops a running build (the session closes); resolves once it stopped and saved its
-   * progress, or after {@link CLOSE_WAIT_MS} (a grammar still loading cannot be stopped, and
-   * a closing CLI should not wait for it).
+   * Stops a running build (the session closes) and ends the worker; resolves once it
+   * stopped and saved its progress, or after {@link CLOSE_WAIT_MS}.
    */
   async close(): Promise<void> {
     this.controller.abort(new Error("the session closed"));
     this.releaseStart?.(); // a held first build: nothing starts now
-    let timer: NodeJS.Timeout | undefined;
-    const cap = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, CLOSE_WAIT_MS);
-      timer.unref();
-    });
-    await Promise.race([this.whenIdle(), cap]);
-    clearTimeout(timer);
+    await this.builder.close(CLOSE_WAIT_MS);
   }
 }

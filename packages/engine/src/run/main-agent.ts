@@ -1,4 +1,3 @@
-import { requestSystem } from "../repo-map/system.js";
 import type { SessionCore } from "../session/core.js";
 import { type AgentDefinition, type AgentRun, transcriptSink } from "./agent-context.js";
 
@@ -22,14 +21,14 @@ export type MainRunCore = MainAgentCore &
   >;
 
 /**
- * The main agent of a session: the session's system sections (with the repo map once
- * ready), its offered tools plus MCP tools, and the model, effort, mode and `max_turns` the
+ * The main agent of a session: the session's system sections (the repo map is not one: it
+ * joins the conversation as a reminder), its offered tools plus MCP tools, and the model, effort, mode and `max_turns` the
  * session has at each round.
  */
 export function mainAgent(core: MainAgentCore): AgentDefinition {
   return {
     agentType: "main",
-    system: () => requestSystem(core),
+    system: () => core.system,
     tools: core.tools,
     mcpTools: true,
     model: () => core.model,

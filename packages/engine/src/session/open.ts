@@ -29,7 +29,7 @@ import {
   sessionConfig,
 } from "../settings/session-config.js";
 import { SessionRepoMap } from "../repo-map/session-map.js";
-import { repoMapCacheFile } from "../repo-map/system.js";
+import { repoMapCacheFile } from "../repo-map/cache-file.js";
 import { turnBadge } from "../verification/badge.js";
 import { SessionDefinitions } from "../commands/definitions.js";
 import { skillPort } from "../commands/skill-port.js";
@@ -268,6 +268,7 @@ async function buildSession(
           env: ctx.env,
           tokens: () => sessionState.settings.config.settings.context.repo_map_tokens,
           messages: () => log.snapshot().workingSet.slice(),
+          reminders,
           // A problem found after the session closed has no log to go to: it is dropped.
           onProblem: (message) =>
             void journal.notice("warning", "context.repoMap", message).catch(() => {}),

@@ -275,12 +275,12 @@ describe("the other engine built-ins", { timeout: 90_000 }, () => {
     });
     await h.session.repoMapIdle();
     const context = await h.session.command("context");
-    // /context shows the map as the next request sends it (a finished build joins then).
+    // /context shows the map's size; a finished build joins the next user message.
     const map = h.session.repoMap();
-    expect(map).toMatchObject({ state: "active" });
+    expect(map).toMatchObject({ state: "ready" });
     expect(map.tokens).toBeGreaterThan(0);
     expect(context.type === "output" && context.markdown).toContain(
-      `Repo map: ${map.state}, ${map.tokens.toLocaleString("en-US")} tokens in the prompt (${map.files} files, ${map.definitions} definitions)`,
+      `Repo map: ready, ${map.tokens.toLocaleString("en-US")} tokens (${map.files} files, ${map.definitions} definitions), joins the next message`,
     );
     expect(context.type === "output" && context.markdown).toMatch(/\| system: base \| \d/);
     const effort = await h.session.command("effort", "high");

@@ -1,4 +1,5 @@
 import { writeFile } from "node:fs/promises";
+import { REPO_MAP_HEADER } from "@z-engine/context";
 import type { ModelRequest } from "@z-engine/protocol";
 import { type FixtureFiles, reply, when } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
@@ -23,14 +24,37 @@ const project: FixtureFiles = {
   "ignored/secret.ts": "export function ignoredByGit() {}\n",
 };
 
-function mapOf(request: ModelRequest | undefined): string | undefined {
-  return request?.system.find((s) => s.id === "repoMap")?.text;
+const MAP_START = `<system-reminder>\n${REPO_MAP_HEADER}`;
+
+/** The repo maps a request's user messages carry, oldest first. */
+function mapsIn(request: ModelRequest | undefined): string[] {
+  return (request?.messages ?? []).flatMap((m) =>
+    m.role !== "user"
+      ? []
+      : m.content.flatMap((b) =>
+          b.type === "text" && b.text.startsWith(MAP_START) ? [b.text] : [],
+        ),
+  );
+}
+
+const mapOf = (request: ModelRequest | undefined) => mapsIn(request).at(-1);
+
+/** The part of a request the provider caches before the messages: system prompt and tools. */
+const head = (r: ModelRequest | undefined) => JSON.stringify([r?.system, r?.tools]);
+
+/** Each request's messages start with all of the previous request's (nothing earlier moved). */
+function expectAppendOnly(requests: readonly ModelRequest[]): void {
+  for (let i = 1; i < requests.length; i++) {
+    const before = (requests[i - 1] as ModelRequest).messages.map((m) => JSON.stringify(m));
+    const after = (requests[i] as ModelRequest).messages.map((m) => JSON.stringify(m));
+    expect(after.slice(0, before.length)).toEqual(before);
+  }
 }
 
 const titles = when((r) => JSON.stringify(r.system).includes("title"), reply.text("Title"));
 
 describe("repo map", () => {
-  it("joins the system prompt once ready and stays byte-identical until a compaction rebuilds it", async () => {
+  it("joins the conversation as a reminder: system prompt and tools stay byte-identical, also across a compaction", async () => {
     h = await harness({
       files: project,
       script: [],
@@ -45,27 +69,29 @@ describe("repo map", () => {
     h.model.push(reply.text("ok"));
     await h.session.run("thanks");
 
-    const [first, ...rest] = h.model.requests;
+    const [first] = h.model.requests;
     const map = mapOf(first);
     expect(map).toContain("src/config.ts:");
     expect(map).toContain("5: export function parseConfig(text: string): Config {");
     expect(map).not.toContain("builtOutput");
     expect(map).not.toContain("ignoredByGit");
-    expect(first?.system.at(-1)?.id).toBe("repoMap");
-    for (const request of rest)
-      expect(JSON.stringify(request.system)).toBe(JSON.stringify(first?.system));
+    // The map joined the first user message (it was ready); the system prompt has no map.
+    expect(first?.messages[0]?.content.some((b) => b.type === "text" && b.text === map)).toBe(true);
+    expect(JSON.stringify(first?.system)).not.toContain(REPO_MAP_HEADER);
     const status = h.session.repoMap();
     expect(status).toMatchObject({ state: "active", files: 5 });
     expect(status.tokens).toBeGreaterThan(0);
     expect(status.tokens).toBeLessThanOrEqual(1000);
 
-    // A change to the files does not touch the prompt until a rebuild point.
+    // A change to the files adds no map until a rebuild point.
     await writeFile(h.repo.path("src/lonely.ts"), "export function freshlyAdded(): void {}\n");
     h.model.push(reply.text("still the same map"));
     await h.session.run("anything new?");
-    expect(mapOf(h.model.requests.at(-1))).toBe(map);
+    expect(mapsIn(h.model.requests.at(-1))).toEqual([map]);
+    const beforeCompaction = [...h.model.requests];
+    expectAppendOnly(beforeCompaction);
 
-    // A compaction is a rebuild point: the next request after the rebuild has the new map.
+    // A compaction is a rebuild point: a request after the rebuild carries the new map.
     h.model.push(reply.error("contextOverflow", "prompt is too long"), reply.text("compacted"));
     await h.session.run("keep going");
     h.recorder.expectSubsequence(["compacted", { type: "turnFinished", outcome: "completed" }]);
@@ -75,9 +101,12 @@ describe("repo map", () => {
     const rebuilt = mapOf(h.model.requests.at(-1));
     expect(rebuilt).toContain("freshlyAdded");
     expect(rebuilt).not.toContain("lonelyHelper");
+    // Between compactions every request extends the previous one; the system prompt and the
+    // tools never changed, compaction included.
+    for (const request of h.model.requests) expect(head(request)).toBe(head(first));
   }, 60_000);
 
-  it("is rebuilt when trusting the workspace reloads the settings", async () => {
+  it("joins a later message when built after the first request, and again after a reload", async () => {
     h = await harness({
       files: project,
       script: [],
@@ -86,6 +115,7 @@ describe("repo map", () => {
     });
     h.model.push(reply.text("first"));
     await h.session.run("hello");
+    expect(mapOf(h.model.requests[0])).toBeUndefined();
     await h.session.repoMapIdle();
     h.model.push(reply.text("with the map"));
     await h.session.run("again");
@@ -94,7 +124,7 @@ describe("repo map", () => {
     await writeFile(h.repo.path("src/fresh.ts"), "export function freshlyTrusted(): void {}\n");
     h.model.push(reply.text("same map"));
     await h.session.run("anything new?");
-    expect(mapOf(h.model.requests.at(-1))).toBe(map);
+    expect(mapsIn(h.model.requests.at(-1))).toEqual([map]);
 
     h.session.send({ type: "trustWorkspace", trusted: true });
     await h.session.idle();
@@ -102,6 +132,9 @@ describe("repo map", () => {
     h.model.push(reply.text("new map"));
     await h.session.run("and now?");
     expect(mapOf(h.model.requests.at(-1))).toContain("freshlyTrusted");
+    expectAppendOnly(h.model.requests);
+    const first = h.model.requests[0];
+    for (const request of h.model.requests) expect(head(request)).toBe(head(first));
   }, 60_000);
 
   it("context.repo_map_tokens = 0 leaves the map out", async () => {

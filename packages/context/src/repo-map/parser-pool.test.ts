@@ -1,0 +1,55 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ParseJob } from "./parse-jobs.js";
+import { ParserPool } from "./parser-pool.js";
+
+const SCRIPT = new URL("../../dist/repo-map/repo-map-worker.js", import.meta.url);
+let dir: string;
+const pools: ParserPool[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "repomap-pool-"));
+});
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+const jobs: ParseJob[] = Array.from({ length: 30 }, (_, i) => ({
+  language: i % 2 === 0 ? "typescript" : "python",
+  text: i % 2 === 0 ? `export function ts${i}(): void {}\n` : `def py${i}():\n    pass\n`,
+}));
+
+function pool(script: URL, helpers: number): ParserPool {
+  const p = new ParserPool(script, helpers);
+  pools.push(p);
+  return p;
+}
+
+describe("ParserPool", { timeout: 60_000 }, () => {
+  it("spreads files over parser threads and returns each file's tags in order", async () => {
+    const result = await pool(SCRIPT, 2).parse(jobs);
+    expect(result.problems).toEqual([]);
+    expect(result.tags.map((t) => t?.defs[0]?.name)).toEqual(
+      jobs.map((_, i) => (i % 2 === 0 ? `ts${i}` : `py${i}`)),
+    );
+  });
+
+  it("parses a failed thread's files on this thread and says so", async () => {
+    const broken = join(dir, "broken.js");
+    await writeFile(broken, "throw new Error('no parser here');\n");
+    const result = await pool(pathToFileURL(broken), 1).parse(jobs);
+    expect(result.tags.every((t) => t !== null && t.defs.length === 1)).toBe(true);
+    expect(result.problems.some((p) => p.includes("parser thread failed"))).toBe(true);
+  });
+
+  it("a stopped parse rejects with the signal's reason", async () => {
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    await expect(pool(SCRIPT, 1).parse(jobs, controller.signal)).rejects.toThrow("stop");
+  });
+});

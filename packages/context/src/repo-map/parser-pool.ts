@@ -1,0 +1,133 @@
+import { Worker } from "node:worker_threads";
+import { type ParseJob, parseHere, type ParseResult } from "./parse-jobs.js";
+import type { FileTags } from "./tags.js";
+import { WORKER_OPTIONS } from "./worker-protocol.js";
+
+/** Files a thread takes at a time: small, so that the threads finish a chunk together. */
+const BATCH = 8;
+
+/** A request to a parser thread, and its answer. */
+export interface ParseRequest {
+  readonly id: number;
+  readonly jobs: readonly ParseJob[];
+}
+export interface ParseAnswer {
+  readonly id: number;
+  readonly tags: ReadonlyArray<FileTags | null>;
+  readonly problems: readonly string[];
+}
+
+class Helper {
+  private readonly waiting = new Map<number, (answer: ParseAnswer | Error) => void>();
+  private nextId = 0;
+  private failure: Error | null = null;
+
+  constructor(private readonly worker: Worker) {
+    worker.unref();
+    worker.on("message", (answer: ParseAnswer) => {
+      this.waiting.get(answer.id)?.(answer);
+      this.waiting.delete(answer.id);
+    });
+    const fail = (error: Error) => {
+      this.failure = error;
+      for (const done of this.waiting.values()) done(error);
+      this.waiting.clear();
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => fail(new Error(`the parser thread exited (${code})`)));
+  }
+
+  parse(jobs: readonly ParseJob[]): Promise<ParseAnswer> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, (answer) =>
+        answer instanceof Error ? reject(answer) : resolve(answer),
+      );
+      this.worker.postMessage({ id, jobs } satisfies ParseRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
+
+/**
+ * Parses on this thread and on `helpers` more threads running `script` (the repo map worker
+ * in its parser role), each taking a few files at a time. Helper threads start at the first
+ * parse and stop at {@link ParserPool.close}; a helper that fails hands its files back to
+ * this thread, and the failure is one of the result's problems.
+ */
+export class ParserPool {
+  private started: Helper[] | null = null;
+
+  constructor(
+    private readonly script: URL,
+    private readonly helpers: number,
+  ) {}
+
+  /** A {@link TagParser} over the pool; rejects only with the signal's reason when aborted. */
+  readonly parse = async (
+    jobs: readonly ParseJob[],
+    signal?: AbortSignal,
+  ): Promise<ParseResult> => {
+    const helpers = jobs.length > BATCH ? this.start() : [];
+    const tags: Array<FileTags | null> = new Array(jobs.length).fill(null);
+    const problems = new Set<string>();
+    let next = 0;
+    const take = (): number | null => {
+      if (next >= jobs.length) return null;
+      const from = next;
+      next += BATCH;
+      return from;
+    };
+    const keep = (from: number, result: ParseResult | ParseAnswer) => {
+      result.tags.forEach((t, i) => {
+        tags[from + i] = t;
+      });
+      for (const p of result.problems) problems.add(p);
+    };
+    const here = async (from: number) =>
+      keep(from, await parseHere(jobs.slice(from, from + BATCH), signal));
+    const onThisThread = async () => {
+      for (let from = take(); from !== null; from = take()) await here(from);
+    };
+    const onHelper = async (helper: Helper) => {
+      for (let from = take(); from !== null; from = take()) {
+        signal?.throwIfAborted();
+        const answer = await helper.parse(jobs.slice(from, from + BATCH)).catch((e: Error) => e);
+        if (!(answer instanceof Error)) keep(from, answer);
+        else {
+          problems.add(
+            `a repo map parser thread failed (this thread parsed its files): ${answer.message}`,
+          );
+          await here(from);
+        }
+      }
+    };
+    await Promise.all([onThisThread(), ...helpers.map(onHelper)]);
+    return { tags, problems: [...problems] };
+  };
+
+  private start(): Helper[] {
+    this.started ??= Array.from(
+      { length: this.helpers },
+      () =>
+        new Helper(
+          new Worker(this.script, {
+            workerData: { role: "parser" },
+            ...WORKER_OPTIONS,
+          }),
+        ),
+    );
+    return this.started;
+  }
+
+  /** Stops the helper threads (the next parse starts new ones). */
+  async close(): Promise<void> {
+    const started = this.started ?? [];
+    this.started = null;
+    await Promise.all(started.map((h) => h.close()));
+  }
+}

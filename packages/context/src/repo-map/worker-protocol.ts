@@ -1,0 +1,61 @@
+import type { ResourceLimits } from "node:worker_threads";
+import type { RepoMapFocus } from "./rank.js";
+import type { RenderedMap } from "./render.js";
+import type { IndexUpdate } from "./repo-index.js";
+
+/** What the repo map worker is started with (`workerData`). */
+export type WorkerSetup =
+  | {
+      readonly role: "index";
+      readonly root: string;
+      readonly cacheFile?: string;
+      /** Parser threads beside the worker's own. */
+      readonly helpers: number;
+    }
+  | { readonly role: "parser" };
+
+/** What the main thread asks the index worker. */
+export type WorkerCommand =
+  | {
+      readonly type: "build";
+      readonly id: number;
+      readonly paths: readonly string[];
+      readonly tokens: number;
+      readonly focus?: RepoMapFocus;
+    }
+  /** Stops build `id` (running or queued), or every build when no id is given (closing). */
+  | { readonly type: "stop"; readonly id?: number };
+
+/** What the index worker answers. */
+export type WorkerReply =
+  | {
+      readonly type: "built";
+      readonly id: number;
+      readonly map: RenderedMap;
+      readonly update: IndexUpdate;
+      readonly buildMs: number;
+    }
+  | {
+      readonly type: "failed";
+      readonly id: number;
+      readonly message: string;
+      readonly stopped: boolean;
+    }
+  | { readonly type: "saved"; readonly problem: string | null }
+  | { readonly type: "stopped" };
+
+/**
+ * The repo map's threads keep a small young generation: they allocate many short-lived
+ * strings and nodes, and a smaller nursery is collected sooner, keeping their memory low.
+ */
+export const WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4 };
+
+/**
+ * Options every repo map thread starts with: {@link WORKER_LIMITS}, and none of the
+ * process's own Node flags (a host's `--input-type` or loader flags would stop a worker
+ * from starting; the worker is plain compiled JavaScript).
+ */
+export const WORKER_OPTIONS = { resourceLimits: WORKER_LIMITS, execArgv: [] as string[] };
+
+/** The nice value of the repo map's threads on Linux (the session's thread stays at its own). */
+export const WORKER_NICE = 10;
