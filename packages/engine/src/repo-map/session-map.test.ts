@@ -108,6 +108,33 @@ describe("SessionRepoMap", { timeout: 30_000 }, () => {
     await map.close();
   });
 
+  it("queues the last map again after a rewind dropped the message carrying it, not while one is kept", async () => {
+    const messages: Message[] = [];
+    const { map, reminders } = mapFor(1000, messages);
+    map.start();
+    await map.whenIdle();
+    const [first] = maps(reminders);
+    expect(first).toContain("coreThing");
+    // The rewind dropped every message: the session reset its reminders, the map is gone.
+    reminders.reset();
+    map.rewound();
+    expect(map.status().state).toBe("ready");
+    const [again] = maps(reminders);
+    expect(again).toBe(first);
+    expect(map.status().state).toBe("active");
+    // A rewind that keeps a message showing the map queues nothing.
+    messages.push({
+      id: newMessageId(),
+      role: "user",
+      content: [{ type: "text", text: first ?? "" }],
+    });
+    reminders.reset();
+    map.rewound();
+    expect(reminders.size).toBe(0);
+    expect(map.status().state).toBe("active");
+    await map.close();
+  });
+
   it("adds no map to a resumed conversation that already shows one, until a rebuild", async () => {
     const messages: Message[] = [
       {

@@ -77,6 +77,8 @@ export class SessionRepoMap {
   private shown: { readonly map: Omit<RenderedMap, "text">; readonly key: string | null } | null =
     null;
   private stats = { indexed: 0, parsed: 0, buildMs: 0 };
+  /** The last map a build made, to queue again when a rewind drops the message carrying it. */
+  private last: RenderedMap | null = null;
 
   constructor(private readonly options: SessionRepoMapOptions) {
     this.builder = new RepoMapBuilder({
@@ -175,6 +177,7 @@ export class SessionRepoMap {
    */
   private deliver(map: RenderedMap, first: boolean): void {
     if (map.text === "") return;
+    this.last = map;
     const visible = first ? visibleMap(this.options.messages()) : null;
     if (visible) {
       this.shown = { map: visible, key: null };
@@ -182,6 +185,28 @@ export class SessionRepoMap {
     }
     const key = repoMapKey(++this.builds);
     if (this.options.reminders.add({ key, text: map.text })) this.shown = { map, key };
+  }
+
+  /**
+   * The conversation was rewound (after the session's reminders were reset). When the kept
+   * messages still show a map, that one stays; otherwise the last built map is queued again
+   * for the next user message (a map known only from a resumed log is built again). No-op
+   * while a build runs (it delivers when done) or when the map is off.
+   */
+  rewound(): void {
+    if (this.controller.signal.aborted || this.building || this.options.tokens() <= 0) return;
+    const visible = visibleMap(this.options.messages());
+    if (visible) {
+      this.shown = { map: visible, key: null };
+      return;
+    }
+    if (!this.last) {
+      if (this.shown) this.rebuild();
+      return;
+    }
+    const key = repoMapKey(++this.builds);
+    if (this.options.reminders.add({ key, text: this.last.text }))
+      this.shown = { map: this.last, key };
   }
 
   /** Resolves once no build is running, with the status then. Never rejects. */

@@ -4,7 +4,7 @@ import type { SessionCore } from "./core.js";
 /** What a rewind reads and resets. */
 export type RewindTarget = Pick<
   SessionCore,
-  "log" | "checkpoints" | "journal" | "files" | "reminders" | "instructions"
+  "log" | "checkpoints" | "journal" | "files" | "reminders" | "instructions" | "repoMap"
 >;
 
 interface CodeRestore {
@@ -97,6 +97,8 @@ export async function rewindSession(
     { messageId, restore, restoredPaths, unstorable },
     { type: "rewound", messageId, restore, restoredPaths, unstorable },
   );
+  // A map the dropped messages carried joins the next user message again.
+  if (restore !== "code") session.repoMap?.rewound();
   if (unstorable.length > 0) {
     await session.journal.notice(
       "warning",

@@ -137,6 +137,25 @@ describe("repo map", () => {
     for (const request of h.model.requests) expect(head(request)).toBe(head(first));
   }, 60_000);
 
+  it("joins again after a rewind of the conversation dropped the message that carried it", async () => {
+    h = await harness({ files: project, script: [], overrides: { mode: "bypass" }, repoMap: true });
+    await h.session.repoMapIdle();
+    h.model.push(reply.text("first answer"));
+    await h.session.run("where is parseConfig?");
+    const map = mapOf(h.model.requests[0]);
+    expect(map).toContain("src/config.ts:");
+    const first = h.recorder.ofType("turnStarted")[0]?.userMessageId;
+    if (!first) throw new Error("no first turn");
+    h.session.send({ type: "rewind", messageId: first, restore: "conversation" });
+    await h.session.idle();
+    expect(h.recorder.ofType("rewound")).toHaveLength(1);
+    h.model.push(reply.text("second answer"));
+    await h.session.run("and now?");
+    const after = h.model.requests.at(-1);
+    expect(after?.messages).toHaveLength(1);
+    expect(mapsIn(after)).toEqual([map]);
+  }, 30_000);
+
   it("context.repo_map_tokens = 0 leaves the map out", async () => {
     h = await harness({
       files: project,
