@@ -3,6 +3,7 @@ import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages
 import type { ModelClient, ModelEvent, ModelRequest, StreamOptions } from "@z-engine/protocol";
 import { type ClientConfig, sdkOptions } from "../client-config.js";
 import { pumpSdkStream } from "../sdk-stream.js";
+import { warmFetch } from "../warm-fetch.js";
 import { AnthropicDecoder } from "./decode.js";
 import { toAnthropicParams } from "./request.js";
 
@@ -11,7 +12,7 @@ let loading: Promise<AnthropicModule> | undefined;
 
 /**
  * Loads the Anthropic SDK once, on first use: its bundled copy (`#anthropic-sdk`, one file in
- * dist/vendor, ~40 ms; the SDK's ~330 files unbundled cost ~150-250 ms on Node 20).
+ * dist/vendor, ~40 ms; the SDK's ~330 files unbundled cost ~150-250 ms on Node 20), then fetch.
  */
 export function loadAnthropicSdk(): Promise<AnthropicModule> {
   loading ??= import("#anthropic-sdk").then((sdk) => {
@@ -19,14 +20,6 @@ export function loadAnthropicSdk(): Promise<AnthropicModule> {
     return sdk;
   });
   return loading;
-}
-
-/**
- * Node loads its fetch (undici, ~20-40 ms) on the first use of `fetch` or `Headers`; the SDK
- * needs it for its first request, so it is loaded with the SDK, while a session opens.
- */
-function warmFetch(): void {
-  void globalThis.Headers;
 }
 
 /**
