@@ -81,17 +81,30 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<z.
 }
 
 /**
+ * Each zod schema's JSON Schema, converted once per process: every request offers the tools,
+ * and converting them all cost ~5 ms a round (issue 18). Zod schemas are immutable.
+ */
+const jsonSchemas = new WeakMap<z.ZodType, Readonly<Record<string, unknown>>>();
+
+function jsonSchemaOf(schema: z.ZodType): Readonly<Record<string, unknown>> {
+  let json = jsonSchemas.get(schema);
+  if (!json) {
+    const converted = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+    const { $schema: _ignored, ...rest } = converted as Record<string, unknown>;
+    json = rest;
+    jsonSchemas.set(schema, json);
+  }
+  return json;
+}
+
+/**
  * The tool as the model is offered it: name, description, input JSON Schema (`io: "input"`,
- * or the tool's own `inputJsonSchema`). Never throws.
+ * or the tool's own `inputJsonSchema`), its top level a fresh object. Never throws.
  */
 export function toolSpec(tool: Tool): ToolSpec {
-  if (tool.inputJsonSchema)
-    return {
-      name: tool.name,
-      description: tool.description,
-      inputSchema: { ...tool.inputJsonSchema },
-    };
-  const schema = z.toJSONSchema(tool.inputSchema, { io: "input", unrepresentable: "any" });
-  const { $schema: _ignored, ...inputSchema } = schema as Record<string, unknown>;
-  return { name: tool.name, description: tool.description, inputSchema };
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: { ...(tool.inputJsonSchema ?? jsonSchemaOf(tool.inputSchema)) },
+  };
 }

@@ -58,6 +58,9 @@ interface Prepared {
   readonly loaded: LoadedSettings;
   readonly config: SessionConfig;
   readonly overrides: SessionOverrides;
+  /** The session's clients, made from `configNow()` (the settings once the session is built). */
+  readonly clientFor: (role: "main" | "fast", model: string) => ModelClient;
+  configNow: () => SessionConfig;
 }
 
 function portsFor(
@@ -122,11 +125,7 @@ async function buildSession(
 ): Promise<EngineSession> {
   const { projectRoot, config } = prep;
   const state = opened?.replay.state;
-  // The main client first: a built-in client's SDK import then runs beside the rest of the
-  // open (its files, git, the checks' walk) instead of after it (issue 18).
-  let configNow = () => config;
-  const clientFor = clientCache(ctx, () => configNow());
-  clientFor("main", prep.overrides.model ?? state?.model ?? config.model);
+  const { clientFor } = prep;
   const journal = new Journal(log.id as SessionId, log, ctx.sink, ctx.clock, ctx.redactor);
   // The checks' discovery walks the project: it runs while the shell and git are looked up.
   const checksFound = projectChecks(projectRoot, config);
@@ -155,7 +154,7 @@ async function buildSession(
   const background = new BackgroundTasks();
   const notify = notifier(() => sessionState.settings.hooks, journal, background);
   const fingerprintOf = () => fingerprint(projectRoot, { env: ctx.childEnv });
-  configNow = () => sessionState.settings.config;
+  prep.configNow = () => sessionState.settings.config;
   const readAllowed = instructionReadGate(projectRoot, ctx.homeDir, () => ({
     ...sessionState.settings,
     mode: sessionState.mode,
@@ -327,14 +326,30 @@ async function buildSession(
   return session;
 }
 
+/**
+ * Loads the settings and makes the main client at once: a built-in client's SDK import (and
+ * fetch's first load) then runs beside the rest of the open (the log's creation and fsync,
+ * its files, the checks' walk) instead of on the first request's path (issue 18).
+ */
 async function prepare(
   ctx: OpenContext,
   projectRoot: string,
   overrides: SessionOverrides,
+  storedModel?: string,
 ): Promise<Prepared> {
   const loaded = loadProjectSettings(ctx, projectRoot, overrides);
+  const config = sessionConfig(loaded, overrides);
+  const prep: Prepared = {
+    projectRoot,
+    loaded,
+    config,
+    overrides,
+    clientFor: clientCache(ctx, () => prep.configNow()),
+    configNow: () => config,
+  };
+  prep.clientFor("main", overrides.model ?? storedModel ?? config.model);
   await ctx.onSettings(loaded.settings);
-  return { projectRoot, loaded, config: sessionConfig(loaded, overrides), overrides };
+  return prep;
 }
 
 /** Notices for what loading the settings found: problems, and the trust request. */
@@ -441,7 +456,7 @@ export async function resumeEngineSession(
     const projectRoot = await realFolder(root).catch(() => {
       throw new Error(`the session's project folder ${root} no longer exists`);
     });
-    prep = await prepare(ctx, projectRoot, overrides);
+    prep = await prepare(ctx, projectRoot, overrides, opened.replay.state.model ?? undefined);
     session = await buildSession(ctx, opened.session, prep, opened, notices);
   } catch (error) {
     await opened.session.close();
