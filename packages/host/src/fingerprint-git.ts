@@ -1,4 +1,4 @@
-import { runGit } from "./git.js";
+import { runGitScript } from "./git.js";
 
 /**
  * The files of a folder as its git repository sees them. Paths are byte strings (one
@@ -19,8 +19,19 @@ function splitBytes(output: Buffer): string[] {
 }
 
 /**
+ * Lists the tracked files, then a `//` entry (no path git lists is `//`), then the untracked
+ * files the ignores do not cover: one spawn for both lists (issue 18: each spawn from a
+ * large Node process costs, and the fingerprint is taken at every turn's start).
+ */
+const LIST_SCRIPT = `set -e
+git "$@" ls-files -z --cached
+printf '//\\000'
+git "$@" ls-files -z --others --exclude-standard
+`;
+
+/**
  * The tracked files under `root` and the untracked ones its ignores do not cover, from two
- * `ls-files` calls run side by side. Neither reads a file's content or trusts the stat data
+ * `ls-files` calls in one script. Neither reads a file's content or trusts the stat data
  * git's index holds (git compares modification times to the second only, so an index entry
  * may keep the nanoseconds of an earlier version of its file). Null when `root` is not in a
  * repository, or git fails or refuses there.
@@ -29,18 +40,17 @@ export async function gitFiles(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<GitFiles | null> {
-  const git = (args: string[]) => runGit(args, { cwd: root, git: { env } });
   try {
-    const [cached, others] = await Promise.all([
-      git(["ls-files", "-z", "--cached"]),
-      git(["ls-files", "-z", "--others", "--exclude-standard"]),
-    ]);
+    const out = await runGitScript("list the files", LIST_SCRIPT, { cwd: root, git: { env } });
+    const entries = splitBytes(out.stdout);
+    const split = entries.indexOf("//");
+    if (split < 0) return null;
     const tracked: string[] = [];
     // An unmerged path is listed once per stage, side by side.
-    for (const path of splitBytes(cached.stdout)) {
+    for (const path of entries.slice(0, split)) {
       if (path !== tracked[tracked.length - 1]) tracked.push(path);
     }
-    return { tracked, untracked: splitBytes(others.stdout) };
+    return { tracked, untracked: entries.slice(split + 1) };
   } catch {
     return null;
   }

@@ -46,7 +46,7 @@ export async function initShellParser(): Promise<void> {
 
 async function loadParser(): Promise<Parser> {
   const ts = await import("web-tree-sitter");
-  await ts.Parser.init();
+  await startTreeSitter(ts.Parser);
   const require = createRequire(import.meta.url);
   const wasm = join(
     dirname(require.resolve("tree-sitter-bash/package.json")),
@@ -223,4 +223,25 @@ function addRedirection(node: Node, out: Collected): void {
   const fdDup = (op === ">&" || op === "<&") && /^(\d+|-)$/.test(target);
   const writes = !fdDup && (WRITE_OPERATORS.has(op) || op === ">&");
   out.redirections.push({ operator: descriptor + op, target, writes });
+}
+
+/** Where the runtime's start is kept, shared by every package that parses with tree-sitter. */
+const TREE_SITTER_START = Symbol.for("z-engine.web-tree-sitter.start");
+
+/**
+ * Starts web-tree-sitter's runtime once per JS realm, whichever package asks first (the repo
+ * map does the same under the same key): two `Parser.init()` calls that overlap each make a
+ * runtime, and the second replaces the first under the languages and parsers already made
+ * from it. A failed start is forgotten, so a later call tries again.
+ */
+function startTreeSitter(parser: { init(): Promise<void> }): Promise<void> {
+  const slot = parser as unknown as Record<symbol, Promise<void> | undefined>;
+  const running = slot[TREE_SITTER_START];
+  if (running) return running;
+  const started = parser.init().catch((error: unknown) => {
+    slot[TREE_SITTER_START] = undefined;
+    throw error;
+  });
+  slot[TREE_SITTER_START] = started;
+  return started;
 }

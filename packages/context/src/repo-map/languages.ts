@@ -107,7 +107,7 @@ export function tagQueryText(language: MapLanguage): string {
 
 async function load(language: MapLanguage): Promise<LoadedLanguage> {
   runtime ??= import("web-tree-sitter").then(async (ts) => {
-    await ts.Parser.init();
+    await startTreeSitter(ts.Parser);
     return ts;
   });
   const ts = await runtime;
@@ -133,4 +133,25 @@ export function loadLanguage(language: MapLanguage): Promise<LoadedLanguage> {
     loaded.set(language, pending);
   }
   return pending;
+}
+
+/** Where the runtime's start is kept, shared by every package that parses with tree-sitter. */
+const TREE_SITTER_START = Symbol.for("z-engine.web-tree-sitter.start");
+
+/**
+ * Starts web-tree-sitter's runtime once per JS realm, whichever package asks first (the shell
+ * parser does the same under the same key): two `Parser.init()` calls that overlap each make
+ * a runtime, and the second replaces the first under the languages and parsers already made
+ * from it. A failed start is forgotten, so a later call tries again.
+ */
+function startTreeSitter(parser: { init(): Promise<void> }): Promise<void> {
+  const slot = parser as unknown as Record<symbol, Promise<void> | undefined>;
+  const running = slot[TREE_SITTER_START];
+  if (running) return running;
+  const started = parser.init().catch((error: unknown) => {
+    slot[TREE_SITTER_START] = undefined;
+    throw error;
+  });
+  slot[TREE_SITTER_START] = started;
+  return started;
 }

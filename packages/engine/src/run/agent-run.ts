@@ -1,4 +1,5 @@
 import { buildRequest, todoNudgeReminder } from "@z-engine/context";
+import { parseCommand } from "@z-engine/policy";
 import { addUsage } from "@z-engine/protocol";
 import { type BatchCore, executeBatch } from "../batch/execute.js";
 import { agentVision, type SessionCore } from "../session/core.js";
@@ -121,6 +122,7 @@ export async function runAgent(
     });
     const stream = streamRound(core, run, core.client("main", model), request, turn.turnId);
     core.mcp.releaseStarts();
+    if (turn.rounds === 1) warmShellParser(ownTools);
     const response = await stream;
     core.repoMap?.firstResponse();
     turn.usage = addUsage(turn.usage, response.usage);
@@ -168,4 +170,17 @@ async function takeCheckpoint(turn: TurnState): Promise<void> {
   const record = turn.recordCheckpoint;
   turn.recordCheckpoint = undefined;
   await Promise.all([record?.(), turn.startFingerprint]);
+}
+
+/**
+ * Loads the shell parser and runs a first parse (tree-sitter compiles its code on first use)
+ * while the turn's first request streams, so a first Bash call does not wait for it on its
+ * way to running (issue 18). Never rejects: a parser that cannot load is the gate's business.
+ */
+function warmShellParser(tools: readonly { readonly name: string }[]): void {
+  if (!tools.some((tool) => tool.name === "Bash")) return;
+  // On a timer: the request goes out a few steps after streamRound returns, and the parser's
+  // load must not delay it.
+  const warm = () => void parseCommand("git status && npm test 2>&1 | tail -n 5").catch(() => {});
+  setTimeout(warm, 1).unref();
 }

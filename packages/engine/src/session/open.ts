@@ -318,6 +318,9 @@ async function buildSession(
   built = session;
   // The main client now: a built-in client starts loading its SDK while the session opens.
   session.client("main", session.model);
+  // What the first snapshot does first (where the user's repository is, the shadow
+  // repository's layout) is done now, so a turn's snapshot starts at listing the files.
+  void parts.checkpoints?.warm();
   session.repoMap?.startAfterFirstResponse();
   // MCP servers start in the background: no request waits for them, and the first one is
   // not slowed by their start-up (held until it went out, or the session sits idle).

@@ -1,4 +1,5 @@
-import { rm, writeFile } from "node:fs/promises";
+import { writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { CHECKPOINT_REF, type ShadowRepo } from "./shadow-repo.js";
 
@@ -57,7 +58,8 @@ export async function commitIndex(
 ): Promise<string> {
   // The message goes in a file: stdin carries the paths, and an argument has a size limit.
   const messageFile = join(shadow.gitDir, `ZENGINE_MESSAGE.${process.pid}.${messageFiles++}`);
-  await writeFile(messageFile, message);
+  // Synchronous: one small file, written on the first tool's path (see ShadowRepo.writeInfo).
+  writeFileSync(messageFile, message);
   try {
     const { env, input } = updateInput(update);
     const out = await shadow.script("snapshot commit", SCRIPT, {

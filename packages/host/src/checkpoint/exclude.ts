@@ -1,6 +1,17 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runGit, splitNul } from "../git.js";
+import { runGit, runGitScript, splitNul } from "../git.js";
+
+/**
+ * Prints the user's `core.excludesFile` (an empty line when unset; `config` answers outside
+ * a repository too), then, when the folder is in a repository git accepts, `repo`, its top
+ * level and its common git folder, one a line.
+ */
+const USER_REPO_SCRIPT = `excludes=$(git "$@" config --path --get core.excludesFile)
+printf '%s\\n' "$excludes"
+where=$(git "$@" rev-parse --path-format=absolute --show-toplevel --git-common-dir 2>/dev/null) || exit 0
+printf 'repo\\n%s\\n' "$where"
+`;
 
 /** Always left out of snapshots (`.git` folders git leaves out by itself). */
 export const BASE_EXCLUDES: readonly string[] = ["/.z-engine/worktrees/"];
@@ -31,29 +42,24 @@ export async function readUserRepo(
   projectRoot: string,
   base: Readonly<Record<string, string | undefined>>,
 ): Promise<UserRepoInfo> {
-  const git = { env: base, userConfig: true };
+  const none = { commonDir: null, atTopLevel: true, excludesFile: null };
   try {
-    // Both at once: `config` answers outside a repository too, and is then not used.
-    const [out, excludes] = await Promise.all([
-      runGit(["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir"], {
-        cwd: projectRoot,
-        git,
-      }),
-      runGit(["config", "--path", "--get", "core.excludesFile"], {
-        cwd: projectRoot,
-        git,
-        okCodes: [0, 1],
-      }),
-    ]);
-    const [top, common] = out.stdout.toString("utf8").trim().split("\n");
-    const excludesFile = excludes.stdout.toString("utf8").trim();
+    // One spawn for both (issue 18): a large Node process pays for each spawn.
+    const out = await runGitScript("read the user repository", USER_REPO_SCRIPT, {
+      cwd: projectRoot,
+      git: { env: base, userConfig: true },
+    });
+    const lines = out.stdout.toString("utf8").split("\n");
+    const excludesFile = lines[0]?.trim() ?? "";
+    if (lines[1] !== "repo") return none;
+    const [top, common] = [lines[2], lines[3]];
     return {
       commonDir: common ?? null,
       atTopLevel: top === projectRoot,
       excludesFile: excludesFile.length > 0 ? excludesFile : null,
     };
   } catch {
-    return { commonDir: null, atTopLevel: true, excludesFile: null };
+    return none;
   }
 }
 
@@ -70,9 +76,13 @@ export async function buildExcludeText(
 ): Promise<string> {
   const lines = [...BASE_EXCLUDES];
   if (repo.commonDir && repo.atTopLevel) {
-    const userExclude = await readFile(join(repo.commonDir, "info", "exclude"), "utf8").catch(
-      () => "",
-    );
+    // Synchronous: a small file, read on the first tool's path (see ShadowRepo.writeInfo).
+    let userExclude = "";
+    try {
+      userExclude = readFileSync(join(repo.commonDir, "info", "exclude"), "utf8");
+    } catch {
+      // No personal excludes.
+    }
     lines.push(userExclude);
   } else if (repo.commonDir) {
     const out = await runGit(["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], {

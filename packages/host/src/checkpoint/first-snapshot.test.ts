@@ -40,7 +40,7 @@ const shadowGit = (gitDir: string, args: string[]) =>
   exec("git", [`--git-dir=${gitDir}`, ...args], { env: { PATH, HOME: scratch } });
 
 describe("a session's first snapshot", { timeout: 30_000 }, () => {
-  it("makes a new shadow repository with one git init, configured without a call per setting", async () => {
+  it("makes a new shadow repository without git init or a call per setting", async () => {
     await using repo = await createFixtureRepo({ files: { "a.txt": "a\r\n", "b.txt": "b\n" } });
     const git = await countingGit();
     const checkpointsDir = join(scratch, "cp");
@@ -49,9 +49,10 @@ describe("a session's first snapshot", { timeout: 30_000 }, () => {
     if ("disabled" in snap) throw new Error(snap.disabled);
     expect(snap.files).toBe(2);
     const calls = await git.calls();
-    // init, the user repository (rev-parse and config, side by side), ls-files, and the
-    // commit script's update-index, write-tree, commit-tree and update-ref.
-    expect(calls.length).toBeLessThanOrEqual(8);
+    // The user repository (config and rev-parse, in one script), ls-files, and the commit
+    // script's update-index, write-tree, commit-tree and update-ref: no init.
+    expect(calls.filter((c) => /(^| )init( |$)/.test(c))).toEqual([]);
+    expect(calls.length).toBeLessThanOrEqual(7);
     expect(calls.filter((c) => / config /.test(c) && !/excludesFile/.test(c))).toEqual([]);
     for (const [key, value] of [
       ["core.autocrlf", "false"],
@@ -89,6 +90,27 @@ describe("a session's first snapshot", { timeout: 30_000 }, () => {
     expect(calls.length).toBeLessThanOrEqual(7);
     const parent = await shadowGit(store.gitDir, ["rev-parse", `${second.commit}^`]);
     expect(parent.stdout.trim()).toBe(first.commit);
+  });
+
+  it("warmed ahead, a snapshot only lists the files and commits", async () => {
+    await using repo = await createFixtureRepo({ files: { "a.txt": "a\n" } });
+    const git = await countingGit();
+    const store = createCheckpointStore({
+      checkpointsDir: join(scratch, "cp"),
+      projectRoot: repo.root,
+      env: git.env,
+    });
+    await store.warm();
+    const warmed = await git.calls();
+    expect(warmed.some((c) => /config --path --get core\.excludesFile/.test(c))).toBe(true);
+    await expect(readFile(join(store.gitDir, "HEAD"), "utf8")).resolves.toContain("refs/heads/");
+    const snap = await store.snapshot("first");
+    if ("disabled" in snap) throw new Error(snap.disabled);
+    expect(snap.files).toBe(1);
+    const during = (await git.calls()).slice(warmed.length);
+    expect(during.filter((c) => /rev-parse|config /.test(c))).toEqual([]);
+    // ls-files, then the commit script's update-index, write-tree, commit-tree, update-ref.
+    expect(during.length).toBe(5);
   });
 
   it("chains on the checkpoint ref after git packed it", async () => {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { existsSync, realpathSync } from "node:fs";
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type HashLength, countIndexEntries } from "../git-index.js";
 import { type GitOutput, runGit, runGitScript } from "../git.js";
@@ -29,10 +29,15 @@ const SHADOW_CONFIG = ["safe.directory=*", "core.splitIndex=true"];
 export const SHADOW_ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
 
 /**
- * The shadow's own settings: files stored byte for byte (no end-of-line conversion), links
- * as links, the executable bit kept, a compact index, paths unquoted, no automatic gc.
+ * The shadow's config file: a non-bare sha1 repository (what `git init` makes with no
+ * system or user config, which engine git never reads) whose files are stored byte for byte
+ * (no end-of-line conversion), links as links, the executable bit kept, a compact index,
+ * paths unquoted, no automatic gc.
  */
-const SHADOW_SETTINGS = `[core]
+const SHADOW_CONFIG_FILE = `[core]
+\trepositoryformatversion = 0
+\tbare = false
+\tlogallrefupdates = false
 \tautocrlf = false
 \tsafecrlf = false
 \tsymlinks = true
@@ -43,6 +48,15 @@ const SHADOW_SETTINGS = `[core]
 [gc]
 \tauto = 0
 `;
+
+/** A small file's text, or null when it cannot be read. */
+function readSmall(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
 
 /** Options of one git call against the shadow repository. */
 export interface ShadowGitOptions {
@@ -126,13 +140,23 @@ export class ShadowRepo {
     return this.writeInfo("exclude", text);
   }
 
-  /** Replaces `info/<name>` when its text differs; resolves to whether it did. */
+  /**
+   * Replaces `info/<name>` when its text differs; resolves to whether it did. Synchronous
+   * on purpose, like the layout in {@link create}: a few small files cost microseconds,
+   * while each asynchronous step waits for a turn of an event loop that the first model
+   * response and tool call keep busy, and the snapshot sits on the first tool's path.
+   */
   private async writeInfo(name: string, text: string): Promise<boolean> {
     const file = join(this.gitDir, "info", name);
-    const current = await readFile(file, "utf8").catch(() => null);
+    let current: string | null = null;
+    try {
+      current = readFileSync(file, "utf8");
+    } catch {
+      // Not written yet.
+    }
     if (current === text) return false;
-    await mkdir(join(this.gitDir, "info"), { recursive: true });
-    await writeFile(file, text);
+    mkdirSync(join(this.gitDir, "info"), { recursive: true });
+    writeFileSync(file, text);
     return true;
   }
 
@@ -155,15 +179,17 @@ export class ShadowRepo {
       await this.readObjectFormat();
       return;
     }
-    await mkdir(this.gitDir, { recursive: true });
-    await this.git(["init", "-q"]);
-    // Written straight into the config `git init` made (a later section's value wins over
-    // what init probed): one spawn instead of one per setting, which costs from a large
-    // Node process (issue 18).
-    await appendFile(join(this.gitDir, "config"), SHADOW_SETTINGS);
-    await writeFile(join(this.gitDir, "project"), `${this.projectRoot}\n`);
+    // Made in process, not by `git init`: a spawn from a large Node process costs more than
+    // the whole layout (issue 18). `HEAD` is written last, so a folder without it is one
+    // whose creation did not finish, made again next time.
+    for (const dir of ["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"]) {
+      mkdirSync(join(this.gitDir, dir), { recursive: true });
+    }
+    writeFileSync(join(this.gitDir, "config"), SHADOW_CONFIG_FILE);
+    writeFileSync(join(this.gitDir, "project"), `${this.projectRoot}\n`);
     await this.writeInfo("attributes", SHADOW_ATTRIBUTES);
-    await this.readObjectFormat();
+    writeFileSync(join(this.gitDir, "HEAD"), "ref: refs/heads/main\n");
+    this.hashLength = 20;
   }
 
   /** The object format, from the repository's config (no spawn); git tells when that fails. */
@@ -185,12 +211,13 @@ export class ShadowRepo {
    * Null when the ref does not exist.
    */
   async readRef(ref: string): Promise<string | null> {
-    const loose = await readFile(join(this.gitDir, ref), "utf8").catch(() => null);
+    // Synchronous reads of small files (see writeInfo).
+    const loose = readSmall(join(this.gitDir, ref));
     const hex = this.hashLength * 2;
     const name = new RegExp(`^[0-9a-f]{${hex}}$`);
     if (loose !== null && name.test(loose.trim())) return loose.trim();
     if (loose === null && !existsSync(join(this.gitDir, "reftable"))) {
-      const packed = await readFile(join(this.gitDir, "packed-refs"), "utf8").catch(() => "");
+      const packed = readSmall(join(this.gitDir, "packed-refs")) ?? "";
       for (const line of packed.split("\n")) {
         const [commit, path] = line.split(" ");
         if (path === ref && commit && name.test(commit)) return commit;

@@ -59,6 +59,13 @@ export interface CheckpointStore {
    */
   snapshot(label: string): Promise<Snapshot | CheckpointsDisabled>;
   /**
+   * Does ahead what a snapshot does first (reads where the user's repository is and its
+   * personal excludes, creates the shadow repository, writes its excludes), so a snapshot
+   * taken later starts at listing the files. Never rejects: a failure shows again, as a
+   * rejection, at the next snapshot.
+   */
+  warm(): Promise<void>;
+  /**
    * Paths that differ from snapshot `from` to snapshot `to`, or to the work tree now (as a
    * snapshot would see it). Rejects with `checkpoint_not_found` for an unknown commit.
    */
@@ -146,6 +153,11 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
   return {
     gitDir: shadow.gitDir,
     snapshot: (label) => serial(() => takeSnapshot(label)),
+    warm: () =>
+      serial(prepare).then(
+        () => {},
+        () => {},
+      ),
     diff: (from, to) =>
       serial(async () => {
         await shadow.init();
