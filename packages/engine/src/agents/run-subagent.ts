@@ -6,7 +6,7 @@ import { createFileTracker } from "@z-engine/tools";
 import type { AgentDefinition as RunAgent, AgentRun } from "../run/agent-context.js";
 import { transcriptSink } from "../run/agent-context.js";
 import { runAgent } from "../run/agent-run.js";
-import { newTurnState } from "../run/turn-state.js";
+import { newTurnState, TurnGitWork } from "../run/turn-state.js";
 import type { SessionCore } from "../session/core.js";
 import { resolveAgentModel } from "./agent-model.js";
 import { subagentMcpFilter, subagentToolNames } from "./blueprint.js";
@@ -78,7 +78,7 @@ export async function runSubagent(
     },
   };
   const journal = core.journal.forAgent(run.agentId, log);
-  const turn = newTurnState(turnId, run.signal, core.clock(), Promise.resolve(null));
+  const turn = newTurnState(turnId, run.signal, core.clock(), new TurnGitWork(async () => null));
   const agentRun: AgentRun = {
     agent: runAgentOf(core, run),
     transcript: transcriptSink(journal, () => fold.snapshot().workingSet.slice()),

@@ -21,7 +21,7 @@ import type { EngineSession } from "../session/session.js";
 import { createRedactor } from "../util/secrets.js";
 import { type AgentRun, transcriptSink } from "./agent-context.js";
 import { runAgent } from "./agent-run.js";
-import { newTurnState } from "./turn-state.js";
+import { newTurnState, TurnGitWork } from "./turn-state.js";
 
 let repo: FixtureRepo;
 let home: string;
@@ -136,7 +136,7 @@ describe("runAgent for a subagent", () => {
     const end = await runAgent(
       session,
       run,
-      newTurnState(turnId, controller.signal, 0, Promise.resolve(null)),
+      newTurnState(turnId, controller.signal, 0, new TurnGitWork(async () => null)),
     );
 
     expect(end).toEqual({ outcome: "completed" });
@@ -183,7 +183,7 @@ describe("runAgent for a subagent", () => {
     const { run } = subagentRun(controller.signal);
     const limited: AgentRun = { ...run, agent: { ...run.agent, maxTurns: () => 1 } };
     const turnId = newTurnId();
-    const state = newTurnState(turnId, controller.signal, 0, Promise.resolve(null));
+    const state = newTurnState(turnId, controller.signal, 0, new TurnGitWork(async () => null));
     await run.transcript.record("message", {
       message: { id: newMessageId(), role: "user", content: [{ type: "text", text: "go" }] },
       turnId,

@@ -122,7 +122,7 @@ export async function runAgent(
     });
     const stream = streamRound(core, run, core.client("main", model), request, turn.turnId);
     core.mcp.releaseStarts();
-    if (turn.rounds === 1) warmShellParser(ownTools);
+    if (turn.rounds === 1) afterFirstRequest(turn, ownTools);
     const response = await stream;
     core.repoMap?.firstResponse();
     turn.usage = addUsage(turn.usage, response.usage);
@@ -163,24 +163,27 @@ export async function runAgent(
 
 /**
  * Records the turn's checkpoint right before its first call that may write runs (design.md
- * §3, issue 18); its snapshot and the start fingerprint started with the turn, so both hold
- * the files as they were before it. Read-only calls do not wait. Never rejects for git trouble.
+ * §3, issue 18); its snapshot and the start fingerprint ran before any tool, so both hold
+ * the files as they were when the turn started. Read-only calls do not wait. Never rejects
+ * for git trouble.
  */
 async function takeCheckpoint(turn: TurnState): Promise<void> {
   const record = turn.recordCheckpoint;
   turn.recordCheckpoint = undefined;
-  await Promise.all([record?.(), turn.startFingerprint]);
+  await Promise.all([record?.(), turn.gitWork.fingerprint()]);
 }
 
 /**
- * Loads the shell parser and runs a first parse (tree-sitter compiles its code on first use)
- * while the turn's first request streams, so a first Bash call does not wait for it on its
- * way to running (issue 18). Never rejects: a parser that cannot load is the gate's business.
+ * Once the turn's first request went out (on a timer: it goes out a few steps after
+ * streamRound returns, and nothing here may delay it), starts the turn's git work and loads
+ * the shell parser with a first parse (tree-sitter compiles its code on first use), so
+ * both run while the model answers and a first Bash call waits for neither (issue 18).
+ * Never rejects: a parser that cannot load is the gate's business.
  */
-function warmShellParser(tools: readonly { readonly name: string }[]): void {
-  if (!tools.some((tool) => tool.name === "Bash")) return;
-  // On a timer: the request goes out a few steps after streamRound returns, and the parser's
-  // load must not delay it.
-  const warm = () => void parseCommand("git status && npm test 2>&1 | tail -n 5").catch(() => {});
-  setTimeout(warm, 1).unref();
+function afterFirstRequest(turn: TurnState, tools: readonly { readonly name: string }[]): void {
+  const warmParser = tools.some((tool) => tool.name === "Bash");
+  setTimeout(() => {
+    turn.gitWork.start();
+    if (warmParser) void parseCommand("git status && npm test 2>&1 | tail -n 5").catch(() => {});
+  }, 1).unref();
 }

@@ -13,10 +13,10 @@ export interface TurnState {
   readonly signal: AbortSignal;
   readonly startedAt: number;
   /**
-   * Workspace fingerprint at turn start (null when it could not be taken), taken while the
-   * first request streams; the first call that may write waits for it.
+   * The turn's git work (the start fingerprint, and the checkpoint's snapshot when one is
+   * taken): it starts once the first request went out, or when something needs it first.
    */
-  readonly startFingerprint: Promise<string | null>;
+  readonly gitWork: TurnGitWork;
   /** The turn's user message (checkpoints name it). */
   userMessageId: MessageId | undefined;
   usage: Usage;
@@ -44,17 +44,52 @@ export interface RunEnd {
   readonly reason?: string;
 }
 
+/**
+ * A turn's git work: the workspace fingerprint at turn start, and the checkpoint's snapshot
+ * (which waits on {@link started}). Nothing runs until {@link start}: the turn starts it once
+ * its first request went out, so no child process is spawned on that request's path (issue
+ * 18), and whatever needs the fingerprint first starts it. Before the first tool runs the
+ * files are as they were when the turn started, so both still hold the turn's start.
+ */
+export class TurnGitWork {
+  /** Resolves once {@link start} was called. */
+  readonly started: Promise<void>;
+  private readonly fingerprintOf: () => Promise<string | null>;
+  private release: () => void = () => {};
+  private fingerprinted: Promise<string | null> | undefined;
+
+  /** `fingerprintOf` never rejects (null: the fingerprint could not be taken). */
+  constructor(fingerprintOf: () => Promise<string | null>) {
+    this.fingerprintOf = fingerprintOf;
+    this.started = new Promise<void>((resolve) => {
+      this.release = resolve;
+    });
+  }
+
+  /** Starts the work (idempotent). */
+  start(): void {
+    this.release();
+    this.fingerprinted ??= this.fingerprintOf();
+  }
+
+  /** The fingerprint at turn start (null when it could not be taken); starts the work. */
+  fingerprint(): Promise<string | null> {
+    this.start();
+    return this.fingerprinted as Promise<string | null>;
+  }
+}
+
 export function newTurnState(
   turnId: TurnId,
   signal: AbortSignal,
   startedAt: number,
-  startFingerprint: Promise<string | null>,
+  gitWork: TurnGitWork,
 ): TurnState {
   return {
     turnId,
     signal,
     startedAt,
-    startFingerprint,
+    gitWork,
     userMessageId: undefined,
     usage: emptyUsage(),
     rounds: 0,

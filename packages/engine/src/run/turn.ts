@@ -16,7 +16,7 @@ import { type AgentRunCore, runAgent } from "./agent-run.js";
 import { judgeTurn, routeTurn } from "../decisions/stop-seam.js";
 import { remindAtTurnStart } from "../decisions/context-seams.js";
 import { mainAgentRun, type MainRunCore } from "./main-agent.js";
-import { newTurnState, type RunEnd, type TurnState } from "./turn-state.js";
+import { newTurnState, type RunEnd, TurnGitWork, type TurnState } from "./turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
 import { type HookDeps, runHook } from "../hooks/run-hook.js";
 import { queueAgentMentions } from "../agents/mentions.js";
@@ -125,9 +125,9 @@ export async function runTurn(
       durationMs: 0,
     };
   }
-  // Taken while the first request streams: the first call that may write waits for it.
-  const startFingerprint = core.fingerprint().catch(() => null);
-  const turn = newTurnState(turnId, signal, startedAt, startFingerprint);
+  // Taken once the first request went out: the first call that may write waits for it.
+  const gitWork = new TurnGitWork(() => core.fingerprint().catch(() => null));
+  const turn = newTurnState(turnId, signal, startedAt, gitWork);
   onState(turn);
   const run = mainAgentRun(core, signal);
   let end: RunEnd;

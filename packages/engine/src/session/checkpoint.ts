@@ -10,8 +10,8 @@ type SnapshotOutcome =
   | { readonly failed: string };
 
 /**
- * A session's turn checkpoints (design.md §3, issue 18). The snapshot starts when the turn
- * starts, so it runs while the first model request streams; the checkpoint is recorded (and
+ * A session's turn checkpoints (design.md §3, issue 18). The snapshot starts with the turn's
+ * git work, once its first request went out, so it runs while the model answers; the checkpoint is recorded (and
  * announced) only when the turn's first tool call is about to run, after the snapshot is
  * done. A turn without tool calls records none. Close waits for snapshots still running, so
  * no git process outlives the session.
@@ -21,22 +21,29 @@ export class TurnCheckpoints {
   private readonly pending = new Set<Promise<unknown>>();
 
   /**
-   * Starts the snapshot of `turn` (a user turn) and returns the function that records it;
-   * undefined when the session takes no checkpoints. The recorder never rejects for git
-   * trouble (a failure is a warning notice); call it at most once.
+   * Starts the snapshot of `turn` (a user turn) once its git work starts, and returns the
+   * function that records it; undefined when the session takes no checkpoints. The recorder
+   * starts the git work if it has not started, and never rejects for git trouble (a failure
+   * is a warning notice); call it at most once.
    */
   begin(session: CheckpointTarget, turn: TurnState): (() => Promise<void>) | undefined {
     const store = session.checkpoints;
     if (!store || this.disabled || !turn.userMessageId) return undefined;
-    const snapshot: Promise<SnapshotOutcome> = store
-      .snapshot(`before turn ${turn.turnId}`)
-      .catch((error: unknown) => ({ failed: (error as Error).message }));
-    this.pending.add(snapshot);
-    void snapshot.finally(() => this.pending.delete(snapshot));
-    return async () => this.record(session, turn, await snapshot);
+    const snapshot = turn.gitWork.started.then(() => {
+      const taken: Promise<SnapshotOutcome> = store
+        .snapshot(`before turn ${turn.turnId}`)
+        .catch((error: unknown) => ({ failed: (error as Error).message }));
+      this.pending.add(taken);
+      void taken.finally(() => this.pending.delete(taken));
+      return taken;
+    });
+    return async () => {
+      turn.gitWork.start();
+      await this.record(session, turn, await snapshot);
+    };
   }
 
-  /** Resolves when every snapshot that was started has finished. */
+  /** Resolves when every snapshot that was started has finished (one waiting to start is not waited for). */
   async settled(): Promise<void> {
     await Promise.all(this.pending);
   }

@@ -318,9 +318,6 @@ async function buildSession(
   built = session;
   // The main client now: a built-in client starts loading its SDK while the session opens.
   session.client("main", session.model);
-  // What the first snapshot does first (where the user's repository is, the shadow
-  // repository's layout) is done now, so a turn's snapshot starts at listing the files.
-  void parts.checkpoints?.warm();
   session.repoMap?.startAfterFirstResponse();
   // MCP servers start in the background: no request waits for them, and the first one is
   // not slowed by their start-up (held until it went out, or the session sits idle).
@@ -392,10 +389,18 @@ async function announce(
   }
 }
 
-/** Once the session is open: a session that is not running a turn by then starts its MCP servers. */
-function releaseMcpWhenIdle(session: EngineSession): void {
+/**
+ * Once the session is open, a session that is not running a turn by then starts its MCP
+ * servers and readies its checkpoint store (where the user's repository is, the shadow
+ * repository's layout), so a turn's snapshot starts at listing the files. A session whose
+ * first turn started at once does neither here: no child process runs before that turn's
+ * first request, which releases both.
+ */
+function whenIdleAfterOpen(session: EngineSession): void {
   setTimeout(() => {
-    if (!session.busy) session.mcp.releaseStarts();
+    if (session.busy) return;
+    session.mcp.releaseStarts();
+    void session.checkpoints?.warm();
   }, 0).unref();
 }
 
@@ -433,7 +438,7 @@ export async function createEngineSession(
   }
   await announce(session, prep.loaded, notices);
   await sessionStartHooks(session, "startup");
-  releaseMcpWhenIdle(session);
+  whenIdleAfterOpen(session);
   return session;
 }
 
@@ -468,6 +473,6 @@ export async function resumeEngineSession(
   await repairCrash(session, opened);
   await announce(session, prep.loaded, notices);
   await sessionStartHooks(session, "resume");
-  releaseMcpWhenIdle(session);
+  whenIdleAfterOpen(session);
   return session;
 }

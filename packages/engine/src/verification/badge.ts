@@ -18,7 +18,7 @@ export async function changeState(
   turn: TurnState,
 ): Promise<ChangeState> {
   const [start, fingerprint] = await Promise.all([
-    turn.startFingerprint,
+    turn.gitWork.fingerprint(),
     core.fingerprint().catch(() => ""),
   ]);
   const moved = start !== null && fingerprint !== "" && fingerprint !== start;

@@ -1,6 +1,7 @@
-import { execFile } from "node:child_process";
+import childProcess, { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -132,6 +133,49 @@ describe("the first round of a turn", { timeout: 60_000 }, () => {
     // Bash changed a file no write tool reported: the start fingerprint caught it.
     const [finished] = h.recorder.ofType("turnFinished");
     expect(finished?.badge.status).not.toBe("notApplicable");
+  });
+
+  it("spawns no child process before the first request, and still checkpoints the files as they were", async () => {
+    // Every spawn of this process is counted (the engine's git calls included: node's
+    // built-in modules hand their ESM importers the patched function after the sync).
+    const spawned: string[] = [];
+    const realSpawn = childProcess.spawn;
+    childProcess.spawn = ((...args: Parameters<typeof realSpawn>) => {
+      spawned.push(String(args[0]));
+      return realSpawn(...args);
+    }) as typeof realSpawn;
+    syncBuiltinESMExports();
+    try {
+      let atFirstRequest: number | undefined;
+      let inner: ModelClient | undefined;
+      const counting: ModelClient = {
+        stream(request, options) {
+          atFirstRequest ??= spawned.length;
+          return (inner as ModelClient).stream(request, options);
+        },
+      };
+      h = await harness({
+        files: loginProject,
+        script: [],
+        overrides: { mode: "bypass" },
+        engine: { clientFactory: ({ role }) => (role === "fast" ? (h as Harness).fast : counting) },
+      });
+      inner = h.model;
+      const token = h.repo.path("src/auth/token.js");
+      h.model.push(reply.toolCall("Edit", { ...loginFix, file_path: token }), reply.text("Fixed."));
+      const beforeTurn = spawned.length;
+      expect((await h.session.run("fix it")).outcome).toBe("completed");
+      expect(atFirstRequest).toBe(beforeTurn);
+      // The turn's git work ran after it: the checkpoint holds the file before the edit.
+      expect(spawned.length).toBeGreaterThan(beforeTurn);
+      const [started] = h.recorder.ofType("turnStarted");
+      h.session.send({ type: "rewind", messageId: started!.userMessageId, restore: "code" });
+      await h.session.idle();
+      expect(await h.repo.read("src/auth/token.js")).toContain("now > token.expiresAt");
+    } finally {
+      childProcess.spawn = realSpawn;
+      syncBuiltinESMExports();
+    }
   });
 
   it("has its main client made when the session opens, before any request", async () => {
