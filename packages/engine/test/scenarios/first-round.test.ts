@@ -1,7 +1,7 @@
-import childProcess, { execFile } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { syncBuiltinESMExports } from "node:module";
+import { createRequire, syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -15,6 +15,10 @@ import { type Harness, harness, loginFix, loginProject, waitForCount } from "../
 // write waits for them.
 
 const run = promisify(execFile);
+/** The CommonJS face of child_process: patched there, its ESM importers see it after a sync. */
+const childProcess = createRequire(import.meta.url)(
+  "node:child_process",
+) as typeof import("node:child_process");
 let h: Harness | undefined;
 let bin: string | undefined;
 afterEach(async () => {
