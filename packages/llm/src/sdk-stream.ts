@@ -14,7 +14,8 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 /**
  * Opens an SDK stream and decodes it into protocol events, ending with exactly one terminal
- * event and never throwing. The request is aborted (its connection closed) when `signal`
+ * event and never throwing. `onSent` is called once the stream opened (the response's headers
+ * arrived, so the request went out). The request is aborted (its connection closed) when `signal`
  * aborts, when nothing arrives for `idleTimeoutMs` (a `timeout` error), and when the consumer
  * stops iterating.
  */
@@ -24,6 +25,7 @@ export async function* pumpSdkStream<Chunk>(
   signal: AbortSignal | undefined,
   idleTimeoutMs: number = DEFAULT_IDLE_TIMEOUT_MS,
   prepare?: () => Promise<unknown>,
+  onSent?: () => void,
 ): AsyncGenerator<ModelEvent> {
   if (signal?.aborted) {
     yield CANCELLED;
@@ -71,6 +73,7 @@ export async function* pumpSdkStream<Chunk>(
     let stream: AsyncIterable<Chunk> | undefined;
     try {
       stream = await open(controller.signal);
+      onSent?.();
     } catch (error) {
       ending = [failure(error)];
     }

@@ -147,6 +147,12 @@ export type ModelEvent = z.infer<typeof ModelEvent>;
 export interface StreamOptions {
   /** Aborting ends the stream with an `error` event of kind `cancelled` and closes the connection. */
   readonly signal?: AbortSignal;
+  /**
+   * Called once the request went out: the provider's answer has begun (llm's clients: its
+   * response headers arrived; a retry calls it again for the attempt that got through). A
+   * client may never call it; the engine then takes the stream's first event as the sign.
+   */
+  readonly onSent?: () => void;
 }
 
 /**

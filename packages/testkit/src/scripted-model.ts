@@ -92,6 +92,8 @@ export class ScriptedModel implements ModelClient {
     this.requests.push(structuredClone(request));
     const index = takeResponse(this.script, this.used, request);
     const response = index < 0 ? undefined : this.script[index];
+    // As llm's clients do once the provider answers: here the request is "out" at once.
+    options.onSent?.();
     return this.play(request, response, options.signal);
   }
 

@@ -120,9 +120,9 @@ export async function runAgent(
       vision: agentVision(core, model),
       ...(effort ? { effort } : {}),
     });
-    const stream = streamRound(core, run, core.client("main", model), request, turn.turnId);
+    const sent = turn.rounds === 1 ? afterFirstRequest(turn, ownTools) : undefined;
+    const stream = streamRound(core, run, core.client("main", model), request, turn.turnId, sent);
     core.mcp.releaseStarts();
-    if (turn.rounds === 1) afterFirstRequest(turn, ownTools);
     const response = await stream;
     core.repoMap?.firstResponse();
     turn.usage = addUsage(turn.usage, response.usage);
@@ -174,16 +174,22 @@ async function takeCheckpoint(turn: TurnState): Promise<void> {
 }
 
 /**
- * Once the turn's first request went out (on a timer: it goes out a few steps after
- * streamRound returns, and nothing here may delay it), starts the turn's git work and loads
- * the shell parser with a first parse (tree-sitter compiles its code on first use), so
- * both run while the model answers and a first Bash call waits for neither (issue 18).
- * Never rejects: a parser that cannot load is the gate's business.
+ * What runs once the turn's first request went out (the returned function is called then;
+ * idempotent): the turn's git work starts and the shell parser loads with a first parse
+ * (tree-sitter compiles its code on first use), so both run while the model answers and a
+ * first Bash call waits for neither, and neither delays the request (issue 18). Never
+ * rejects: a parser that cannot load is the gate's business.
  */
-function afterFirstRequest(turn: TurnState, tools: readonly { readonly name: string }[]): void {
+function afterFirstRequest(
+  turn: TurnState,
+  tools: readonly { readonly name: string }[],
+): () => void {
   const warmParser = tools.some((tool) => tool.name === "Bash");
-  setTimeout(() => {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
     turn.gitWork.start();
     if (warmParser) void parseCommand("git status && npm test 2>&1 | tail -n 5").catch(() => {});
-  }, 1).unref();
+  };
 }

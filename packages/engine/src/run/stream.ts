@@ -35,12 +35,16 @@ async function consume(
   request: ModelRequest,
   ids: { turnId: TurnId; messageId: Message["id"] },
   signal: AbortSignal,
+  onSent: (() => void) | undefined,
 ): Promise<{ assembler: MessageAssembler; invalid: Map<string, string> }> {
   const assembler = new MessageAssembler();
   const invalid = new Map<string, string>();
   const scope = { turnId: ids.turnId };
   try {
-    for await (const event of client.stream(request, { signal })) {
+    const options = onSent ? { signal, onSent } : { signal };
+    for await (const event of client.stream(request, options)) {
+      // A client that never says the request went out has sent it once anything comes back.
+      onSent?.();
       assembler.push(event);
       switch (event.type) {
         case "textDelta":
@@ -112,6 +116,7 @@ export async function streamRound(
   client: ModelClient,
   request: ModelRequest,
   turnId: TurnId,
+  onSent?: () => void,
 ): Promise<RoundResponse> {
   const { transcript, signal } = run;
   const messageId = newMessageId();
@@ -123,6 +128,7 @@ export async function streamRound(
     request,
     { turnId, messageId },
     signal,
+    onSent,
   );
   const error = assembler.error;
   const content = error ? assembler.content.filter((b) => b.type !== "toolUse") : assembler.content;

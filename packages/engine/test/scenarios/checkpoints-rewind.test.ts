@@ -99,9 +99,10 @@ describe("checkpoints", () => {
     ]);
   });
 
-  it("start their snapshot with the turn, while the first model request is still streaming", async () => {
-    // A git on PATH that notes when the shadow repository is used: the first response is held
-    // back until then, so the test deadlocks (and times out) if the snapshot waits for it.
+  it("start their snapshot once the first request went out, while its response is still streaming", async () => {
+    // A git on PATH that notes when the shadow repository is used: the first response (its
+    // request out, as when a provider's headers arrived) is held back until then, so the test
+    // deadlocks (and times out) if the snapshot waits for it.
     const bin = await mkdtemp(join(tmpdir(), "zeng-git-"));
     const mark = join(bin, "snapshot-started");
     const realGit = (await run("sh", ["-c", "command -v git"])).stdout.trim();
@@ -114,6 +115,7 @@ describe("checkpoints", () => {
     const held: ModelClient = {
       stream(request, options) {
         const inner = model as ModelClient;
+        options?.onSent?.();
         return (async function* () {
           const deadline = Date.now() + 10_000;
           while (!existsSync(mark)) {

@@ -44,6 +44,7 @@ export class AnthropicClient implements ModelClient {
       options.signal,
       this.config.idleTimeoutMs,
       () => this.client(),
+      options.onSent,
     );
   }
 

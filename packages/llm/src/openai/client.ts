@@ -56,6 +56,7 @@ export class OpenAiCompatibleClient implements ModelClient {
       options.signal,
       this.config.idleTimeoutMs,
       () => this.client(),
+      options.onSent,
     );
   }
 
