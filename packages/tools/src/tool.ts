@@ -20,7 +20,9 @@ export interface Tool<I = unknown> {
   readonly requires: readonly PortName[];
   /**
    * The input's JSON Schema as the model is offered it, when it comes from elsewhere (an MCP
-   * server's tool); {@link toolSpec} then sends it instead of converting `inputSchema`.
+   * server's tool) or was converted ahead of time (the built-in tools: the bytes
+   * `inputSchema` converts to); {@link toolSpec} then sends it instead of converting
+   * `inputSchema`.
    */
   readonly inputJsonSchema?: Readonly<Record<string, unknown>>;
   /** True when the call changes nothing (may run beside other read-only calls). */
@@ -45,7 +47,16 @@ export interface Tool<I = unknown> {
 export interface ToolDefinition<S extends z.ZodType> {
   readonly name: string;
   readonly description: string;
-  readonly inputSchema: S;
+  /**
+   * The input's schema, or a function that builds it: then it is built when first read
+   * (validating a call, or converting it when there is no `inputJsonSchema`), once.
+   */
+  readonly inputSchema: S | (() => S);
+  /**
+   * The input's JSON Schema, converted ahead of time: it must be exactly what {@link toolSpec}
+   * would convert `inputSchema` to (the built-in tools check theirs in a test). Default: none.
+   */
+  readonly inputJsonSchema?: Readonly<Record<string, unknown>>;
   readonly requires?: readonly PortName[];
   /** Default false. */
   readonly isReadOnly?: (input: z.output<S>) => boolean;
@@ -61,15 +72,40 @@ export interface ToolDefinition<S extends z.ZodType> {
 }
 
 /**
+ * A schema built when first asked for, then the same instance every time: module-level
+ * schemas that start-up does not need cost their construction (and its garbage) only when
+ * used (issue 18).
+ */
+export function lazySchema<S extends z.ZodType>(build: () => S): () => S {
+  let schema: S | undefined;
+  return () => {
+    schema ??= build();
+    return schema;
+  };
+}
+
+/** The schema `inputSchema` stands for, built on the first call when it is a function. */
+function schemaGetter<S extends z.ZodType>(inputSchema: S | (() => S)): () => S {
+  return typeof inputSchema === "function"
+    ? lazySchema(inputSchema as () => S)
+    : () => inputSchema as S;
+}
+
+/**
  * Builds a {@link Tool} from a definition, filling defaults: not read-only, concurrency-safe
- * when read-only, action `none`, title = name, no preview. Never throws.
+ * when read-only, action `none`, title = name, no preview. A schema given as a function is
+ * built on first read of `inputSchema`. Never throws.
  */
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<z.output<S>> {
   const isReadOnly = def.isReadOnly ?? (() => false);
+  const schema = schemaGetter(def.inputSchema);
   return {
     name: def.name,
     description: def.description,
-    inputSchema: def.inputSchema as unknown as z.ZodType<z.output<S>>,
+    get inputSchema() {
+      return schema() as unknown as z.ZodType<z.output<S>>;
+    },
+    ...(def.inputJsonSchema ? { inputJsonSchema: def.inputJsonSchema } : {}),
     requires: def.requires ?? [],
     isReadOnly,
     isConcurrencySafe: def.isConcurrencySafe ?? isReadOnly,
@@ -86,12 +122,21 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): Tool<z.
  */
 const jsonSchemas = new WeakMap<z.ZodType, Readonly<Record<string, unknown>>>();
 
+/**
+ * A tool input schema's JSON Schema as the model is offered it (`io: "input"`, no
+ * `$schema`): what {@link toolSpec} sends for a tool without `inputJsonSchema`, and how the
+ * built-in tools' ahead-of-time schemas are made. A fresh object each call.
+ */
+export function convertInputSchema(schema: z.ZodType): Record<string, unknown> {
+  const converted = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+  const { $schema: _ignored, ...rest } = converted as Record<string, unknown>;
+  return rest;
+}
+
 function jsonSchemaOf(schema: z.ZodType): Readonly<Record<string, unknown>> {
   let json = jsonSchemas.get(schema);
   if (!json) {
-    const converted = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
-    const { $schema: _ignored, ...rest } = converted as Record<string, unknown>;
-    json = rest;
+    json = convertInputSchema(schema);
     jsonSchemas.set(schema, json);
   }
   return json;

@@ -1,4 +1,3 @@
-import type Anthropic from "@anthropic-ai/sdk";
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelClient, ModelEvent, ModelRequest, StreamOptions } from "@z-engine/protocol";
 import { type ClientConfig, sdkOptions } from "../client-config.js";
@@ -7,12 +6,14 @@ import { warmFetch } from "../warm-fetch.js";
 import { AnthropicDecoder } from "./decode.js";
 import { toAnthropicParams } from "./request.js";
 
-type AnthropicModule = typeof import("@anthropic-ai/sdk");
+type AnthropicModule = typeof import("#anthropic-sdk");
+type Anthropic = InstanceType<AnthropicModule["default"]>;
 let loading: Promise<AnthropicModule> | undefined;
 
 /**
- * Loads the Anthropic SDK once, on first use: its bundled copy (`#anthropic-sdk`, one file in
- * dist/vendor, ~40 ms; the SDK's ~330 files unbundled cost ~150-250 ms on Node 20), then fetch.
+ * Loads the Anthropic SDK once, on first use: the bundled part of it this package uses
+ * (`#anthropic-sdk`, one file in dist/vendor: the client core, `messages` and the error
+ * classes; the SDK's ~330 files unbundled cost ~150-250 ms on Node 20), then fetch.
  */
 export function loadAnthropicSdk(): Promise<AnthropicModule> {
   loading ??= import("#anthropic-sdk").then((sdk) => {

@@ -1,36 +1,39 @@
 import { z } from "zod";
-import { defineTool } from "../tool.js";
+import { defineTool, lazySchema } from "../tool.js";
+import { builtinInputJsonSchema } from "./input-json-schemas.js";
 import { errorOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 
 /** The agent type used when a call names none. */
 export const DEFAULT_AGENT_TYPE = "general";
 
-const AgentInput = z.strictObject({
-  description: z.string().describe("A short (3-5 word) label for the task"),
-  prompt: z.string().min(1).describe("The complete task for the agent"),
-  subagent_type: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(`The agent type to start (default ${DEFAULT_AGENT_TYPE})`),
-  run_in_background: z
-    .boolean()
-    .optional()
-    .describe("Return a job id at once; a reminder says when the agent finishes"),
-  resume: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("An earlier agent's id: continue it, with its transcript, with this prompt"),
-  isolation: z
-    .enum(["worktree"])
-    .optional()
-    .describe("worktree: the agent works in its own git worktree; apply with ApplyAgentChanges"),
-});
+const AgentInput = lazySchema(() =>
+  z.strictObject({
+    description: z.string().describe("A short (3-5 word) label for the task"),
+    prompt: z.string().min(1).describe("The complete task for the agent"),
+    subagent_type: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(`The agent type to start (default ${DEFAULT_AGENT_TYPE})`),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe("Return a job id at once; a reminder says when the agent finishes"),
+    resume: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("An earlier agent's id: continue it, with its transcript, with this prompt"),
+    isolation: z
+      .enum(["worktree"])
+      .optional()
+      .describe("worktree: the agent works in its own git worktree; apply with ApplyAgentChanges"),
+  }),
+);
 
 /** The type a call asks for. */
-function agentType(input: z.output<typeof AgentInput>): string {
+function agentType(input: z.output<ReturnType<typeof AgentInput>>): string {
   return input.subagent_type ?? DEFAULT_AGENT_TYPE;
 }
 
@@ -47,6 +50,7 @@ export const agentTool = defineTool({
     "Starts a subagent that works on a task on its own and returns one final report.",
   ),
   inputSchema: AgentInput,
+  inputJsonSchema: builtinInputJsonSchema("Agent"),
   requires: ["agents"],
   isConcurrencySafe: () => true,
   action: async (input) => [{ kind: "agent", agentType: agentType(input) }],
@@ -70,10 +74,12 @@ export const agentTool = defineTool({
   },
 });
 
-const ApplyInput = z.strictObject({
-  agent_id: z.string().min(1).describe("The worktree agent's id"),
-  discard: z.boolean().optional().describe("Drop the changes instead of applying them"),
-});
+const ApplyInput = lazySchema(() =>
+  z.strictObject({
+    agent_id: z.string().min(1).describe("The worktree agent's id"),
+    discard: z.boolean().optional().describe("Drop the changes instead of applying them"),
+  }),
+);
 
 /**
  * ApplyAgentChanges: merges a worktree agent's committed changes into the project (or
@@ -87,6 +93,7 @@ export const applyAgentChangesTool = defineTool({
     "Applies the changes a subagent made in its isolated worktree to the project, by agent_id.",
   ),
   inputSchema: ApplyInput,
+  inputJsonSchema: builtinInputJsonSchema("ApplyAgentChanges"),
   requires: ["agents"],
   action: async (input, ctx) => {
     if (input.discard) return [{ kind: "none" }];

@@ -2,26 +2,29 @@ import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
 import { displayCommand, isReadOnlyCommandText, parseCommand } from "../external.js";
 import { resolveCommandPaths } from "./bash-paths.js";
-import { defineTool } from "../tool.js";
+import { defineTool, lazySchema } from "../tool.js";
+import { builtinInputJsonSchema } from "./input-json-schemas.js";
 import { errorOutput, type ToolOutput, textOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 
-const BashInput = z.strictObject({
-  command: z.string().min(1).describe("The command to run"),
-  timeout: z
-    .number()
-    .int()
-    .min(1)
-    .max(600_000)
-    .optional()
-    .describe("Timeout in milliseconds (max 600000)"),
-  description: z.string().optional().describe("What the command does, in 5-10 words"),
-  run_in_background: z
-    .boolean()
-    .optional()
-    .describe("Start it as a background job and return its id at once"),
-});
-type BashInput = z.infer<typeof BashInput>;
+const BashInput = lazySchema(() =>
+  z.strictObject({
+    command: z.string().min(1).describe("The command to run"),
+    timeout: z
+      .number()
+      .int()
+      .min(1)
+      .max(600_000)
+      .optional()
+      .describe("Timeout in milliseconds (max 600000)"),
+    description: z.string().optional().describe("What the command does, in 5-10 words"),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe("Start it as a background job and return its id at once"),
+  }),
+);
+type BashInput = z.infer<ReturnType<typeof BashInput>>;
 
 function readOnly(input: BashInput): boolean {
   return !input.run_in_background && isReadOnlyCommandText(input.command);
@@ -86,6 +89,7 @@ export const bashTool = defineTool({
     "Runs a shell command in the agent's shell and returns its output and exit code. Use run_in_background for long-running processes.",
   ),
   inputSchema: BashInput,
+  inputJsonSchema: builtinInputJsonSchema("Bash"),
   isReadOnly: readOnly,
   action: async (input, ctx) => {
     const cwd = ctx.shellSession.cwd;

@@ -1,17 +1,20 @@
 import { z } from "zod";
 import { applyEdit } from "./edit-core.js";
+import { lazySchema } from "../tool.js";
 import { defineFileChangeTool, type Transform } from "./file-change.js";
 
-const EditInput = z.strictObject({
-  file_path: z.string().min(1).describe("The absolute path of the file to modify"),
-  old_string: z.string().describe("The exact text to replace"),
-  new_string: z.string().describe("The text to replace it with (must differ from old_string)"),
-  replace_all: z
-    .boolean()
-    .optional()
-    .describe("Replace every occurrence of old_string (default false)"),
-});
-type EditInput = z.infer<typeof EditInput>;
+const EditInput = lazySchema(() =>
+  z.strictObject({
+    file_path: z.string().min(1).describe("The absolute path of the file to modify"),
+    old_string: z.string().describe("The exact text to replace"),
+    new_string: z.string().describe("The text to replace it with (must differ from old_string)"),
+    replace_all: z
+      .boolean()
+      .optional()
+      .describe("Replace every occurrence of old_string (default false)"),
+  }),
+);
+type EditInput = z.infer<ReturnType<typeof EditInput>>;
 
 function transformOf(input: EditInput): Transform {
   return (current) => {

@@ -11,6 +11,7 @@ import { openRegular, readAllOrCancel } from "../regular-file.js";
 import { defineTool } from "../tool.js";
 import { withDiagnostics } from "./after-write.js";
 import { describe } from "./describe.js";
+import { builtinInputJsonSchema } from "./input-json-schemas.js";
 import type { z } from "zod";
 import { changedText, narrowChange, type TextChange } from "../text-change.js";
 import { decodeText, encodeText, looksBinary, NEW_FILE_FORMAT } from "../text-file.js";
@@ -153,7 +154,8 @@ export interface FileChangeToolSpec<S extends z.ZodType<{ file_path: string }>> 
   readonly name: string;
   /** The description used when prompts has none. */
   readonly fallbackDescription: string;
-  readonly inputSchema: S;
+  /** The schema, or a function that builds it on first use (see defineTool). */
+  readonly inputSchema: S | (() => S);
   /** How the call turns the file's current text into the new one. */
   readonly transform: (input: z.output<S>) => Transform;
   /** "Edited", "Wrote": the verb of the result line. */
@@ -175,6 +177,7 @@ export function defineFileChangeTool<S extends z.ZodType<{ file_path: string }>>
     name: spec.name,
     description: describe(spec.name, spec.fallbackDescription),
     inputSchema: spec.inputSchema,
+    inputJsonSchema: builtinInputJsonSchema(spec.name),
     action: async (input, ctx) => [
       { kind: "write", paths: await planTarget(input.file_path, ctx, "write") },
     ],

@@ -4,15 +4,18 @@ import { planTarget } from "../planned-target.js";
 import { globWithJs, globWithRipgrep } from "../search/glob-search.js";
 import { findRipgrep } from "../search/ripgrep.js";
 import { firstAllowed, leftOutNote, searchRoot } from "../search/search-root.js";
-import { defineTool } from "../tool.js";
+import { defineTool, lazySchema } from "../tool.js";
+import { builtinInputJsonSchema } from "./input-json-schemas.js";
 import { errorOutput, textOutput, type ToolOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 
-const GlobInput = z.strictObject({
-  pattern: z.string().min(1).describe('The glob to match, e.g. "**/*.ts" or "src/**/*.test.ts"'),
-  path: z.string().optional().describe("The folder to search (default: the current folder)"),
-});
-type GlobInput = z.infer<typeof GlobInput>;
+const GlobInput = lazySchema(() =>
+  z.strictObject({
+    pattern: z.string().min(1).describe('The glob to match, e.g. "**/*.ts" or "src/**/*.test.ts"'),
+    path: z.string().optional().describe("The folder to search (default: the current folder)"),
+  }),
+);
+type GlobInput = z.infer<ReturnType<typeof GlobInput>>;
 
 async function glob(input: GlobInput, ctx: ToolCtx): Promise<ToolOutput> {
   const root = await searchRoot(input.path, ctx);
@@ -49,6 +52,7 @@ export const globTool = defineTool({
     'Finds files by glob pattern ("**/*.ts", "src/**/*.tsx"), newest first. Respects .gitignore and skips hidden files. A pattern without a slash matches file names at any depth.',
   ),
   inputSchema: GlobInput,
+  inputJsonSchema: builtinInputJsonSchema("Glob"),
   isReadOnly: () => true,
   action: async (input, ctx) => [
     { kind: "read", paths: await planTarget(input.path ?? ".", ctx, "read") },

@@ -8,38 +8,46 @@ import { type GrepQuery, rejectUnsupported } from "../search/grep-query.js";
 import { grepWithRipgrep } from "../search/grep-rg.js";
 import { findRipgrep } from "../search/ripgrep.js";
 import { leftOutNote, searchRoot, withoutDenied } from "../search/search-root.js";
-import { defineTool } from "../tool.js";
+import { defineTool, lazySchema } from "../tool.js";
+import { builtinInputJsonSchema } from "./input-json-schemas.js";
 import { errorOutput, textOutput, type ToolOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 
 const count = z.number().int().min(0);
-const GrepInput = z.strictObject({
-  pattern: z.string().min(1).describe("The regular expression to search for (ripgrep syntax)"),
-  path: z.string().optional().describe("File or folder to search (default: the current folder)"),
-  glob: z
-    .string()
-    .optional()
-    .describe('Only files matching this glob, e.g. "*.ts" or "*.{ts,tsx}"'),
-  type: z
-    .string()
-    .optional()
-    .describe("Only files of this type (ripgrep --type), e.g. js, py, rust"),
-  output_mode: z
-    .enum(["content", "files_with_matches", "count"])
-    .optional()
-    .describe(
-      '"content" shows matching lines, "files_with_matches" lists files (default), "count" counts matching lines',
-    ),
-  "-i": z.boolean().optional().describe("Case-insensitive search"),
-  "-n": z.boolean().optional().describe("Show line numbers (content mode; default true)"),
-  "-A": count.optional().describe("Lines after each match (content mode)"),
-  "-B": count.optional().describe("Lines before each match (content mode)"),
-  "-C": count.optional().describe("Lines before and after each match (content mode)"),
-  multiline: z.boolean().optional().describe("Let patterns span lines; . matches newlines"),
-  head_limit: z.number().int().min(1).optional().describe("Keep only the first N entries or lines"),
-  offset: count.optional().describe("Skip the first N entries or lines"),
-});
-type GrepInput = z.infer<typeof GrepInput>;
+const GrepInput = lazySchema(() =>
+  z.strictObject({
+    pattern: z.string().min(1).describe("The regular expression to search for (ripgrep syntax)"),
+    path: z.string().optional().describe("File or folder to search (default: the current folder)"),
+    glob: z
+      .string()
+      .optional()
+      .describe('Only files matching this glob, e.g. "*.ts" or "*.{ts,tsx}"'),
+    type: z
+      .string()
+      .optional()
+      .describe("Only files of this type (ripgrep --type), e.g. js, py, rust"),
+    output_mode: z
+      .enum(["content", "files_with_matches", "count"])
+      .optional()
+      .describe(
+        '"content" shows matching lines, "files_with_matches" lists files (default), "count" counts matching lines',
+      ),
+    "-i": z.boolean().optional().describe("Case-insensitive search"),
+    "-n": z.boolean().optional().describe("Show line numbers (content mode; default true)"),
+    "-A": count.optional().describe("Lines after each match (content mode)"),
+    "-B": count.optional().describe("Lines before each match (content mode)"),
+    "-C": count.optional().describe("Lines before and after each match (content mode)"),
+    multiline: z.boolean().optional().describe("Let patterns span lines; . matches newlines"),
+    head_limit: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Keep only the first N entries or lines"),
+    offset: count.optional().describe("Skip the first N entries or lines"),
+  }),
+);
+type GrepInput = z.infer<ReturnType<typeof GrepInput>>;
 
 async function buildQuery(input: GrepInput, ctx: ToolCtx): Promise<GrepQuery | string> {
   const root = await searchRoot(input.path, ctx);
@@ -94,6 +102,7 @@ export const grepTool = defineTool({
     'Searches file contents with ripgrep regular expressions. Filter with glob or type; output_mode is "files_with_matches" (default), "content" (with -A/-B/-C context, -n line numbers) or "count". Respects .gitignore. Use multiline for patterns spanning lines. Look-around and backreferences are not supported.',
   ),
   inputSchema: GrepInput,
+  inputJsonSchema: builtinInputJsonSchema("Grep"),
   isReadOnly: () => true,
   action: async (input, ctx) => [
     { kind: "read", paths: await planTarget(input.path ?? ".", ctx, "read") },

@@ -1,12 +1,15 @@
 import { newQuestionId, TodoItem } from "@z-engine/protocol";
 import { z } from "zod";
-import { defineTool } from "../tool.js";
+import { defineTool, lazySchema } from "../tool.js";
+import { builtinInputJsonSchema } from "./input-json-schemas.js";
 import { errorOutput, textOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 
-const TodoWriteInput = z.strictObject({
-  todos: z.array(TodoItem).describe("The whole updated todo list"),
-});
+const TodoWriteInput = lazySchema(() =>
+  z.strictObject({
+    todos: z.array(TodoItem).describe("The whole updated todo list"),
+  }),
+);
 
 /** TodoWrite: replaces the agent's todo list (through InteractionPort). */
 export const todoWriteTool = defineTool({
@@ -16,6 +19,7 @@ export const todoWriteTool = defineTool({
     "Replaces your todo list with `todos` (content, status, activeForm).",
   ),
   inputSchema: TodoWriteInput,
+  inputJsonSchema: builtinInputJsonSchema("TodoWrite"),
   requires: ["interaction"],
   isReadOnly: () => true,
   title: (input) => `TodoWrite (${input.todos.length} items)`,
@@ -31,19 +35,23 @@ export const todoWriteTool = defineTool({
   },
 });
 
-const QuestionInput = z.strictObject({
-  question: z.string().min(1).describe("The full question"),
-  header: z.string().optional().describe("A very short label (up to 12 characters)"),
-  options: z
-    .array(z.strictObject({ label: z.string().min(1), description: z.string().optional() }))
-    .min(2)
-    .max(4)
-    .describe("Two to four choices"),
-  multiSelect: z.boolean().describe("Whether several options may be chosen"),
-});
-const AskInput = z.strictObject({
-  questions: z.array(QuestionInput).min(1).max(4).describe("One to four questions"),
-});
+const QuestionInput = lazySchema(() =>
+  z.strictObject({
+    question: z.string().min(1).describe("The full question"),
+    header: z.string().optional().describe("A very short label (up to 12 characters)"),
+    options: z
+      .array(z.strictObject({ label: z.string().min(1), description: z.string().optional() }))
+      .min(2)
+      .max(4)
+      .describe("Two to four choices"),
+    multiSelect: z.boolean().describe("Whether several options may be chosen"),
+  }),
+);
+const AskInput = lazySchema(() =>
+  z.strictObject({
+    questions: z.array(QuestionInput()).min(1).max(4).describe("One to four questions"),
+  }),
+);
 
 /** AskUserQuestion: asks structured questions through InteractionPort and returns the answers. */
 export const askUserQuestionTool = defineTool({
@@ -53,6 +61,7 @@ export const askUserQuestionTool = defineTool({
     "Asks the user one to four multiple-choice questions and waits for the answers.",
   ),
   inputSchema: AskInput,
+  inputJsonSchema: builtinInputJsonSchema("AskUserQuestion"),
   requires: ["interaction"],
   action: async () => [{ kind: "askUser" }],
   title: (input) => `AskUserQuestion (${input.questions.length})`,
@@ -73,7 +82,9 @@ export const askUserQuestionTool = defineTool({
   },
 });
 
-const PlanInput = z.strictObject({ plan: z.string().min(1).describe("The plan, in markdown") });
+const PlanInput = lazySchema(() =>
+  z.strictObject({ plan: z.string().min(1).describe("The plan, in markdown") }),
+);
 
 /** ExitPlanMode: proposes the plan for review through InteractionPort. */
 export const exitPlanModeTool = defineTool({
@@ -83,6 +94,7 @@ export const exitPlanModeTool = defineTool({
     "Presents your plan for review and asks to leave plan mode.",
   ),
   inputSchema: PlanInput,
+  inputJsonSchema: builtinInputJsonSchema("ExitPlanMode"),
   requires: ["interaction"],
   isReadOnly: () => true,
   action: async () => [{ kind: "askUser" }],

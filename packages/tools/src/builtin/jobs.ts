@@ -1,6 +1,7 @@
 import type { JobId, JobInfo } from "@z-engine/protocol";
 import { z } from "zod";
-import { defineTool } from "../tool.js";
+import { defineTool, lazySchema } from "../tool.js";
+import { builtinInputJsonSchema } from "./input-json-schemas.js";
 import { errorOutput, textOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 
@@ -10,10 +11,15 @@ function state(job: JobInfo): string {
   return `Job ${job.id} ${job.status}${code}.`;
 }
 
-const JobOutputInput = z.strictObject({
-  job_id: z.string().min(1).describe("The job's id"),
-  filter: z.string().optional().describe("Keep only output lines matching this regular expression"),
-});
+const JobOutputInput = lazySchema(() =>
+  z.strictObject({
+    job_id: z.string().min(1).describe("The job's id"),
+    filter: z
+      .string()
+      .optional()
+      .describe("Keep only output lines matching this regular expression"),
+  }),
+);
 
 /** JobOutput: a background job's new output since the last read, and its state. */
 export const jobOutputTool = defineTool({
@@ -23,6 +29,7 @@ export const jobOutputTool = defineTool({
     "Returns a background job's output since the last read and whether it is still running.",
   ),
   inputSchema: JobOutputInput,
+  inputJsonSchema: builtinInputJsonSchema("JobOutput"),
   requires: ["jobs"],
   isReadOnly: () => true,
   title: (input) => `JobOutput ${input.job_id}`,
@@ -47,13 +54,16 @@ export const jobOutputTool = defineTool({
   },
 });
 
-const JobKillInput = z.strictObject({ job_id: z.string().min(1).describe("The job's id") });
+const JobKillInput = lazySchema(() =>
+  z.strictObject({ job_id: z.string().min(1).describe("The job's id") }),
+);
 
 /** JobKill: stops a background job's whole process tree. */
 export const jobKillTool = defineTool({
   name: "JobKill",
   description: describe("JobKill", "Stops a running background job by its job_id."),
   inputSchema: JobKillInput,
+  inputJsonSchema: builtinInputJsonSchema("JobKill"),
   requires: ["jobs"],
   title: (input) => `JobKill ${input.job_id}`,
   call: async (input, ctx) => {

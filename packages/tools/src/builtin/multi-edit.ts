@@ -1,21 +1,24 @@
 import { z } from "zod";
 import { applyEdits } from "./edit-core.js";
+import { lazySchema } from "../tool.js";
 import { defineFileChangeTool, type Transform } from "./file-change.js";
 
-const MultiEditInput = z.strictObject({
-  file_path: z.string().min(1).describe("The absolute path of the file to modify"),
-  edits: z
-    .array(
-      z.strictObject({
-        old_string: z.string().describe("The exact text to replace"),
-        new_string: z.string().describe("The text to replace it with"),
-        replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
-      }),
-    )
-    .min(1)
-    .describe("Edits applied in order, each to the result of the previous one; all or nothing"),
-});
-type MultiEditInput = z.infer<typeof MultiEditInput>;
+const MultiEditInput = lazySchema(() =>
+  z.strictObject({
+    file_path: z.string().min(1).describe("The absolute path of the file to modify"),
+    edits: z
+      .array(
+        z.strictObject({
+          old_string: z.string().describe("The exact text to replace"),
+          new_string: z.string().describe("The text to replace it with"),
+          replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
+        }),
+      )
+      .min(1)
+      .describe("Edits applied in order, each to the result of the previous one; all or nothing"),
+  }),
+);
+type MultiEditInput = z.infer<ReturnType<typeof MultiEditInput>>;
 
 function transformOf(input: MultiEditInput): Transform {
   return (current) => {

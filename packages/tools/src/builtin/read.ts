@@ -5,7 +5,8 @@ import { titlePath } from "../paths.js";
 import { callTarget, planTarget } from "../planned-target.js";
 import { openRegular, readAllOrCancel } from "../regular-file.js";
 import { looksBinary, decodeText } from "../text-file.js";
-import { defineTool } from "../tool.js";
+import { defineTool, lazySchema } from "../tool.js";
+import { builtinInputJsonSchema } from "./input-json-schemas.js";
 import { errorOutput, textOutput, type ToolOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 import {
@@ -16,17 +17,19 @@ import {
   pdfText,
 } from "./read-formats.js";
 
-const ReadInput = z.strictObject({
-  file_path: z.string().min(1).describe("The absolute path of the file to read"),
-  offset: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("The line number to start reading from (1-based)"),
-  limit: z.number().int().min(1).optional().describe("The number of lines to read"),
-});
-type ReadInput = z.infer<typeof ReadInput>;
+const ReadInput = lazySchema(() =>
+  z.strictObject({
+    file_path: z.string().min(1).describe("The absolute path of the file to read"),
+    offset: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("The line number to start reading from (1-based)"),
+    limit: z.number().int().min(1).optional().describe("The number of lines to read"),
+  }),
+);
+type ReadInput = z.infer<ReturnType<typeof ReadInput>>;
 
 /** Numbers lines like `cat -n` (`     1\t...`), cutting lines past `maxChars`. */
 export function numberLines(text: string, offset: number, limit: number, maxChars: number) {
@@ -134,6 +137,7 @@ export const readTool = defineTool({
     "Reads a file from the local filesystem. file_path should be absolute. By default reads up to 2000 lines from the start; use offset and limit for long files. Output is numbered like cat -n. Images are shown to vision models; PDFs and Jupyter notebooks are returned as text. Binary files are refused.",
   ),
   inputSchema: ReadInput,
+  inputJsonSchema: builtinInputJsonSchema("Read"),
   isReadOnly: () => true,
   action: async (input, ctx) => [
     { kind: "read", paths: await planTarget(input.file_path, ctx, "read") },

@@ -1,11 +1,14 @@
 import { z } from "zod";
-import { defineTool } from "../tool.js";
+import { defineTool, lazySchema } from "../tool.js";
+import { builtinInputJsonSchema } from "./input-json-schemas.js";
 import { errorOutput, textOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 
-const SkillInput = z.strictObject({
-  name: z.string().min(1).describe("The skill's name, as the skills section lists it"),
-});
+const SkillInput = lazySchema(() =>
+  z.strictObject({
+    name: z.string().min(1).describe("The skill's name, as the skills section lists it"),
+  }),
+);
 
 /**
  * Skill: loads a skill's instructions (and where its other files are) through the session's
@@ -19,6 +22,7 @@ export const skillTool = defineTool({
     "Loads a skill by name: its instructions for a specialised task, and where its other files are.",
   ),
   inputSchema: SkillInput,
+  inputJsonSchema: builtinInputJsonSchema("Skill"),
   requires: ["skills"],
   isReadOnly: () => true,
   action: async (input) => [{ kind: "skill", name: input.name }],

@@ -3,18 +3,21 @@ import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
 import { parseCommand } from "../external.js";
 import { realPath } from "../paths.js";
-import { defineTool } from "../tool.js";
+import { defineTool, lazySchema } from "../tool.js";
+import { builtinInputJsonSchema } from "./input-json-schemas.js";
 import { errorOutput, type ToolOutput, textOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 
-const VerifyInput = z.strictObject({
-  checks: z
-    .array(z.string().min(1))
-    .optional()
-    .describe('Check ids such as "npm:test"; default: the selected test checks'),
-  list: z.boolean().optional().describe("List the available checks without running anything"),
-});
-type VerifyInput = z.infer<typeof VerifyInput>;
+const VerifyInput = lazySchema(() =>
+  z.strictObject({
+    checks: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Check ids such as "npm:test"; default: the selected test checks'),
+    list: z.boolean().optional().describe("List the available checks without running anything"),
+  }),
+);
+type VerifyInput = z.infer<ReturnType<typeof VerifyInput>>;
 
 /** The checks a call names (or the defaults), or the unknown ids. */
 function selectChecks(
@@ -82,6 +85,7 @@ export const verifyTool = defineTool({
   name: "Verify",
   description: describe("Verify", "Runs the project's checks and records each result as evidence."),
   inputSchema: VerifyInput,
+  inputJsonSchema: builtinInputJsonSchema("Verify"),
   requires: ["checks"],
   isReadOnly: (input) => input.list === true,
   action: async (input, ctx) => {

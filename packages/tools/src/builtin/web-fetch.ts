@@ -1,15 +1,18 @@
 import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
-import { defineTool } from "../tool.js";
+import { defineTool, lazySchema } from "../tool.js";
+import { builtinInputJsonSchema } from "./input-json-schemas.js";
 import { errorOutput, type ToolOutput, textOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 import { getOnce, isLoopback, readLimited } from "./web-client.js";
 
-const WebFetchInput = z.strictObject({
-  url: z.url().describe("The URL to fetch (http or https)"),
-  prompt: z.string().min(1).describe("What to find out from the page"),
-});
-type WebFetchInput = z.infer<typeof WebFetchInput>;
+const WebFetchInput = lazySchema(() =>
+  z.strictObject({
+    url: z.url().describe("The URL to fetch (http or https)"),
+    prompt: z.string().min(1).describe("What to find out from the page"),
+  }),
+);
+type WebFetchInput = z.infer<ReturnType<typeof WebFetchInput>>;
 
 const MAX_REDIRECTS = 5;
 
@@ -98,6 +101,7 @@ export const webFetchTool = defineTool({
     "Fetches a web page by url and answers prompt about it, using the page converted to markdown.",
   ),
   inputSchema: WebFetchInput,
+  inputJsonSchema: builtinInputJsonSchema("WebFetch"),
   isReadOnly: () => true,
   action: async (input) => {
     const url = target(input.url);

@@ -1,16 +1,19 @@
 import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
-import { defineTool } from "../tool.js";
+import { defineTool, lazySchema } from "../tool.js";
+import { builtinInputJsonSchema } from "./input-json-schemas.js";
 import { errorOutput, type ToolOutput, textOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 import { getOnce, readLimited } from "./web-client.js";
 
-const WebSearchInput = z.strictObject({
-  query: z.string().min(2).describe("The search query"),
-  allowed_domains: z.array(z.string()).optional().describe("Only results from these domains"),
-  blocked_domains: z.array(z.string()).optional().describe("Never results from these domains"),
-});
-type WebSearchInput = z.infer<typeof WebSearchInput>;
+const WebSearchInput = lazySchema(() =>
+  z.strictObject({
+    query: z.string().min(2).describe("The search query"),
+    allowed_domains: z.array(z.string()).optional().describe("Only results from these domains"),
+    blocked_domains: z.array(z.string()).optional().describe("Never results from these domains"),
+  }),
+);
+type WebSearchInput = z.infer<ReturnType<typeof WebSearchInput>>;
 
 const SearchResults = z.object({
   results: z.array(
@@ -77,6 +80,7 @@ export const webSearchTool = defineTool({
     "Searches the web and returns result titles, links and excerpts for query.",
   ),
   inputSchema: WebSearchInput,
+  inputJsonSchema: builtinInputJsonSchema("WebSearch"),
   isReadOnly: () => true,
   action: async (input, ctx) => {
     const url = searchUrl(ctx, input.query);

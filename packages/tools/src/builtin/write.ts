@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { wholeChange } from "../text-change.js";
+import { lazySchema } from "../tool.js";
 import { defineFileChangeTool, type Transform } from "./file-change.js";
 
-const WriteInput = z.strictObject({
-  file_path: z.string().min(1).describe("The absolute path of the file to write"),
-  content: z.string().describe("The content to write"),
-});
-type WriteInput = z.infer<typeof WriteInput>;
+const WriteInput = lazySchema(() =>
+  z.strictObject({
+    file_path: z.string().min(1).describe("The absolute path of the file to write"),
+    content: z.string().describe("The content to write"),
+  }),
+);
+type WriteInput = z.infer<ReturnType<typeof WriteInput>>;
 
 function transformOf(input: WriteInput): Transform {
   return (current) => {
