@@ -120,7 +120,8 @@ export async function runAgent(
       vision: agentVision(core, model),
       ...(effort ? { effort } : {}),
     });
-    const sent = turn.rounds === 1 ? afterFirstRequest(turn, ownTools) : undefined;
+    // Until one of the turn's requests went out (the first, unless it failed before).
+    const sent = turn.gitWork.hasStarted ? undefined : afterFirstRequest(turn, ownTools);
     const stream = streamRound(core, run, core.client("main", model), request, turn.turnId, sent);
     core.mcp.releaseStarts();
     const response = await stream;

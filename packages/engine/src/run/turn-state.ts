@@ -66,6 +66,11 @@ export class TurnGitWork {
     });
   }
 
+  /** True once {@link start} was called. */
+  get hasStarted(): boolean {
+    return this.fingerprinted !== undefined;
+  }
+
   /** Starts the work (idempotent). */
   start(): void {
     this.release();
