@@ -42,6 +42,9 @@ interface Pending {
   readonly language: MapLanguage;
 }
 
+/** A file read for parsing: its text, and the stamp its tags are kept under. */
+type ReadJob = ParseJob & { readonly path: string; readonly stamp: FileStamp };
+
 /**
  * The tags of a project's files, kept up to date incrementally: a file whose size and
  * mtime match what was tagged is not read again, and one whose content hash is known is
@@ -109,7 +112,12 @@ export class RepoIndex {
     for (let from = 0; from < pending.length; from += PARSE_CHUNK) {
       signal?.throwIfAborted();
       // Texts are read per chunk, so that only one chunk's sources are held at a time.
-      const chunk = pending.slice(from, from + PARSE_CHUNK).flatMap((p) => this.read(p) ?? []);
+      const chunk: ReadJob[] = [];
+      for (const p of pending.slice(from, from + PARSE_CHUNK)) {
+        const job = this.read(p);
+        if (typeof job === "string") skipped[job]++;
+        else if (job) chunk.push(job);
+      }
       const result = await parse(chunk, signal);
       for (const p of result.problems) if (!problems.includes(p)) problems.push(p);
       chunk.forEach((job, i) => {
@@ -166,6 +174,8 @@ export class RepoIndex {
       const tags = this.cache.entries.get(known.hash);
       if (tags) return tags;
     }
+    // With nothing cached no content hash can match: the file is read once, when parsed.
+    if (this.cache.entries.size === 0) return { path, language };
     const file = this.stamped(path);
     if (!file || typeof file === "string") return file;
     const cached = this.cache.entries.get(file.stamp.hash);
@@ -175,10 +185,10 @@ export class RepoIndex {
     return cached;
   }
 
-  /** A pending file's text and stamp, read now; null when it became unreadable or skipped. */
-  private read(pending: Pending): (ParseJob & { path: string; stamp: FileStamp }) | null {
+  /** A pending file's text and stamp, read now; why it is skipped, or null when unreadable. */
+  private read(pending: Pending): ReadJob | SkipReason | null {
     const file = this.stamped(pending.path);
-    if (!file || typeof file === "string") return null;
+    if (!file || typeof file === "string") return file;
     const text = file.bytes.toString("utf8");
     return { path: pending.path, language: pending.language, text, stamp: file.stamp };
   }
