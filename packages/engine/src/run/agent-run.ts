@@ -121,6 +121,7 @@ export async function runAgent(
     });
     const stream = streamRound(core, run, core.client("main", model), request, turn.turnId);
     core.mcp.releaseStarts();
+    core.repoMap?.requestSent();
     const response = await stream;
     core.repoMap?.firstResponse();
     turn.usage = addUsage(turn.usage, response.usage);
