@@ -43,7 +43,12 @@ interface Pending {
 }
 
 /** A file read for parsing: its text, and the stamp its tags are kept under. */
-type ReadJob = ParseJob & { readonly path: string; readonly stamp: FileStamp };
+interface ReadJob {
+  readonly path: string;
+  readonly language: MapLanguage;
+  readonly text: string;
+  readonly stamp: FileStamp;
+}
 
 /**
  * The tags of a project's files, kept up to date incrementally: a file whose size and
@@ -111,18 +116,14 @@ export class RepoIndex {
     // In chunks, each kept as it is parsed: an aborted update still saves what it tagged.
     for (let from = 0; from < pending.length; from += PARSE_CHUNK) {
       signal?.throwIfAborted();
-      // Texts are read per chunk, so that only one chunk's sources are held at a time.
-      const chunk: ReadJob[] = [];
-      for (const p of pending.slice(from, from + PARSE_CHUNK)) {
-        const job = this.read(p);
-        if (typeof job === "string") skipped[job]++;
-        else if (job) chunk.push(job);
-      }
-      const result = await parse(chunk, signal);
+      const batch = pending.slice(from, from + PARSE_CHUNK);
+      const { jobs, read } = this.readLate(batch, skipped);
+      const result = await parse(jobs, signal);
       for (const p of result.problems) if (!problems.includes(p)) problems.push(p);
-      chunk.forEach((job, i) => {
+      batch.forEach((_, i) => {
+        const job = read.get(i);
         const tags = result.tags[i];
-        if (!tags) return;
+        if (!job || !tags) return;
         this.cache.entries.set(job.stamp.hash, tags);
         this.cache.stamps.set(job.path, job.stamp);
         known.set(job.path, tags);
@@ -183,6 +184,30 @@ export class RepoIndex {
     this.cache.stamps.set(path, file.stamp);
     this.dirty = true;
     return cached;
+  }
+
+  /**
+   * Parse jobs for `batch` whose texts are read when the parser comes to them (once each),
+   * so a text lives only while its file is parsed; `read` collects what was read, by index,
+   * and skipped files are counted into `skipped`.
+   */
+  private readLate(
+    batch: readonly Pending[],
+    skipped: Record<SkipReason, number>,
+  ): { jobs: ParseJob[]; read: Map<number, ReadJob | null> } {
+    const read = new Map<number, ReadJob | null>();
+    const jobs = batch.map((p, i) => ({
+      language: p.language,
+      text: () => {
+        if (!read.has(i)) {
+          const job = this.read(p);
+          if (typeof job === "string") skipped[job]++;
+          read.set(i, typeof job === "string" ? null : job);
+        }
+        return read.get(i)?.text ?? null;
+      },
+    }));
+    return { jobs, read };
   }
 
   /** A pending file's text and stamp, read now; why it is skipped, or null when unreadable. */
