@@ -5,7 +5,7 @@
 //   context.repomap.cold        index + rank + render with an empty cache (new worker each)
 //   context.repomap.warm        the rebuild after one file changed
 //   context.repomap.restart     a new worker over the cache file the cold build wrote
-//   context.repomap.memory      peak RSS of a plain node process that builds the map cold
+//   context.repomap.memory      peak RSS of a plain node process that builds the map cold (median of 3)
 //   context.repomap.main_stall  the session thread's longest event-loop stall while the map
 //                               builds, beside the same build on that thread (8 ms slices)
 //   context.repomap.recall      quality: see quality() below
@@ -79,7 +79,11 @@ async function speed(root: string, paths: string[], data: string): Promise<void>
   const restartBuilder = builder(root, join(data, "cold-2.json"), WORKER);
   const restart = await timed(restartBuilder, paths);
   await restartBuilder.close();
-  const memory = await memoryOfColdBuild(root, paths, data);
+  // Peak RSS moves by some 10 MB from run to run (when the threads' collectors run): median of 3.
+  const memories: Array<{ before: number; peak: number }> = [];
+  for (let i = 0; i < 3; i++) memories.push(await memoryOfColdBuild(root, paths, data, i));
+  const peaks = memories.map((m) => m.peak).sort((a, b) => a - b);
+  const memory = { before: median(memories.map((m) => m.before)), peak: median(peaks) };
   const bytes = (await Promise.all(paths.map((p) => stat(join(root, p))))).reduce(
     (sum, s) => sum + s.size,
     0,
@@ -95,7 +99,7 @@ async function speed(root: string, paths: string[], data: string): Promise<void>
   console.log(`BENCH context.repomap.warm_cpu ${cpu(warms).toFixed(1)} ms`);
   console.log(`BENCH context.repomap.restart ${restart.wall.toFixed(0)} ms`);
   console.log(
-    `workload: peak RSS of a plain node process (no tsx) that imports context and builds the map cold in its worker; baseline = its RSS before the build`,
+    `workload: peak RSS of a plain node process (no tsx) that imports context and builds the map cold in its worker, median of 3 (${peaks.map((p) => p.toFixed(0)).join(", ")} MB); baseline = its RSS before the build`,
   );
   console.log(
     `BENCH context.repomap.memory ${memory.peak.toFixed(0)} MB baseline=${memory.before.toFixed(0)} ratio=${(memory.peak / memory.before).toFixed(2)}`,
@@ -126,12 +130,13 @@ async function memoryOfColdBuild(
   root: string,
   paths: string[],
   data: string,
+  run: number,
 ): Promise<{ before: number; peak: number }> {
   const pathsFile = join(data, "paths.json");
   await writeFile(pathsFile, JSON.stringify(paths));
   const script = join(data, "memory-child.mjs");
   await writeFile(script, CHILD);
-  const args = [DIST.href, pathsFile, root, join(data, "memory.json"), WORKER.href];
+  const args = [DIST.href, pathsFile, root, join(data, `memory-${run}.json`), WORKER.href];
   const out = await new Promise<string>((resolve, reject) =>
     execFile(
       process.execPath,

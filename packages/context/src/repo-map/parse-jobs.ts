@@ -1,10 +1,20 @@
 import { type LoadedLanguage, loadLanguage, type MapLanguage } from "./languages.js";
 import { extractTags, type FileTags } from "./tags.js";
 
-/** One file to parse: its language and text. */
+/**
+ * One file to parse: its language and text, or a function that reads the text when the
+ * job's turn comes (null: the file is not parsed, and its tags are null). Reading late keeps
+ * a text alive only while its file is parsed, so texts die young instead of filling the old
+ * generation while a chunk of files is parsed.
+ */
 export interface ParseJob {
   readonly language: MapLanguage;
-  readonly text: string;
+  readonly text: string | (() => string | null);
+}
+
+/** A job's text, read now if it is read late (null: not to be parsed). */
+export function jobText(job: ParseJob): string | null {
+  return typeof job.text === "string" ? job.text : job.text();
 }
 
 /** The tags of each job, in order (null where its grammar did not load), and the problems. */
@@ -49,7 +59,8 @@ export async function parseHere(
       });
       grammars.set(job.language, grammar);
     }
-    tags.push(grammar ? extractTags(job.text, grammar) : null);
+    const text = grammar ? jobText(job) : null;
+    tags.push(grammar && text !== null ? extractTags(text, grammar) : null);
   }
   return { tags, problems };
 }

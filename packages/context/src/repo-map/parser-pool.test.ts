@@ -47,6 +47,23 @@ describe("ParserPool", { timeout: 60_000 }, () => {
     expect(result.problems.some((p) => p.includes("parser thread failed"))).toBe(true);
   });
 
+  it("reads a late text once, as its file's turn comes; a file that cannot be read gets null tags", async () => {
+    const reads: number[] = [];
+    const late: ParseJob[] = jobs.map((job, i) => ({
+      language: job.language,
+      text: () => {
+        reads.push(i);
+        return i % 5 === 0 ? null : (job.text as string);
+      },
+    }));
+    expect(reads).toEqual([]);
+    const result = await pool(SCRIPT, 1).parse(late);
+    expect([...reads].sort((a, b) => a - b)).toEqual(jobs.map((_, i) => i));
+    expect(result.tags.map((t) => t?.defs[0]?.name ?? null)).toEqual(
+      jobs.map((_, i) => (i % 5 === 0 ? null : i % 2 === 0 ? `ts${i}` : `py${i}`)),
+    );
+  });
+
   it("a stopped parse rejects with the signal's reason", async () => {
     const controller = new AbortController();
     controller.abort(new Error("stop"));

@@ -1,15 +1,16 @@
 import { Worker } from "node:worker_threads";
-import { type ParseJob, parseHere, type ParseResult } from "./parse-jobs.js";
+import type { MapLanguage } from "./languages.js";
+import { jobText, type ParseJob, parseHere, type ParseResult } from "./parse-jobs.js";
 import type { FileTags } from "./tags.js";
 import { WORKER_OPTIONS } from "./worker-protocol.js";
 
 /** Files a thread takes at a time: small, so that the threads finish a chunk together. */
 const BATCH = 8;
 
-/** A request to a parser thread, and its answer. */
+/** A request to a parser thread (texts read), and its answer. */
 export interface ParseRequest {
   readonly id: number;
-  readonly jobs: readonly ParseJob[];
+  readonly jobs: ReadonlyArray<{ readonly language: MapLanguage; readonly text: string }>;
 }
 export interface ParseAnswer {
   readonly id: number;
@@ -37,7 +38,7 @@ class Helper {
     worker.on("exit", (code) => fail(new Error(`the parser thread exited (${code})`)));
   }
 
-  parse(jobs: readonly ParseJob[]): Promise<ParseAnswer> {
+  parse(jobs: ParseRequest["jobs"]): Promise<ParseAnswer> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -96,9 +97,15 @@ export class ParserPool {
     const onHelper = async (helper: Helper) => {
       for (let from = take(); from !== null; from = take()) {
         signal?.throwIfAborted();
-        const answer = await helper.parse(jobs.slice(from, from + BATCH)).catch((e: Error) => e);
-        if (!(answer instanceof Error)) keep(from, answer);
-        else {
+        // Texts are read as their batch goes out; one that cannot be read is sent empty.
+        const batch = jobs.slice(from, from + BATCH);
+        const texts = batch.map(jobText);
+        const sent = batch.map((job, i) => ({ language: job.language, text: texts[i] ?? "" }));
+        const answer = await helper.parse(sent).catch((e: Error) => e);
+        if (!(answer instanceof Error)) {
+          const tags = answer.tags.map((t, i) => (texts[i] === null ? null : t));
+          keep(from, { tags, problems: answer.problems });
+        } else {
           problems.add(
             `a repo map parser thread failed (this thread parsed its files): ${answer.message}`,
           );

@@ -24,12 +24,19 @@ const MAX_DEFINERS = 32;
 const TOUCHED_WEIGHT = 100;
 const MENTIONED_WEIGHT = 10;
 
-/** A reference from one file to a name another file defines (indices into the sorted paths). */
-interface Edge {
-  readonly from: number;
-  readonly to: number;
-  readonly name: string;
-  readonly weight: number;
+/**
+ * The references from each file to names other files define, as columns (indices into the
+ * sorted paths and into `names`), grouped by `from`: a large project has hundreds of
+ * thousands of them, and columns take a fraction of the memory of an object per edge.
+ */
+interface Edges {
+  readonly count: number;
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+  readonly name: Int32Array;
+  readonly weight: Float64Array;
+  /** Each defined name's index (the `name` column). */
+  readonly ids: ReadonlyMap<string, number>;
 }
 
 function cmp(a: string, b: string): number {
@@ -51,30 +58,64 @@ function nameWeight(name: string, definers: number, mentioned: ReadonlySet<strin
   return weight;
 }
 
+/** Appends to typed columns, doubling them as they fill. */
+class Columns {
+  count = 0;
+  from = new Int32Array(1024);
+  to = new Int32Array(1024);
+  name = new Int32Array(1024);
+  weight = new Float64Array(1024);
+
+  push(from: number, to: number, name: number, weight: number): void {
+    if (this.count === this.from.length) this.grow();
+    this.from[this.count] = from;
+    this.to[this.count] = to;
+    this.name[this.count] = name;
+    this.weight[this.count] = weight;
+    this.count++;
+  }
+
+  private grow(): void {
+    const size = this.from.length * 2;
+    const copy = <T extends Int32Array | Float64Array>(old: T, fresh: T): T => {
+      fresh.set(old);
+      return fresh;
+    };
+    this.from = copy(this.from, new Int32Array(size));
+    this.to = copy(this.to, new Int32Array(size));
+    this.name = copy(this.name, new Int32Array(size));
+    this.weight = copy(this.weight, new Float64Array(size));
+  }
+}
+
 function buildEdges(
   paths: readonly string[],
   files: ReadonlyMap<string, FileTags>,
   mentioned: ReadonlySet<string>,
-): Edge[] {
-  const definers = new Map<string, number[]>();
+): Edges {
+  const definers = new Map<string, { readonly id: number; readonly files: number[] }>();
   paths.forEach((path, i) => {
     for (const def of files.get(path)?.defs ?? []) {
-      const list = definers.get(def.name);
-      if (!list) definers.set(def.name, [i]);
-      else if (list[list.length - 1] !== i) list.push(i);
+      const entry = definers.get(def.name);
+      if (!entry) definers.set(def.name, { id: definers.size, files: [i] });
+      else if (entry.files[entry.files.length - 1] !== i) entry.files.push(i);
     }
   });
-  const edges: Edge[] = [];
+  const edges = new Columns();
   paths.forEach((path, from) => {
     const refs = files.get(path)?.refs ?? {};
     for (const name in refs) {
-      const to = definers.get(name);
-      if (!to || to.length > MAX_DEFINERS) continue;
-      const weight = nameWeight(name, to.length, mentioned) * Math.sqrt(refs[name] as number);
-      for (const target of to) if (target !== from) edges.push({ from, to: target, name, weight });
+      const entry = definers.get(name);
+      if (!entry || entry.files.length > MAX_DEFINERS) continue;
+      const weight =
+        nameWeight(name, entry.files.length, mentioned) * Math.sqrt(refs[name] as number);
+      for (const target of entry.files)
+        if (target !== from) edges.push(from, target, entry.id, weight);
     }
   });
-  return edges;
+  const ids = new Map([...definers].map(([name, entry]) => [name, entry.id]));
+  const { count, from, to, name, weight } = edges;
+  return { count, from, to, name, weight, ids };
 }
 
 function personalisation(
@@ -104,17 +145,14 @@ function personalisation(
 }
 
 /** Per-file PageRank over the edges (merged per file pair), with `p` as the teleport vector. */
-function pageRank(
-  p: Float64Array,
-  edges: readonly Edge[],
-): { rank: Float64Array; out: Float64Array } {
+function pageRank(p: Float64Array, edges: Edges): { rank: Float64Array; out: Float64Array } {
   const n = p.length;
   const out = new Float64Array(n);
   // Edges come grouped by their file: merge each file's edges per target in a scratch row
   // (first-touch order, as a map keyed by pair would keep them).
-  const from = new Int32Array(edges.length);
-  const to = new Int32Array(edges.length);
-  const share = new Float64Array(edges.length);
+  const from = new Int32Array(edges.count);
+  const to = new Int32Array(edges.count);
+  const share = new Float64Array(edges.count);
   const scratch = new Float64Array(n);
   const touched: number[] = [];
   let k = 0;
@@ -128,21 +166,34 @@ function pageRank(
     }
     touched.length = 0;
   };
-  for (let e = 0; e < edges.length; e++) {
-    const edge = edges[e] as Edge;
-    if (e > 0 && (edges[e - 1] as Edge).from !== edge.from) flush((edges[e - 1] as Edge).from);
-    out[edge.from] = (out[edge.from] as number) + edge.weight;
-    if (scratch[edge.to] === 0) touched.push(edge.to);
-    scratch[edge.to] = (scratch[edge.to] as number) + edge.weight;
+  for (let e = 0; e < edges.count; e++) {
+    const source = edges.from[e] as number;
+    const target = edges.to[e] as number;
+    const weight = edges.weight[e] as number;
+    if (e > 0 && edges.from[e - 1] !== source) flush(edges.from[e - 1] as number);
+    out[source] = (out[source] as number) + weight;
+    if (scratch[target] === 0) touched.push(target);
+    scratch[target] = (scratch[target] as number) + weight;
   }
-  if (edges.length > 0) flush((edges[edges.length - 1] as Edge).from);
+  if (edges.count > 0) flush(edges.from[edges.count - 1] as number);
+  return { rank: iterate(p, out, { from, to, share, count: k }), out };
+}
+
+/** Power iteration of PageRank over merged edges, until stable or {@link ITERATIONS}. */
+function iterate(
+  p: Float64Array,
+  out: Float64Array,
+  merged: { from: Int32Array; to: Int32Array; share: Float64Array; count: number },
+): Float64Array {
+  const n = p.length;
+  const { from, to, share, count } = merged;
   let rank = Float64Array.from(p);
+  let next = new Float64Array(n);
   for (let iter = 0; iter < ITERATIONS; iter++) {
     let dangling = 0;
     for (let i = 0; i < n; i++) if (out[i] === 0) dangling += rank[i] as number;
-    const next = new Float64Array(n);
     for (let i = 0; i < n; i++) next[i] = (1 - DAMPING + DAMPING * dangling) * (p[i] as number);
-    for (let e = 0; e < k; e++) {
+    for (let e = 0; e < count; e++) {
       const t = to[e] as number;
       next[t] =
         (next[t] as number) + DAMPING * (rank[from[e] as number] as number) * (share[e] as number);
@@ -150,10 +201,10 @@ function pageRank(
     let moved = 0;
     for (let i = 0; i < n; i++)
       moved = Math.max(moved, Math.abs((next[i] as number) - (rank[i] as number)));
-    rank = next;
+    [rank, next] = [next, rank];
     if (moved < TOLERANCE) break;
   }
-  return { rank, out };
+  return rank;
 }
 
 /**
@@ -171,20 +222,24 @@ export function rankDefinitions(
   const edges = buildEdges(paths, files, mentioned);
   const p = personalisation(paths, files, focus, mentioned);
   const { rank, out } = pageRank(p, edges);
-  // What each definition receives: its referencing files' rank, split by edge weight.
-  const incoming: Array<Map<string, number> | undefined> = new Array(paths.length);
-  for (const e of edges) {
-    const share = ((rank[e.from] as number) * e.weight) / (out[e.from] as number);
-    const into = incoming[e.to] ?? new Map<string, number>();
-    into.set(e.name, (into.get(e.name) ?? 0) + share);
-    incoming[e.to] = into;
+  // What each definition receives: its referencing files' rank, split by edge weight
+  // (keyed by file and name index).
+  const names = edges.ids.size;
+  const incoming = new Map<number, number>();
+  for (let e = 0; e < edges.count; e++) {
+    const source = edges.from[e] as number;
+    const share =
+      ((rank[source] as number) * (edges.weight[e] as number)) / (out[source] as number);
+    const key = (edges.to[e] as number) * names + (edges.name[e] as number);
+    incoming.set(key, (incoming.get(key) ?? 0) + share);
   }
   // `file` is the index in the sorted paths, so ties break by path without comparing strings.
   const ranked: Array<RankedDefinition & { readonly file: number }> = [];
   paths.forEach((path, file) => {
     const fileRank = rank[file] as number;
     for (const def of files.get(path)?.defs ?? []) {
-      let score = (incoming[file]?.get(def.name) ?? 0) + fileRank * 1e-3;
+      const key = file * names + (edges.ids.get(def.name) as number);
+      let score = (incoming.get(key) ?? 0) + fileRank * 1e-3;
       // A name the user wrote matters as if its own file referenced it.
       if (mentioned.has(def.name)) score = (score + fileRank) * MENTIONED_WEIGHT;
       ranked.push({ path, def, score, file });

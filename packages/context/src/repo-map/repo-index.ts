@@ -42,6 +42,14 @@ interface Pending {
   readonly language: MapLanguage;
 }
 
+/** A file read for parsing: its text, and the stamp its tags are kept under. */
+interface ReadJob {
+  readonly path: string;
+  readonly language: MapLanguage;
+  readonly text: string;
+  readonly stamp: FileStamp;
+}
+
 /**
  * The tags of a project's files, kept up to date incrementally: a file whose size and
  * mtime match what was tagged is not read again, and one whose content hash is known is
@@ -108,13 +116,14 @@ export class RepoIndex {
     // In chunks, each kept as it is parsed: an aborted update still saves what it tagged.
     for (let from = 0; from < pending.length; from += PARSE_CHUNK) {
       signal?.throwIfAborted();
-      // Texts are read per chunk, so that only one chunk's sources are held at a time.
-      const chunk = pending.slice(from, from + PARSE_CHUNK).flatMap((p) => this.read(p) ?? []);
-      const result = await parse(chunk, signal);
+      const batch = pending.slice(from, from + PARSE_CHUNK);
+      const { jobs, read } = this.readLate(batch, skipped);
+      const result = await parse(jobs, signal);
       for (const p of result.problems) if (!problems.includes(p)) problems.push(p);
-      chunk.forEach((job, i) => {
+      batch.forEach((_, i) => {
+        const job = read.get(i);
         const tags = result.tags[i];
-        if (!tags) return;
+        if (!job || !tags) return;
         this.cache.entries.set(job.stamp.hash, tags);
         this.cache.stamps.set(job.path, job.stamp);
         known.set(job.path, tags);
@@ -166,6 +175,8 @@ export class RepoIndex {
       const tags = this.cache.entries.get(known.hash);
       if (tags) return tags;
     }
+    // With nothing cached no content hash can match: the file is read once, when parsed.
+    if (this.cache.entries.size === 0) return { path, language };
     const file = this.stamped(path);
     if (!file || typeof file === "string") return file;
     const cached = this.cache.entries.get(file.stamp.hash);
@@ -175,10 +186,34 @@ export class RepoIndex {
     return cached;
   }
 
-  /** A pending file's text and stamp, read now; null when it became unreadable or skipped. */
-  private read(pending: Pending): (ParseJob & { path: string; stamp: FileStamp }) | null {
+  /**
+   * Parse jobs for `batch` whose texts are read when the parser comes to them (once each),
+   * so a text lives only while its file is parsed; `read` collects what was read, by index,
+   * and skipped files are counted into `skipped`.
+   */
+  private readLate(
+    batch: readonly Pending[],
+    skipped: Record<SkipReason, number>,
+  ): { jobs: ParseJob[]; read: Map<number, ReadJob | null> } {
+    const read = new Map<number, ReadJob | null>();
+    const jobs = batch.map((p, i) => ({
+      language: p.language,
+      text: () => {
+        if (!read.has(i)) {
+          const job = this.read(p);
+          if (typeof job === "string") skipped[job]++;
+          read.set(i, typeof job === "string" ? null : job);
+        }
+        return read.get(i)?.text ?? null;
+      },
+    }));
+    return { jobs, read };
+  }
+
+  /** A pending file's text and stamp, read now; why it is skipped, or null when unreadable. */
+  private read(pending: Pending): ReadJob | SkipReason | null {
     const file = this.stamped(pending.path);
-    if (!file || typeof file === "string") return null;
+    if (!file || typeof file === "string") return file;
     const text = file.bytes.toString("utf8");
     return { path: pending.path, language: pending.language, text, stamp: file.stamp };
   }

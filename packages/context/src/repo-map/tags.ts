@@ -1,3 +1,4 @@
+import type { QueryMatch } from "web-tree-sitter";
 import type { LoadedLanguage } from "./languages.js";
 
 /** What a definition is. */
@@ -52,10 +53,35 @@ const PRIORITY: Record<DefinitionKind, number> = {
   constant: 0,
 };
 
-function signatureOf(lines: readonly string[], row: number): string {
-  const text = (lines[row] ?? "").trim();
-  return text.length > MAX_SIGNATURE_CHARS ? `${text.slice(0, MAX_SIGNATURE_CHARS - 1)}…` : text;
+/**
+ * A copy of `text` that does not keep the string it was cut from alive. V8 represents a
+ * slice of 13 characters or more as a view into its parent, so a signature or name cut
+ * from a file's source would keep the whole source in memory as long as the tags live (the
+ * sources of every parsed file, some 22 MB on the bench's codebase). Concatenating and
+ * slicing again makes the view's parent a new string as long as the copy.
+ */
+export function detached(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
+
+/** The source line at `index`, trimmed and cut to {@link MAX_SIGNATURE_CHARS}, detached. */
+function signatureAt(source: string, index: number): string {
+  const start = source.lastIndexOf("\n", index - 1) + 1;
+  const end = source.indexOf("\n", index);
+  const text = source.slice(start, end < 0 ? source.length : end).trim();
+  return detached(
+    text.length > MAX_SIGNATURE_CHARS ? `${text.slice(0, MAX_SIGNATURE_CHARS - 1)}…` : text,
+  );
+}
+
+/**
+ * The query runs over the text in windows of this many characters (a match crossing a
+ * window's edge comes back in both and is counted once): the matches of one window are
+ * garbage before the next, where those of a whole 200 KB file (tens of thousands of match
+ * objects, and their buffer in tree-sitter's wasm memory) outlived the young generation and
+ * raised each thread's memory.
+ */
+export const QUERY_WINDOW_CHARS = 16_384;
 
 /**
  * The definitions and references of one source text, by the language's tag query. A text
@@ -65,33 +91,39 @@ function signatureOf(lines: readonly string[], row: number): string {
 export function extractTags(source: string, language: LoadedLanguage): FileTags {
   const tree = language.parser.parse(source);
   if (!tree) return { defs: [], refs: {} };
-  const lines = source.split("\n");
   const defs = new Map<string, Definition>();
   const refs: Record<string, number> = Object.create(null);
-  // Several patterns can tag one node (an imported type is an import and a type): count it once.
+  // Several patterns can tag one node (an imported type is an import and a type), and a match
+  // across a window's edge comes back twice: count each name node once.
   const counted = new Set<number>();
+  const take = (match: QueryMatch) => {
+    const name = match.captures.find((c) => c.name === "name")?.node;
+    const role = match.captures.find((c) => c.name.includes("."));
+    if (!name || !role) return;
+    const text = name.text;
+    if (text.length < 2 || text.length > 80) return;
+    const [what, kindName = ""] = role.name.split(".");
+    if (what === "reference") {
+      if (counted.has(name.startIndex)) return;
+      counted.add(name.startIndex);
+      refs[text] = (refs[text] ?? 0) + 1;
+      return;
+    }
+    const kind = KINDS[kindName];
+    if (what !== "definition" || !kind) return;
+    const row = role.node.startPosition.row;
+    const key = `${row}:${text}`;
+    const seen = defs.get(key);
+    if (seen && PRIORITY[seen.kind] >= PRIORITY[kind]) return;
+    const signature = signatureAt(source, role.node.startIndex);
+    defs.set(key, { name: detached(text), kind, line: row + 1, signature });
+  };
   try {
-    for (const match of language.query.matches(tree.rootNode)) {
-      const name = match.captures.find((c) => c.name === "name")?.node;
-      const role = match.captures.find((c) => c.name.includes("."));
-      if (!name || !role) continue;
-      const text = name.text;
-      if (text.length < 2 || text.length > 80) continue;
-      const [what, kindName = ""] = role.name.split(".");
-      if (what === "reference") {
-        if (counted.has(name.startIndex)) continue;
-        counted.add(name.startIndex);
-        refs[text] = (refs[text] ?? 0) + 1;
-        continue;
-      }
-      const kind = KINDS[kindName];
-      if (what !== "definition" || !kind) continue;
-      const row = role.node.startPosition.row;
-      const key = `${row}:${text}`;
-      const seen = defs.get(key);
-      if (seen && PRIORITY[seen.kind] >= PRIORITY[kind]) continue;
-      const signature = signatureOf(lines, row);
-      defs.set(key, { name: text, kind, line: row + 1, signature });
+    const root = tree.rootNode;
+    for (let start = 0; start < Math.max(source.length, 1); start += QUERY_WINDOW_CHARS) {
+      const endIndex = Math.min(start + QUERY_WINDOW_CHARS, source.length);
+      const window = source.length > QUERY_WINDOW_CHARS ? { startIndex: start, endIndex } : {};
+      for (const match of language.query.matches(root, window)) take(match);
     }
   } finally {
     tree.delete();

@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ReminderQueue } from "@z-engine/context";
 import { SessionRepoMap } from "./session-map.js";
 
-// Issue 18: starting the worker and loading grammars take CPU the first request should have,
-// so the first build waits for the session's first model response (its request went out) or
-// for a quiet moment.
+// Issue 18: starting the worker, loading grammars and parsing take CPU the first request and
+// the first round's tool calls should have, so the first build waits until the request after
+// the first model response went out, or for a quiet moment.
 
 let repo: FixtureRepo;
 let data: string;
@@ -54,15 +54,35 @@ describe("the first repo map build", { timeout: 30_000 }, () => {
     expect(existsSync(join(data, "cache.json"))).toBe(false);
   });
 
-  it("starts at the first response, and joins the next request", async () => {
+  it("waits out the first round: starts when the next request goes out, and joins the one after", async () => {
     const map = newMap();
-    map.startAfterFirstResponse(60_000);
-    map.firstResponse();
-    const status = await map.whenIdle();
+    map.startAfterFirstResponse(60_000, 60_000);
+    map.requestSent(); // the first request: nothing starts
+    map.firstResponse(); // its tool calls run now: nothing starts yet
+    map.firstResponse(); // idempotent
+    await map.close();
+    expect(map.status().indexed).toBe(0);
+    expect(existsSync(join(data, "cache.json"))).toBe(false);
+
+    const next = newMap();
+    next.startAfterFirstResponse(60_000, 60_000);
+    next.requestSent();
+    next.firstResponse();
+    next.requestSent(); // the first round's results went out
+    const status = await next.whenIdle();
     expect(status).toMatchObject({ state: "ready", indexed: 2 });
     expect(reminders.drain()[0]?.text).toContain("coreThing");
-    map.firstResponse(); // idempotent: no second build
-    expect(map.status().state).toBe("active");
+    next.requestSent(); // no second build
+    next.firstResponse();
+    expect(next.status().state).toBe("active");
+    await next.close();
+  });
+
+  it("starts by itself when no request follows the first response (a long tool call)", async () => {
+    const map = newMap();
+    map.startAfterFirstResponse(60_000, 10);
+    map.firstResponse();
+    expect(await map.whenIdle()).toMatchObject({ state: "ready", indexed: 2 });
     await map.close();
   });
 

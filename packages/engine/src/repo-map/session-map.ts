@@ -19,6 +19,12 @@ export interface RepoMapStatus {
   readonly buildMs: number;
 }
 
+/**
+ * Longest the first build waits, after the session's first model response, for the next
+ * request to go out (a long first tool call, or a first turn without tools).
+ */
+export const FIRST_ROUND_WAIT_MS = 2000;
+
 /** Longest a closing session waits for its build to stop and save. */
 export const CLOSE_WAIT_MS = 1000;
 
@@ -97,35 +103,65 @@ export class SessionRepoMap {
 
   /** Starts the first build (a no-op when the map is off). */
   start(): void {
-    this.releaseStart = () => {};
+    this.releaseStart = null;
     this.queueBuild(true);
     this.markStarted();
   }
 
   private releaseStart: (() => void) | null = null;
+  /** The first response arrived: the build waits for the next request to go out. */
+  private afterFirstResponse = false;
+  private startTimer: NodeJS.Timeout | undefined;
   private markStarted: () => void = () => {};
   private readonly started = new Promise<void>((resolve) => {
     this.markStarted = resolve;
   });
 
   /**
-   * Starts the first build once {@link firstResponse} is called (the session's first model
-   * response arrived, so its request went out) or after `fallbackMs` (a session that sits
-   * idle), whichever comes first: starting the worker and loading grammars take CPU that the
-   * first request should have (issue 18).
+   * Holds the first build until the session's first round is over: it starts when the
+   * request after the first model response goes out ({@link requestSent}: the first round's
+   * tool calls ran, and the model is working on their results), or `roundMs` after that
+   * response when no request follows (a long first tool call, or a first turn that ended
+   * without tools), or `fallbackMs` after the session opened when no response comes at all
+   * (a session that sits idle). Starting the worker or loading grammars and parsing take CPU
+   * that the first request, and the first round's tool calls (a test run), should have
+   * (issue 18); a small project's map builds on the session's thread.
    */
-  startAfterFirstResponse(fallbackMs = 1000): void {
-    const timer = setTimeout(() => this.start(), fallbackMs);
-    timer.unref();
+  startAfterFirstResponse(fallbackMs = 1000, roundMs = FIRST_ROUND_WAIT_MS): void {
+    this.roundMs = roundMs;
+    this.arm(fallbackMs);
     this.releaseStart = () => {
-      clearTimeout(timer);
+      clearTimeout(this.startTimer);
+      this.releaseStart = null;
       this.start();
     };
   }
 
-  /** The session's first model response arrived: a held first build starts (idempotent). */
+  private roundMs = FIRST_ROUND_WAIT_MS;
+
+  private arm(ms: number): void {
+    clearTimeout(this.startTimer);
+    this.startTimer = setTimeout(() => this.releaseStart?.(), ms);
+    this.startTimer.unref();
+  }
+
+  /**
+   * The session's first model response arrived (idempotent): a held first build now waits
+   * for the next request ({@link requestSent}), at most the `roundMs` given to
+   * {@link startAfterFirstResponse}.
+   */
   firstResponse(): void {
-    this.releaseStart?.();
+    if (!this.releaseStart || this.afterFirstResponse) return;
+    this.afterFirstResponse = true;
+    this.arm(this.roundMs);
+  }
+
+  /**
+   * A model request went out: after the first response, a held first build starts now
+   * (the model works on the first round's results meanwhile). Before it, a no-op.
+   */
+  requestSent(): void {
+    if (this.afterFirstResponse) this.releaseStart?.();
   }
 
   /**

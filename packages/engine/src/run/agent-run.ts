@@ -124,6 +124,7 @@ export async function runAgent(
     const sent = turn.gitWork.hasStarted ? undefined : afterFirstRequest(turn, ownTools);
     const stream = streamRound(core, run, core.client("main", model), request, turn.turnId, sent);
     core.mcp.releaseStarts();
+    core.repoMap?.requestSent();
     const response = await stream;
     core.repoMap?.firstResponse();
     turn.usage = addUsage(turn.usage, response.usage);
