@@ -34,14 +34,16 @@ export function dataDirOf(env: NodeJS.ProcessEnv): string {
  */
 const importer = (specifier: string): Promise<unknown> => import(specifier);
 
-async function loadHeadless(env: NodeJS.ProcessEnv): Promise<{ headless: Headless; save(): void }> {
+async function loadHeadless(
+  env: NodeJS.ProcessEnv,
+): Promise<{ headless: Headless; save(): void; settled: boolean }> {
   if (typeof ZENG_HEADLESS_BUNDLE === "undefined")
-    return { headless: await import("./headless.js"), save: () => undefined };
+    return { headless: await import("./headless.js"), save: () => undefined, settled: true };
   const bundle = join(fileURLToPath(new URL("./chunks/", import.meta.url)), ZENG_HEADLESS_BUNDLE);
   const cacheDir =
     env.ZENGINE_CODE_CACHE === "off" ? undefined : join(dataDirOf(env), "code-cache");
   const loaded = loadCached<Headless>(bundle, cacheDir, importer);
-  return { headless: loaded.exports, save: () => loaded.save() };
+  return { headless: loaded.exports, save: () => loaded.save(), settled: loaded.cache !== "miss" };
 }
 
 /**
@@ -55,9 +57,10 @@ export async function startHeadless(
   io: Io,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  const { headless, save } = await loadHeadless(env);
+  const { headless, save, settled } = await loadHeadless(env);
   const code = await headless.runHeadless(args, io, headless.takeEnvironment(env), {
     beforeFlags: save,
+    cacheSettled: settled,
   });
   // No answer came (a built-in command, a failure): the flags are unchanged, so save now.
   save();

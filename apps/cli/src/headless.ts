@@ -1,5 +1,4 @@
 import { realpath, stat } from "node:fs/promises";
-import { setFlagsFromString } from "node:v8";
 import { resolve } from "node:path";
 import { type Env, resolvePaths } from "@z-engine/config";
 import {
@@ -10,10 +9,11 @@ import {
   type SessionOverrides,
   type TurnSummary,
 } from "@z-engine/engine";
-import { type EventEnvelope, emptyUsage } from "@z-engine/protocol";
+import { emptyUsage } from "@z-engine/protocol";
 import type { HeadlessArgs } from "./args.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { guardConsole } from "./console-guard.js";
+import { favourMemory } from "./memory-tuning.js";
 import { outputFor } from "./output/formatter.js";
 import type { Io, OutputFormatter } from "./output/result.js";
 import { watchSignals } from "./signals.js";
@@ -26,23 +26,6 @@ class SetupError extends Error {
   ) {
     super(message);
   }
-}
-
-/**
- * Once the first answer has arrived, V8 is told to favour memory over speed: a long session
- * makes a lot of short-lived garbage (each request re-serialises the conversation), and
- * the default heap growth let a 1,000-round session peak at about 250 MB of RSS; with the
- * flag it stays near 150 MB and runs faster. It is set late because it slows start-up
- * (smaller young generation while the bundle loads).
- */
-function favourMemory(hooks: HeadlessHooks): (envelope: EventEnvelope) => void {
-  let done = false;
-  return (envelope) => {
-    if (done || envelope.event.type !== "assistantFinished") return;
-    done = true;
-    hooks.beforeFlags?.();
-    setFlagsFromString("--optimize-for-size");
-  };
 }
 
 async function projectFolder(dir: string): Promise<string> {
@@ -162,6 +145,8 @@ function turnEnd(
 export interface HeadlessHooks {
   /** Called once, when the first answer has arrived, just before V8's flags change. */
   readonly beforeFlags?: () => void;
+  /** True when this run writes no code cache (used one, or has none): see memory-tuning.ts. */
+  readonly cacheSettled?: boolean;
 }
 
 /**
@@ -179,12 +164,13 @@ export async function runHeadless(
   try {
     const projectRoot = await projectFolder(args.cwd ?? process.cwd());
     const output = outputFor(args.outputFormat, io);
-    const memory = favourMemory(hooks);
+    const step = favourMemory(hooks);
     const engine = await createEngine({
       paths: resolvePaths(env),
       env,
       onEvent: (envelope) => {
-        memory(envelope);
+        if (envelope.event.type === "assistantStarted") step("requestStarted");
+        if (envelope.event.type === "assistantFinished") step("answerFinished");
         output.onEvent(envelope);
       },
       // The catalog refreshes from the `[catalog] source` of the session's own settings, so
