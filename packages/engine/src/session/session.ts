@@ -424,8 +424,21 @@ export class EngineSession implements SessionCore {
         for (const wake of this.turnWaiters.splice(0)) wake(summary);
         for (const wake of this.endWaiters.get(turnId) ?? []) wake(summary);
         this.endWaiters.delete(turnId);
+        this.queueLateSteering(summary);
         this.pump();
       });
+  }
+
+  /**
+   * Steering that arrived after a completed run's last stop boundary (a UI that still showed
+   * the turn running sent it) would otherwise wait, unseen, for whatever the user sends next:
+   * it becomes the next turn, ahead of any queued one. After an interrupt it stays for the
+   * next turn (the user stopped the work on purpose); a cancel has already dropped it.
+   */
+  private queueLateSteering(summary: TurnSummary): void {
+    if (summary.outcome !== "completed" || this.steering.length === 0 || this.closing) return;
+    const text = this.steering.splice(0).join("\n\n");
+    this.queue.unshift({ turnId: newTurnId(), submission: { text } });
   }
 
   /**

@@ -70,6 +70,23 @@ describe("cancel, interrupt and steering", () => {
     expect(h.model.requests).toHaveLength(2);
   });
 
+  it("steering that arrives once the run has ended becomes the next turn", async () => {
+    h = await harness({ files: loginProject, script: [] });
+    h.model.push(reply.text("first answer"), reply.text("second answer"));
+    const ended = h.session.run("answer");
+    // turnFinished is out, the turn is still flushing its log: too late for this run, and a
+    // UI that still shows the turn running sends it as steering.
+    await h.recorder.waitFor("turnFinished");
+    h.session.send({ type: "steer", text: "one more thing" });
+    expect((await ended).outcome).toBe("completed");
+    await h.recorder.waitFor("turnFinished", {}, { fromIndex: h.recorder.envelopes.length });
+    await h.session.idle();
+    expect(h.model.requests).toHaveLength(2);
+    expect(JSON.stringify(h.model.requests[1]?.messages.at(-1))).toContain("one more thing");
+    const prompts = h.recorder.ofType("turnStarted").map((e) => e.prompt);
+    expect(prompts).toEqual(["answer", "one more thing"]);
+  });
+
   it("interrupt keeps queued steering for the next turn; cancel drops it", async () => {
     h = await harness({ files: loginProject, script: [] });
     h.model.push({ ...reply.text("slow"), delayMs: 200 });
