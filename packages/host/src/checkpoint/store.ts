@@ -3,6 +3,7 @@ import { HostError } from "../errors.js";
 import { commitIndex, writeIndexTree } from "./commit.js";
 import { type CheckpointChange, compareTrees, readUnstorable, snapshotMessage } from "./compare.js";
 import { type UserRepoInfo, buildExcludeText, readUserRepo } from "./exclude.js";
+import { commitFirstSnapshot } from "./first-commit.js";
 import { applyRestore, planRestore } from "./restore.js";
 import { CHECKPOINT_REF, ShadowRepo } from "./shadow-repo.js";
 import { type StageLimits, planStage } from "./stage.js";
@@ -122,13 +123,18 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
     return head;
   };
 
+  /** A small first snapshot in process, anything else through git's commit script. */
+  const commitFirst = async (update: readonly string[], message: string, parent: string | null) =>
+    (await commitFirstSnapshot(shadow, update, message, parent)) ??
+    commitIndex(shadow, update, message, parent);
+
   const takeSnapshot = async (label: string): Promise<Snapshot | CheckpointsDisabled> => {
     const ignoresChanged = await prepare();
     const plan = await planStage(shadow, shadow.indexFile, limits, ignoresChanged);
     if ("disabled" in plan) return plan;
     const parent = await readHead();
     const message = snapshotMessage(label, plan.unstorable);
-    const commit = await commitIndex(shadow, plan.update, message, parent).catch((error) => {
+    const commit = await commitFirst(plan.update, message, parent).catch((error) => {
       head = undefined; // The ref may have moved under us: read it again next time.
       throw error;
     });

@@ -1,0 +1,298 @@
+import { createHash } from "node:crypto";
+import {
+  type BigIntStats,
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import { deflateSync } from "node:zlib";
+import { HostError } from "../errors.js";
+import { CHECKPOINT_REF, type ShadowRepo } from "./shadow-repo.js";
+
+/**
+ * A first snapshot this small is written in process; a larger one goes through git, whose
+ * processes hash in parallel and off the session's thread.
+ */
+export const IN_PROCESS_LIMITS = { maxFiles: 512, maxBytes: 4 * 1024 * 1024 };
+
+/** Git's file modes, as an index stores them and as a tree spells them. */
+const MODES = {
+  file: { index: 0o100644, tree: "100644" },
+  executable: { index: 0o100755, tree: "100755" },
+  link: { index: 0o120000, tree: "120000" },
+} as const;
+
+interface Entry {
+  /** The path's bytes (UTF-8), which order the index and name the tree entries. */
+  readonly path: Buffer;
+  readonly mode: (typeof MODES)[keyof typeof MODES];
+  readonly oid: Buffer;
+  readonly stat: BigIntStats;
+}
+
+/** One `.lock` file, taken the way git takes it (created exclusively), or null when held. */
+function takeLock(file: string): { fd: number; path: string } | null {
+  const path = `${file}.lock`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    return { fd: openSync(path, "wx"), path };
+  } catch {
+    return null;
+  }
+}
+
+function releaseLock(lock: { fd: number; path: string }, commitTo?: string): void {
+  closeSync(lock.fd);
+  if (commitTo) renameSync(lock.path, commitTo);
+  else rmSync(lock.path, { force: true });
+}
+
+/**
+ * Writes a loose object (zlib-deflated `<type> <size>\0<data>`) unless it exists; resolves
+ * to its name. Written to a temporary file and renamed, as git does, so a reader never sees
+ * half an object.
+ */
+function writeObject(objectsDir: string, type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(`${type} ${data.length}\0`), data]);
+  const oid = createHash("sha1").update(body).digest();
+  const hex = oid.toString("hex");
+  const dir = join(objectsDir, hex.slice(0, 2));
+  const file = join(dir, hex.slice(2));
+  if (existsSync(file)) return oid;
+  mkdirSync(dir, { recursive: true });
+  const temp = join(dir, `tmp_obj_${process.pid}_${hex.slice(2, 10)}`);
+  const fd = openSync(temp, "w", 0o444);
+  try {
+    writeSync(fd, deflateSync(body, { level: 1 }));
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, file);
+  return oid;
+}
+
+/** The index mode of what `lstat` saw (git's rule: links, else a file with or without x). */
+function modeOf(stat: BigIntStats): Entry["mode"] | null {
+  if (stat.isSymbolicLink()) return MODES.link;
+  if (!stat.isFile()) return null;
+  return (stat.mode & 0o100n) !== 0n ? MODES.executable : MODES.file;
+}
+
+/**
+ * True when a folder on the way to `path` is (now) a symbolic link: what lies beyond it is
+ * not the project's, and git would not read through it either. `checked` caches folders.
+ */
+function throughLink(root: string, path: string, checked: Map<string, boolean>): boolean {
+  let at = path.indexOf("/");
+  while (at >= 0) {
+    const folder = path.slice(0, at);
+    let link = checked.get(folder);
+    if (link === undefined) {
+      try {
+        link = !lstatSync(join(root, folder)).isDirectory();
+      } catch {
+        link = true;
+      }
+      checked.set(folder, link);
+    }
+    if (link) return true;
+    at = path.indexOf("/", at + 1);
+  }
+  return false;
+}
+
+/** Hashes and stores the listed files; null when there are too many or too many bytes. */
+function storeBlobs(shadow: ShadowRepo, paths: readonly string[]): Entry[] | null {
+  if (paths.length > IN_PROCESS_LIMITS.maxFiles) return null;
+  const found: { path: string; stat: BigIntStats; mode: Entry["mode"] }[] = [];
+  const folders = new Map<string, boolean>();
+  let bytes = 0n;
+  for (const path of paths) {
+    // A path git could not give us as UTF-8 goes through git, which keeps its bytes.
+    if (path.includes("\uFFFD")) return null;
+    // Swapped for a link since it was listed: left out, as git leaves it.
+    if (throughLink(shadow.projectRoot, path, folders)) continue;
+    let stat: BigIntStats;
+    try {
+      stat = lstatSync(join(shadow.projectRoot, path), { bigint: true });
+    } catch {
+      continue; // Gone since it was listed: not in the snapshot, as git would leave it.
+    }
+    const mode = modeOf(stat);
+    if (!mode) continue;
+    bytes += stat.size;
+    if (bytes > BigInt(IN_PROCESS_LIMITS.maxBytes)) return null;
+    found.push({ path, stat, mode });
+  }
+  const objects = join(shadow.gitDir, "objects");
+  const entries: Entry[] = [];
+  for (const { path, stat, mode } of found) {
+    const file = join(shadow.projectRoot, path);
+    let data: Buffer;
+    try {
+      data = mode === MODES.link ? readlinkSync(file, { encoding: "buffer" }) : readFileSync(file);
+    } catch {
+      continue;
+    }
+    entries.push({ path: Buffer.from(path), mode, oid: writeObject(objects, "blob", data), stat });
+  }
+  return entries.sort((a, b) => Buffer.compare(a.path, b.path));
+}
+
+/**
+ * Writes the tree of `entries` (sorted by path bytes) under `prefix` and its subtrees;
+ * resolves to its name. Git orders a tree's entries by name, a folder's name compared as if
+ * it ended in `/`.
+ */
+function writeTree(objects: string, entries: readonly Entry[], prefix: number): Buffer {
+  const items: { key: Buffer; line: Buffer }[] = [];
+  let at = 0;
+  while (at < entries.length) {
+    const path = (entries[at] as Entry).path;
+    const slash = path.indexOf(0x2f, prefix);
+    if (slash < 0) {
+      const entry = entries[at] as Entry;
+      const name = path.subarray(prefix);
+      items.push({ key: name, line: treeLine(entry.mode.tree, name, entry.oid) });
+      at++;
+      continue;
+    }
+    // Every path below this folder shares its bytes up to and including the slash.
+    const folder = path.subarray(0, slash + 1);
+    let end = at + 1;
+    while (end < entries.length && startsWith((entries[end] as Entry).path, folder)) end++;
+    const oid = writeTree(objects, entries.slice(at, end), slash + 1);
+    const name = path.subarray(prefix, slash);
+    items.push({ key: folder.subarray(prefix), line: treeLine("40000", name, oid) });
+    at = end;
+  }
+  items.sort((a, b) => Buffer.compare(a.key, b.key));
+  return writeObject(objects, "tree", Buffer.concat(items.map((item) => item.line)));
+}
+
+function treeLine(mode: string, name: Buffer, oid: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${mode} `), name, Buffer.from([0]), oid]);
+}
+
+function startsWith(path: Buffer, prefix: Buffer): boolean {
+  return (
+    path.length > prefix.length && path.compare(prefix, 0, prefix.length, 0, prefix.length) === 0
+  );
+}
+
+/**
+ * A version 2 index of `entries`: what lstat saw (so git finds them unchanged without
+ * hashing) and each blob's name. See gitformat-index(5).
+ */
+function indexBytes(entries: readonly Entry[]): Buffer {
+  const parts: Buffer[] = [];
+  const header = Buffer.alloc(12);
+  header.write("DIRC", 0, "latin1");
+  header.writeUInt32BE(2, 4);
+  header.writeUInt32BE(entries.length, 8);
+  parts.push(header);
+  const u32 = (value: bigint) => Number(value & 0xffffffffn);
+  for (const { path, mode, oid, stat } of entries) {
+    // 62 fixed bytes and the path, padded with 1 to 8 NULs to a multiple of 8.
+    const entry = Buffer.alloc((62 + path.length + 8) & ~7);
+    const fields = [
+      stat.ctimeNs / 1_000_000_000n,
+      stat.ctimeNs % 1_000_000_000n,
+      stat.mtimeNs / 1_000_000_000n,
+      stat.mtimeNs % 1_000_000_000n,
+      stat.dev,
+      stat.ino,
+      BigInt(mode.index),
+      stat.uid,
+      stat.gid,
+      stat.size,
+    ];
+    for (const [i, value] of fields.entries()) entry.writeUInt32BE(u32(value), i * 4);
+    oid.copy(entry, 40);
+    entry.writeUInt16BE(Math.min(path.length, 0xfff), 60);
+    path.copy(entry, 62);
+    parts.push(entry);
+  }
+  const body = Buffer.concat(parts);
+  return Buffer.concat([body, createHash("sha1").update(body).digest()]);
+}
+
+function signature(now: Date): string {
+  const offset = -now.getTimezoneOffset();
+  const sign = offset < 0 ? "-" : "+";
+  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, "0");
+  const minutes = String(Math.abs(offset) % 60).padStart(2, "0");
+  const when = `${Math.floor(now.getTime() / 1000)} ${sign}${hours}${minutes}`;
+  return `Z Engine <checkpoints@z-engine.invalid> ${when}`;
+}
+
+/**
+ * Moves the checkpoint ref to `commit` only if it still points at `parent`, under git's own
+ * lock file. Rejects with a `HostError` (`git_failed`) when the lock is held or the ref moved.
+ */
+async function moveRef(shadow: ShadowRepo, commit: string, parent: string | null): Promise<void> {
+  const refFile = join(shadow.gitDir, CHECKPOINT_REF);
+  const lock = takeLock(refFile);
+  if (!lock) throw new HostError("git_failed", `${CHECKPOINT_REF} is locked by another process`);
+  try {
+    const current = await shadow.readRef(CHECKPOINT_REF);
+    if (current !== parent) {
+      throw new HostError("git_failed", `${CHECKPOINT_REF} moved (now ${current ?? "none"})`);
+    }
+    writeSync(lock.fd, `${commit}\n`);
+  } catch (error) {
+    releaseLock(lock);
+    throw error;
+  }
+  releaseLock(lock, refFile);
+}
+
+/**
+ * The first snapshot of a project, written without a process (issue 18: on a small project
+ * the commit script's five processes were most of the first tool's wait): each listed file
+ * is hashed and stored as a loose object, then its trees, the index (so git later finds the
+ * files unchanged by their stat data) and the commit, and the ref moves as `update-ref`
+ * would move it. Resolves to null, having changed nothing git would read, when it does not
+ * apply: an index exists, the repository is not sha1, another process holds the index's
+ * lock, or the files are too many or too large ({@link IN_PROCESS_LIMITS}); the caller then
+ * lets git do it. Rejects with a `HostError` when the ref moved or is locked.
+ */
+export async function commitFirstSnapshot(
+  shadow: ShadowRepo,
+  paths: readonly string[],
+  message: string,
+  parent: string | null,
+): Promise<string | null> {
+  if (shadow.hashLength !== 20 || existsSync(shadow.indexFile)) return null;
+  if (existsSync(join(shadow.gitDir, "reftable"))) return null;
+  const lock = takeLock(shadow.indexFile);
+  if (!lock) return null;
+  let entries: Entry[] | null;
+  try {
+    entries = existsSync(shadow.indexFile) ? null : storeBlobs(shadow, paths);
+    if (entries) writeSync(lock.fd, indexBytes(entries));
+  } catch (error) {
+    releaseLock(lock);
+    throw error;
+  }
+  if (!entries) {
+    releaseLock(lock);
+    return null;
+  }
+  releaseLock(lock, shadow.indexFile);
+  const objects = join(shadow.gitDir, "objects");
+  const tree = writeTree(objects, entries, 0).toString("hex");
+  const who = signature(new Date());
+  const head = `tree ${tree}\n${parent ? `parent ${parent}\n` : ""}author ${who}\ncommitter ${who}\n\n`;
+  const commit = writeObject(objects, "commit", Buffer.from(head + message)).toString("hex");
+  await moveRef(shadow, commit, parent);
+  return commit;
+}
