@@ -1,5 +1,6 @@
 import type { ModelEvent } from "@z-engine/protocol";
 import { CANCELLED, classifyError } from "./errors.js";
+import { watchRequestSent } from "./request-sent.js";
 
 /** Turns one provider's stream chunks into protocol events. */
 export interface StreamDecoder<Chunk> {
@@ -12,21 +13,34 @@ export interface StreamDecoder<Chunk> {
 /** Default: a stream that sends nothing for five minutes has stalled. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
+/** How {@link pumpSdkStream} runs one stream. */
+export interface PumpOptions {
+  /** Aborts the request; the stream then ends with a `cancelled` error. */
+  readonly signal?: AbortSignal | undefined;
+  /** Default {@link DEFAULT_IDLE_TIMEOUT_MS}; 0 turns the idle timeout off. */
+  readonly idleTimeoutMs?: number | undefined;
+  /** Loads the SDK (not counted against the idle timeout). */
+  readonly prepare?: () => Promise<unknown>;
+  /** Called once the request went out (see {@link watchRequestSent}). */
+  readonly onSent?: (() => void) | undefined;
+  /** The provider's base URL, whose requests `onSent` watches for. */
+  readonly baseUrl: string;
+}
+
 /**
  * Opens an SDK stream and decodes it into protocol events, ending with exactly one terminal
- * event and never throwing. `onSent` is called once the stream opened (the response's headers
- * arrived, so the request went out). The request is aborted (its connection closed) when `signal`
- * aborts, when nothing arrives for `idleTimeoutMs` (a `timeout` error), and when the consumer
- * stops iterating.
+ * event and never throwing. `onSent` is called once: when Node's fetch reports the request's
+ * body written, or else once the stream opened (the response's headers arrived). The request
+ * is aborted (its connection closed) when `signal` aborts, when nothing arrives for
+ * `idleTimeoutMs` (a `timeout` error), and when the consumer stops iterating.
  */
 export async function* pumpSdkStream<Chunk>(
   open: (signal: AbortSignal) => Promise<AsyncIterable<Chunk>>,
   decoder: StreamDecoder<Chunk>,
-  signal: AbortSignal | undefined,
-  idleTimeoutMs: number = DEFAULT_IDLE_TIMEOUT_MS,
-  prepare?: () => Promise<unknown>,
-  onSent?: () => void,
+  options: PumpOptions,
 ): AsyncGenerator<ModelEvent> {
+  const { signal, prepare, onSent } = options;
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   if (signal?.aborted) {
     yield CANCELLED;
     return;
@@ -69,11 +83,12 @@ export async function* pumpSdkStream<Chunk>(
       : classifyError(error, signal),
   });
   let ending: ModelEvent[] | undefined;
+  const watch = onSent ? watchRequestSent(options.baseUrl, onSent) : undefined;
   try {
     let stream: AsyncIterable<Chunk> | undefined;
     try {
       stream = await open(controller.signal);
-      onSent?.();
+      watch?.sent();
     } catch (error) {
       ending = [failure(error)];
     }
@@ -91,6 +106,7 @@ export async function* pumpSdkStream<Chunk>(
     // The SDKs end an aborted stream quietly, so the reason is checked here.
     ending ??= signal?.aborted ? [CANCELLED] : idle ? [failure(undefined)] : decoder.finish();
   } finally {
+    watch?.stop();
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
     controller.abort();

@@ -148,9 +148,10 @@ export interface StreamOptions {
   /** Aborting ends the stream with an `error` event of kind `cancelled` and closes the connection. */
   readonly signal?: AbortSignal;
   /**
-   * Called once the request went out: the provider's answer has begun (llm's clients: its
-   * response headers arrived; a retry calls it again for the attempt that got through). A
-   * client may never call it; the engine then takes the stream's first event as the sign.
+   * Called once the request went out (llm's clients: when Node's fetch reports its body
+   * written, else when the response's headers arrived; a retry calls it for each attempt
+   * that went out). A client may never call it; the engine then takes the stream's first
+   * event as the sign.
    */
   readonly onSent?: () => void;
 }

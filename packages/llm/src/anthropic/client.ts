@@ -42,10 +42,13 @@ export class AnthropicClient implements ModelClient {
     return pumpSdkStream<RawMessageStreamEvent>(
       async (signal) => (await this.client()).messages.create(params, { signal }),
       new AnthropicDecoder(),
-      options.signal,
-      this.config.idleTimeoutMs,
-      () => this.client(),
-      options.onSent,
+      {
+        signal: options.signal,
+        idleTimeoutMs: this.config.idleTimeoutMs,
+        prepare: () => this.client(),
+        onSent: options.onSent,
+        baseUrl: this.config.baseUrl,
+      },
     );
   }
 

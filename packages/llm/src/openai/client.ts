@@ -53,10 +53,13 @@ export class OpenAiCompatibleClient implements ModelClient {
     return pumpSdkStream<ChatCompletionChunk>(
       async (signal) => (await this.client()).chat.completions.create(params, { signal }),
       new OpenAiDecoder(),
-      options.signal,
-      this.config.idleTimeoutMs,
-      () => this.client(),
-      options.onSent,
+      {
+        signal: options.signal,
+        idleTimeoutMs: this.config.idleTimeoutMs,
+        prepare: () => this.client(),
+        onSent: options.onSent,
+        baseUrl: this.config.baseUrl,
+      },
     );
   }
 
