@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { runGit, runGitScript, splitNul } from "../git.js";
 
@@ -49,18 +49,19 @@ export async function readUserRepo(
       cwd: projectRoot,
       git: { env: base, userConfig: true },
     });
-    const lines = out.stdout.toString("utf8").split("\n");
-    const excludesFile = lines[0]?.trim() ?? "";
-    if (lines[1] !== "repo") return none;
-    const [top, common] = [lines[2], lines[3]];
-    return {
-      commonDir: common ?? null,
-      atTopLevel: top === projectRoot,
-      excludesFile: excludesFile.length > 0 ? excludesFile : null,
-    };
+    return parseUserRepo(out.stdout.toString("utf8").split("\n"), projectRoot);
   } catch {
     return none;
   }
+}
+
+/** The {@link UserRepoInfo} in the first lines {@link USER_REPO_SCRIPT} prints. */
+export function parseUserRepo(lines: readonly string[], projectRoot: string): UserRepoInfo {
+  // Outside a repository the user's excludes file is not applied either.
+  if (lines[1] !== "repo") return { commonDir: null, atTopLevel: true, excludesFile: null };
+  const value = lines[0]?.trim() ?? "";
+  const excludesFile = value.length > 0 ? value : null;
+  return { commonDir: lines[3] ?? null, atTopLevel: lines[2] === projectRoot, excludesFile };
 }
 
 /**
@@ -79,7 +80,9 @@ export async function buildExcludeText(
     // Synchronous: a small file, read on the first tool's path (see ShadowRepo.writeInfo).
     let userExclude = "";
     try {
-      userExclude = readFileSync(join(repo.commonDir, "info", "exclude"), "utf8");
+      // A regular file only: a FIFO or a device planted there would block or never end.
+      const file = join(repo.commonDir, "info", "exclude");
+      if (statSync(file).isFile()) userExclude = readFileSync(file, "utf8");
     } catch {
       // No personal excludes.
     }

@@ -28,7 +28,11 @@ async function countingGit(): Promise<{ env: Record<string, string>; calls(): Pr
   const bin = join(scratch, "bin");
   const log = join(scratch, "git.log");
   await exec("mkdir", ["-p", bin]);
-  await writeFile(join(bin, "git"), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`);
+  // Each line: the caller's process id, then the arguments.
+  await writeFile(
+    join(bin, "git"),
+    `#!/bin/sh\necho "$PPID $*" >> '${log}'\nexec '${real}' "$@"\n`,
+  );
   await chmod(join(bin, "git"), 0o755);
   return {
     env: { PATH: `${bin}:${PATH}`, HOME: scratch },
@@ -49,10 +53,11 @@ describe("a session's first snapshot", { timeout: 30_000 }, () => {
     if ("disabled" in snap) throw new Error(snap.disabled);
     expect(snap.files).toBe(2);
     const calls = await git.calls();
-    // The user repository (config and rev-parse, in one script) and ls-files; no init, and
-    // no commit script: a small first snapshot is written in process.
+    // The user repository (config and rev-parse) and ls-files, all from one script; no
+    // init, and no commit script: a small first snapshot is written in process.
     expect(calls.filter((c) => /(^| )init( |$)/.test(c))).toEqual([]);
-    expect(calls.length).toBeLessThanOrEqual(3);
+    expect(calls.length).toBe(3);
+    expect(new Set(calls.map((c) => c.split(" ")[0])).size).toBe(1);
     expect(calls.filter((c) => / config /.test(c) && !/excludesFile/.test(c))).toEqual([]);
     for (const [key, value] of [
       ["core.autocrlf", "false"],
@@ -132,5 +137,39 @@ describe("a session's first snapshot", { timeout: 30_000 }, () => {
     if ("disabled" in second) throw new Error(second.disabled);
     const parent = await shadowGit(store.gitDir, ["rev-parse", `${second.commit}^`]);
     expect(parent.stdout.trim()).toBe(first.commit);
+  });
+
+  it("honours the repository's info/exclude, and skips one that is not a regular file", async () => {
+    await using repo = await createFixtureRepo({
+      files: { "a.txt": "a\n", "secret.env": "KEY=1\n" },
+    });
+    const exclude = join(repo.root, ".git", "info", "exclude");
+    const env = { PATH, HOME: scratch };
+    const listed = async (commit: string, gitDir: string) =>
+      (await shadowGit(gitDir, ["ls-tree", "-r", "--name-only", commit])).stdout;
+    await writeFile(exclude, "secret.env\n");
+    const store = createCheckpointStore({
+      checkpointsDir: join(scratch, "one"),
+      projectRoot: repo.root,
+      env,
+    });
+    const snap = await store.snapshot("first");
+    if ("disabled" in snap) throw new Error(snap.disabled);
+    expect(await listed(snap.commit, store.gitDir)).toBe("a.txt\n");
+
+    // A FIFO would block a reader forever: it is not read, by the script or by warm().
+    await rm(exclude);
+    await exec("mkfifo", [exclude]);
+    for (const warmFirst of [false, true]) {
+      const other = createCheckpointStore({
+        checkpointsDir: join(scratch, `fifo-${warmFirst}`),
+        projectRoot: repo.root,
+        env,
+      });
+      if (warmFirst) await other.warm();
+      const taken = await other.snapshot("first");
+      if ("disabled" in taken) throw new Error(taken.disabled);
+      expect(await listed(taken.commit, other.gitDir)).toBe("a.txt\nsecret.env\n");
+    }
   });
 });

@@ -20,15 +20,23 @@ interface Candidates {
   readonly untracked: Set<string>;
 }
 
-async function listCandidates(shadow: ShadowRepo, indexFile: string): Promise<Candidates> {
-  const out = await shadow.git(["ls-files", "-z", "-t", "-m", "-d", "-o", "--exclude-standard"], {
-    indexFile,
-  });
+async function listCandidates(
+  shadow: ShadowRepo,
+  indexFile: string,
+  listed: Buffer | undefined,
+): Promise<Candidates> {
+  const stdout =
+    listed ??
+    (
+      await shadow.git(["ls-files", "-z", "-t", "-m", "-d", "-o", "--exclude-standard"], {
+        indexFile,
+      })
+    ).stdout;
   const seen = new Set<string>();
   const changed: string[] = [];
   const deleted = new Set<string>();
   const untracked = new Set<string>();
-  for (const entry of splitNul(out.stdout)) {
+  for (const entry of splitNul(stdout)) {
     const tag = entry.slice(0, 1);
     const path = entry.slice(2);
     // A nested repository is listed as a folder; it is left out like any .git folder.
@@ -68,17 +76,19 @@ async function findTooLarge(
  * just those. Files over the size limit are never hashed: they are left out of the plan, and
  * a tracked one (it grew) leaves the index here, as do tracked files the ignores now cover
  * when they changed. Resolves to `disabled` without touching the index when the tree holds
- * more than `maxFiles` files. Rejects with a `HostError` when git fails.
+ * more than `maxFiles` files. `listed` is that `ls-files` output when it was taken already
+ * (against `indexFile`). Rejects with a `HostError` when git fails.
  */
 export async function planStage(
   shadow: ShadowRepo,
   indexFile: string,
   limits: StageLimits,
   ignoresChanged: boolean,
+  listed?: Buffer,
 ): Promise<StagePlan> {
   const [before, candidates] = await Promise.all([
     shadow.countEntries(indexFile),
-    listCandidates(shadow, indexFile),
+    listCandidates(shadow, indexFile, listed),
   ]);
   const { changed, deleted, untracked } = candidates;
   const total = before - deleted.size + untracked.size;

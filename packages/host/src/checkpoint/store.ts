@@ -4,6 +4,7 @@ import { commitIndex, writeIndexTree } from "./commit.js";
 import { type CheckpointChange, compareTrees, readUnstorable, snapshotMessage } from "./compare.js";
 import { type UserRepoInfo, buildExcludeText, readUserRepo } from "./exclude.js";
 import { commitFirstSnapshot } from "./first-commit.js";
+import { readUserRepoAndList } from "./first-listing.js";
 import { applyRestore, planRestore } from "./restore.js";
 import { CHECKPOINT_REF, ShadowRepo } from "./shadow-repo.js";
 import { type StageLimits, planStage } from "./stage.js";
@@ -109,6 +110,23 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
     return shadow.writeExclude(await buildExcludeText(shadow.projectRoot, repo, env));
   };
 
+  /**
+   * `prepare`, and for a store that has not read the user's repository yet, the listing too
+   * in the same spawn when it can (see `readUserRepoAndList`).
+   */
+  const prepareAndList = async (): Promise<{ ignoresChanged: boolean; listed?: Buffer }> => {
+    if (userRepo === undefined) {
+      await shadow.init();
+      const first = await readUserRepoAndList(shadow, env).catch(() => null);
+      if (first) {
+        userRepo = Promise.resolve(first.repo);
+        if (first.repo.excludesFile) shadow.excludesFile = first.repo.excludesFile;
+        if (first.listing) return { ignoresChanged: first.ignoresChanged, listed: first.listing };
+      }
+    }
+    return { ignoresChanged: await prepare() };
+  };
+
   const verify = async (commit: string): Promise<string> => {
     const out = await shadow
       .git(["rev-parse", "-q", "--verify", `${commit}^{commit}`])
@@ -129,8 +147,8 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
     commitIndex(shadow, update, message, parent);
 
   const takeSnapshot = async (label: string): Promise<Snapshot | CheckpointsDisabled> => {
-    const ignoresChanged = await prepare();
-    const plan = await planStage(shadow, shadow.indexFile, limits, ignoresChanged);
+    const { ignoresChanged, listed } = await prepareAndList();
+    const plan = await planStage(shadow, shadow.indexFile, limits, ignoresChanged, listed);
     if ("disabled" in plan) return plan;
     const parent = await readHead();
     const message = snapshotMessage(label, plan.unstorable);
