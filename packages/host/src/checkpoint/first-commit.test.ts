@@ -146,8 +146,10 @@ describe("the first snapshot written in process", { timeout: 30_000 }, () => {
     const shadow = new ShadowRepo(join(scratch, "cp"), repo.root, { PATH, HOME: scratch });
     await shadow.init();
     // As if `out` had been a folder holding secret.txt when git listed the files.
-    const commit = await commitFirstSnapshot(shadow, ["a.txt", "out/secret.txt"], "m\n", null);
-    if (!commit) throw new Error("not written in process");
+    const made = await commitFirstSnapshot(shadow, ["a.txt", "out/secret.txt"], "m\n", null);
+    if (!made) throw new Error("not written in process");
+    expect(made.files).toBe(1);
+    const commit = made.commit;
     const listed = (await git(["--git-dir", shadow.gitDir, "ls-tree", "-r", "--name-only", commit]))
       .stdout;
     expect(listed).toBe("a.txt\n");

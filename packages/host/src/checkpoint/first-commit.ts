@@ -263,14 +263,15 @@ async function moveRef(shadow: ShadowRepo, commit: string, parent: string | null
  * would move it. Resolves to null, having changed nothing git would read, when it does not
  * apply: an index exists, the repository is not sha1, another process holds the index's
  * lock, or the files are too many or too large ({@link IN_PROCESS_LIMITS}); the caller then
- * lets git do it. Rejects with a `HostError` when the ref moved or is locked.
+ * lets git do it. Resolves to the commit and how many files it holds. Rejects with a
+ * `HostError` when the ref moved or is locked.
  */
 export async function commitFirstSnapshot(
   shadow: ShadowRepo,
   paths: readonly string[],
   message: string,
   parent: string | null,
-): Promise<string | null> {
+): Promise<{ commit: string; files: number } | null> {
   if (shadow.hashLength !== 20 || existsSync(shadow.indexFile)) return null;
   if (existsSync(join(shadow.gitDir, "reftable"))) return null;
   const lock = takeLock(shadow.indexFile);
@@ -294,5 +295,5 @@ export async function commitFirstSnapshot(
   const head = `tree ${tree}\n${parent ? `parent ${parent}\n` : ""}author ${who}\ncommitter ${who}\n\n`;
   const commit = writeObject(objects, "commit", Buffer.from(head + message)).toString("hex");
   await moveRef(shadow, commit, parent);
-  return commit;
+  return { commit, files: entries.length };
 }

@@ -141,10 +141,20 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
     return head;
   };
 
-  /** A small first snapshot in process, anything else through git's commit script. */
-  const commitFirst = async (update: readonly string[], message: string, parent: string | null) =>
-    (await commitFirstSnapshot(shadow, update, message, parent)) ??
-    commitIndex(shadow, update, message, parent);
+  /**
+   * A small first snapshot in process (it knows how many files it stored), anything else
+   * through git's commit script (the index tells how many).
+   */
+  const commit = async (
+    update: readonly string[],
+    message: string,
+    parent: string | null,
+  ): Promise<{ commit: string; files: number }> => {
+    const first = await commitFirstSnapshot(shadow, update, message, parent);
+    if (first) return first;
+    const made = await commitIndex(shadow, update, message, parent);
+    return { commit: made, files: await shadow.countEntries(shadow.indexFile) };
+  };
 
   const takeSnapshot = async (label: string): Promise<Snapshot | CheckpointsDisabled> => {
     const { ignoresChanged, listed } = await prepareAndList();
@@ -152,13 +162,12 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
     if ("disabled" in plan) return plan;
     const parent = await readHead();
     const message = snapshotMessage(label, plan.unstorable);
-    const commit = await commitFirst(plan.update, message, parent).catch((error) => {
+    const made = await commit(plan.update, message, parent).catch((error) => {
       head = undefined; // The ref may have moved under us: read it again next time.
       throw error;
     });
-    head = commit;
-    const files = await shadow.countEntries(shadow.indexFile);
-    return { commit, files, unstorable: plan.unstorable };
+    head = made.commit;
+    return { ...made, unstorable: plan.unstorable };
   };
 
   const worktreeTree = async (): Promise<string | CheckpointsDisabled> => {
