@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Node, Parser, Tree } from "web-tree-sitter";
@@ -44,15 +45,43 @@ export async function initShellParser(): Promise<void> {
   }
 }
 
+/**
+ * Loads the parser. Its wasm files are read and compiled on this thread, synchronously: the
+ * first shell command of a session waits for the parser (issue 18), and each asynchronous
+ * read or compile waits for a thread pool and an event loop that the first model response,
+ * the turn's snapshot and the tool call keep busy, while compiling is a few milliseconds
+ * (V8 compiles a wasm function when it first runs).
+ */
+/** The part of the WebAssembly API used here (the project's TypeScript libs leave it out). */
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => WasmModule;
+  Instance: new (module: WasmModule, imports: object) => WasmInstance;
+};
+interface WasmModule {
+  readonly __wasmModule?: never;
+}
+interface WasmInstance {
+  readonly exports: object;
+}
+
 async function loadParser(): Promise<Parser> {
   const ts = await import("web-tree-sitter");
-  await startTreeSitter(ts.Parser);
   const require = createRequire(import.meta.url);
+  const runtime = join(dirname(require.resolve("web-tree-sitter")), "web-tree-sitter.wasm");
+  await startTreeSitter(ts.Parser, {
+    // Emscripten's hook for a module's own instantiation.
+    instantiateWasm(imports: object, done: (instance: WasmInstance, module: WasmModule) => void) {
+      const module = new WebAssembly.Module(readFileSync(runtime));
+      const instance = new WebAssembly.Instance(module, imports);
+      done(instance, module);
+      return instance.exports;
+    },
+  });
   const wasm = join(
     dirname(require.resolve("tree-sitter-bash/package.json")),
     "tree-sitter-bash.wasm",
   );
-  const language = await ts.Language.load(wasm);
+  const language = ts.Language.loadSync(new WebAssembly.Module(readFileSync(wasm)));
   const p = new ts.Parser();
   p.setLanguage(language);
   return p;
@@ -234,11 +263,14 @@ const TREE_SITTER_START = Symbol.for("z-engine.web-tree-sitter.start");
  * runtime, and the second replaces the first under the languages and parsers already made
  * from it. A failed start is forgotten, so a later call tries again.
  */
-function startTreeSitter(parser: { init(): Promise<void> }): Promise<void> {
+function startTreeSitter(
+  parser: { init(options?: object): Promise<void> },
+  options?: object,
+): Promise<void> {
   const slot = parser as unknown as Record<symbol, Promise<void> | undefined>;
   const running = slot[TREE_SITTER_START];
   if (running) return running;
-  const started = parser.init().catch((error: unknown) => {
+  const started = parser.init(options).catch((error: unknown) => {
     slot[TREE_SITTER_START] = undefined;
     throw error;
   });
