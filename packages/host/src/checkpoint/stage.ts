@@ -1,3 +1,4 @@
+import { type Stats, lstatSync } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { splitNul } from "../git.js";
@@ -51,21 +52,33 @@ async function listCandidates(
   return { changed, deleted, untracked };
 }
 
+/** Up to this many paths are checked synchronously (see findTooLarge). */
+const SYNC_CHECKS = 256;
+
 async function findTooLarge(
   root: string,
   paths: readonly string[],
   maxBytes: number,
 ): Promise<string[]> {
   const large: string[] = [];
-  await Promise.all(
-    paths.map(async (path) => {
+  const check = (info: Stats | undefined, path: string) => {
+    if (info?.isFile() && info.size > maxBytes) large.push(path);
+  };
+  if (paths.length <= SYNC_CHECKS) {
+    // A few lstat calls cost microseconds; each asynchronous one waits for the thread pool
+    // and an event loop the first model response keeps busy (see ShadowRepo.writeInfo).
+    // Gone since it was listed: update-index records the deletion.
+    for (const path of paths) {
       try {
-        const info = await lstat(join(root, path));
-        if (info.isFile() && info.size > maxBytes) large.push(path);
+        check(lstatSync(join(root, path), { throwIfNoEntry: false }), path);
       } catch {
-        // Gone since it was listed: update-index records the deletion.
+        // Unreadable now (a folder on its path became a file): update-index decides.
       }
-    }),
+    }
+    return large.sort();
+  }
+  await Promise.all(
+    paths.map(async (path) => check(await lstat(join(root, path)).catch(() => undefined), path)),
   );
   return large.sort();
 }
