@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -149,6 +150,8 @@ export async function countIndexEntries(
   gitDir: string,
   hashLength: HashLength,
 ): Promise<number | null> {
+  // No index yet (a first snapshot): known without a trip through the thread pool.
+  if (!existsSync(indexFile)) return 0;
   const buf = await readFile(indexFile).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return null;
     throw error;
