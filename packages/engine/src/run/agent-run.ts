@@ -191,7 +191,8 @@ function afterFirstRequest(
   return () => {
     if (done) return;
     done = true;
-    turn.gitWork.start();
+    // The parser first: its module's read runs in the thread pool while git is spawned.
     if (warmParser) void parseCommand("git status && npm test 2>&1 | tail -n 5").catch(() => {});
+    turn.gitWork.start();
   };
 }

@@ -73,8 +73,13 @@ export class TurnGitWork {
 
   /** Starts the work (idempotent). */
   start(): void {
+    if (this.fingerprinted) return;
     this.release();
-    this.fingerprinted ??= this.fingerprintOf();
+    // After the snapshot's first spawn (it runs in the microtasks `release` queues): the
+    // snapshot's chain of steps is the longer one the first tool waits for.
+    this.fingerprinted = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+      this.fingerprintOf(),
+    );
   }
 
   /** The fingerprint at turn start (null when it could not be taken); starts the work. */
