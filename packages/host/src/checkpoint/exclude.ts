@@ -3,11 +3,18 @@ import { join } from "node:path";
 import { runGit, runGitScript, splitNul } from "../git.js";
 
 /**
- * Prints the user's `core.excludesFile` (an empty line when unset; `config` answers outside
- * a repository too), then, when the folder is in a repository git accepts, `repo`, its top
- * level and its common git folder, one a line.
+ * Drops an excludes file that is not a regular file: the repository's own config may name
+ * one, and git blocks for ever reading a FIFO.
+ */
+export const REGULAR_EXCLUDES = `if [ -n "$excludes" ] && [ ! -f "$excludes" ]; then excludes=; fi`;
+
+/**
+ * Prints the user's `core.excludesFile` (an empty line when unset or not a regular file;
+ * `config` answers outside a repository too), then, when the folder is in a repository git
+ * accepts, `repo`, its top level and its common git folder, one a line.
  */
 const USER_REPO_SCRIPT = `excludes=$(git "$@" config --path --get core.excludesFile)
+${REGULAR_EXCLUDES}
 printf '%s\\n' "$excludes"
 where=$(git "$@" rev-parse --path-format=absolute --show-toplevel --git-common-dir 2>/dev/null) || exit 0
 printf 'repo\\n%s\\n' "$where"

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runGitScript } from "../git.js";
-import { BASE_EXCLUDES, type UserRepoInfo, parseUserRepo } from "./exclude.js";
+import { BASE_EXCLUDES, REGULAR_EXCLUDES, type UserRepoInfo, parseUserRepo } from "./exclude.js";
 import type { ShadowRepo } from "./shadow-repo.js";
 
 /**
@@ -14,6 +14,7 @@ import type { ShadowRepo } from "./shadow-repo.js";
  * neutral ones in `"$@"`.
  */
 const SCRIPT = `excludes=$(git "$@" config --path --get core.excludesFile)
+${REGULAR_EXCLUDES}
 printf '%s\n' "$excludes"
 exclude="$ZENG_GIT_DIR/info/exclude"
 if where=$(git "$@" rev-parse --path-format=absolute --show-toplevel --git-common-dir 2>/dev/null); then

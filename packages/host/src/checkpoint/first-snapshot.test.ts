@@ -157,9 +157,13 @@ describe("a session's first snapshot", { timeout: 30_000 }, () => {
     if ("disabled" in snap) throw new Error(snap.disabled);
     expect(await listed(snap.commit, store.gitDir)).toBe("a.txt\n");
 
-    // A FIFO would block a reader forever: it is not read, by the script or by warm().
+    // A FIFO would block a reader forever: it is not read, by the script or by warm(), as
+    // info/exclude or as an excludes file the repository's own config names.
     await rm(exclude);
     await exec("mkfifo", [exclude]);
+    const fifo = join(scratch, "excludes.fifo");
+    await exec("mkfifo", [fifo]);
+    await exec("git", ["config", "core.excludesFile", fifo], { cwd: repo.root, env });
     for (const warmFirst of [false, true]) {
       const other = createCheckpointStore({
         checkpointsDir: join(scratch, `fifo-${warmFirst}`),
