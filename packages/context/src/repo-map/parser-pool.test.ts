@@ -24,8 +24,8 @@ const jobs: ParseJob[] = Array.from({ length: 30 }, (_, i) => ({
   text: i % 2 === 0 ? `export function ts${i}(): void {}\n` : `def py${i}():\n    pass\n`,
 }));
 
-function pool(script: URL, helpers: number): ParserPool {
-  const p = new ParserPool(script, helpers);
+function pool(script: URL, helpers: number, alsoHere = true): ParserPool {
+  const p = new ParserPool(script, helpers, alsoHere);
   pools.push(p);
   return p;
 }
@@ -37,6 +37,22 @@ describe("ParserPool", { timeout: 60_000 }, () => {
     expect(result.tags.map((t) => t?.defs[0]?.name)).toEqual(
       jobs.map((_, i) => (i % 2 === 0 ? `ts${i}` : `py${i}`)),
     );
+  });
+
+  it("with this thread only handing out files, the parser threads parse them all, in order", async () => {
+    const result = await pool(SCRIPT, 2, false).parse(jobs);
+    expect(result.problems).toEqual([]);
+    expect(result.tags.map((t) => t?.defs[0]?.name)).toEqual(
+      jobs.map((_, i) => (i % 2 === 0 ? `ts${i}` : `py${i}`)),
+    );
+  });
+
+  it("with this thread only handing out files, a failed thread's files are parsed here", async () => {
+    const broken = join(dir, "broken.js");
+    await writeFile(broken, "throw new Error('no parser here');\n");
+    const result = await pool(pathToFileURL(broken), 1, false).parse(jobs);
+    expect(result.tags.every((t) => t !== null && t.defs.length === 1)).toBe(true);
+    expect(result.problems.some((p) => p.includes("parser thread failed"))).toBe(true);
   });
 
   it("parses a failed thread's files on this thread and says so", async () => {

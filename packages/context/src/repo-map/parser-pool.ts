@@ -2,10 +2,16 @@ import { Worker } from "node:worker_threads";
 import type { MapLanguage } from "./languages.js";
 import { jobText, type ParseJob, parseHere, type ParseResult } from "./parse-jobs.js";
 import type { FileTags } from "./tags.js";
-import { WORKER_OPTIONS } from "./worker-protocol.js";
+import { PARSER_OPTIONS } from "./worker-protocol.js";
 
-/** Files a thread takes at a time: small, so that the threads finish a chunk together. */
+/** Most files a thread takes at a time (fewer near the end, so that the threads finish together). */
 const BATCH = 8;
+
+/**
+ * Batches each parser thread holds at once: the next one waits in its queue while it parses,
+ * so it never waits for this thread (busy parsing its own batch) to send it more.
+ */
+const IN_FLIGHT = 2;
 
 /** A request to a parser thread (texts read), and its answer. */
 export interface ParseRequest {
@@ -55,10 +61,12 @@ class Helper {
 }
 
 /**
- * Parses on this thread and on `helpers` more threads running `script` (the repo map worker
- * in its parser role), each taking a few files at a time. Helper threads start at the first
- * parse and stop at {@link ParserPool.close}; a helper that fails hands its files back to
- * this thread, and the failure is one of the result's problems.
+ * Parses on `helpers` threads running `script` (the repo map worker in its parser role),
+ * each taking a few files at a time, and on this thread too unless `alsoHere` is false (then
+ * this thread only reads the files and hands them out, so that the helpers never wait for
+ * it). A parse of at most a batch of files runs on this thread alone. Helper threads start
+ * at the first larger parse and stop at {@link ParserPool.close}; a helper that fails hands
+ * its files back to this thread, and the failure is one of the result's problems.
  */
 export class ParserPool {
   private started: Helper[] | null = null;
@@ -66,6 +74,7 @@ export class ParserPool {
   constructor(
     private readonly script: URL,
     private readonly helpers: number,
+    private readonly alsoHere = true,
   ) {}
 
   /** A {@link TagParser} over the pool; rejects only with the signal's reason when aborted. */
@@ -73,15 +82,21 @@ export class ParserPool {
     jobs: readonly ParseJob[],
     signal?: AbortSignal,
   ): Promise<ParseResult> => {
-    const helpers = jobs.length > BATCH ? this.start() : [];
+    const helpers = jobs.length > BATCH && this.helpers > 0 ? this.start() : [];
+    const here = helpers.length === 0 || this.alsoHere;
     const tags: Array<FileTags | null> = new Array(jobs.length).fill(null);
     const problems = new Set<string>();
     let next = 0;
-    const take = (): number | null => {
-      if (next >= jobs.length) return null;
+    const threads = helpers.length + (here ? 1 : 0);
+    // A batch: BATCH files, fewer once less is left than two rounds of the threads' batches,
+    // so that no thread is left parsing a whole batch while the others have nothing to do.
+    const take = (): readonly [number, number] | null => {
+      const left = jobs.length - next;
+      if (left <= 0) return null;
+      const size = Math.max(1, Math.min(BATCH, Math.floor(left / (2 * threads * IN_FLIGHT))));
       const from = next;
-      next += BATCH;
-      return from;
+      next += size;
+      return [from, next];
     };
     const keep = (from: number, result: ParseResult | ParseAnswer) => {
       result.tags.forEach((t, i) => {
@@ -89,16 +104,17 @@ export class ParserPool {
       });
       for (const p of result.problems) problems.add(p);
     };
-    const here = async (from: number) =>
-      keep(from, await parseHere(jobs.slice(from, from + BATCH), signal));
+    const parseRange = async ([from, to]: readonly [number, number]) =>
+      keep(from, await parseHere(jobs.slice(from, to), signal));
     const onThisThread = async () => {
-      for (let from = take(); from !== null; from = take()) await here(from);
+      for (let range = take(); range !== null; range = take()) await parseRange(range);
     };
     const onHelper = async (helper: Helper) => {
-      for (let from = take(); from !== null; from = take()) {
+      for (let range = take(); range !== null; range = take()) {
         signal?.throwIfAborted();
+        const [from, to] = range;
         // Texts are read as their batch goes out; one that cannot be read is sent empty.
-        const batch = jobs.slice(from, from + BATCH);
+        const batch = jobs.slice(from, to);
         const texts = batch.map(jobText);
         const sent = batch.map((job, i) => ({ language: job.language, text: texts[i] ?? "" }));
         const answer = await helper.parse(sent).catch((e: Error) => e);
@@ -109,11 +125,12 @@ export class ParserPool {
           problems.add(
             `a repo map parser thread failed (this thread parsed its files): ${answer.message}`,
           );
-          await here(from);
+          await parseRange(range);
         }
       }
     };
-    await Promise.all([onThisThread(), ...helpers.map(onHelper)]);
+    const feeds = helpers.flatMap((helper) => Array.from({ length: IN_FLIGHT }, () => helper));
+    await Promise.all([...(here ? [onThisThread()] : []), ...feeds.map(onHelper)]);
     return { tags, problems: [...problems] };
   };
 
@@ -124,7 +141,7 @@ export class ParserPool {
         new Helper(
           new Worker(this.script, {
             workerData: { role: "parser" },
-            ...WORKER_OPTIONS,
+            ...PARSER_OPTIONS,
           }),
         ),
     );

@@ -26,7 +26,8 @@ function serveIndex(
   port: NonNullable<typeof parentPort>,
   setup: Extract<WorkerSetup, { role: "index" }>,
 ): void {
-  const pool = new ParserPool(new URL(import.meta.url), setup.helpers);
+  // With parser threads this thread only reads and hands out files (and parses a small update).
+  const pool = new ParserPool(new URL(import.meta.url), setup.helpers, false);
   const index = new RepoIndex({
     root: setup.root,
     ...(setup.cacheFile ? { cacheFile: setup.cacheFile } : {}),
