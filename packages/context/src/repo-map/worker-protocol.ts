@@ -58,13 +58,14 @@ export const WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4 };
 export const WORKER_OPTIONS = { resourceLimits: WORKER_LIMITS, execArgv: [] as string[] };
 
 /**
- * A parser thread holds one batch of files at a time and keeps nothing between batches, so
- * its old generation is capped: what it promotes (texts of large files, match objects) is
- * collected at a few MB instead of piling up until V8's own limit for a growing heap (some
- * 6 MB less per thread on the bench's codebase). Its tree-sitter memory is outside this.
+ * A parser thread holds one batch of files at a time and keeps nothing between batches (its
+ * heap is some 5 MB after a collection, the grammar and query loaded), so its old generation
+ * is capped: what it promotes (texts of large files, match objects) is collected at a few MB
+ * instead of piling up to 15-20 MB of heap during a cold build of the bench's codebase. Its
+ * tree-sitter (wasm) memory is outside this limit.
  */
 export const PARSER_OPTIONS = {
-  resourceLimits: { ...WORKER_LIMITS, maxOldGenerationSizeMb: 16 },
+  resourceLimits: { ...WORKER_LIMITS, maxOldGenerationSizeMb: 12 },
   execArgv: [] as string[],
 };
 
