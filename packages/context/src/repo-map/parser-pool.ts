@@ -44,20 +44,47 @@ class Helper {
     worker.on("exit", (code) => fail(new Error(`the parser thread exited (${code})`)));
   }
 
+  /** Sends `jobs` now; nothing keeps their texts while the thread parses them. */
   parse(jobs: ParseRequest["jobs"]): Promise<ParseAnswer> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
+    try {
+      this.worker.postMessage({ id, jobs } satisfies ParseRequest);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise((resolve, reject) => {
       this.waiting.set(id, (answer) =>
         answer instanceof Error ? reject(answer) : resolve(answer),
       );
-      this.worker.postMessage({ id, jobs } satisfies ParseRequest);
     });
   }
 
   async close(): Promise<void> {
     await this.worker.terminate();
   }
+}
+
+/**
+ * Reads a batch's texts and sends them to `helper` (a text that cannot be read goes empty,
+ * and is marked in `unread`). The texts are not kept while the batch is parsed: kept that
+ * long they outlived the young generation and filled the old one with garbage.
+ */
+function sendBatch(
+  helper: Helper,
+  batch: readonly ParseJob[],
+): { readonly answer: Promise<ParseAnswer | Error>; readonly unread: readonly boolean[] } {
+  const unread: boolean[] = [];
+  const answer = helper
+    .parse(
+      batch.map((job, i) => {
+        const text = jobText(job);
+        unread[i] = text === null;
+        return { language: job.language, text: text ?? "" };
+      }),
+    )
+    .catch((error: Error) => error);
+  return { answer, unread };
 }
 
 /**
@@ -113,13 +140,10 @@ export class ParserPool {
       for (let range = take(); range !== null; range = take()) {
         signal?.throwIfAborted();
         const [from, to] = range;
-        // Texts are read as their batch goes out; one that cannot be read is sent empty.
-        const batch = jobs.slice(from, to);
-        const texts = batch.map(jobText);
-        const sent = batch.map((job, i) => ({ language: job.language, text: texts[i] ?? "" }));
-        const answer = await helper.parse(sent).catch((e: Error) => e);
+        const sent = sendBatch(helper, jobs.slice(from, to));
+        const answer = await sent.answer;
         if (!(answer instanceof Error)) {
-          const tags = answer.tags.map((t, i) => (texts[i] === null ? null : t));
+          const tags = answer.tags.map((t, i) => (sent.unread[i] ? null : t));
           keep(from, { tags, problems: answer.problems });
         } else {
           problems.add(
