@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -53,6 +53,32 @@ describe("ParserPool", { timeout: 60_000 }, () => {
     const result = await pool(pathToFileURL(broken), 1, false).parse(jobs);
     expect(result.tags.every((t) => t !== null && t.defs.length === 1)).toBe(true);
     expect(result.problems.some((p) => p.includes("parser thread failed"))).toBe(true);
+  });
+
+  it("a thread that fails after answering is replaced for the later batches", async () => {
+    // A parser thread that notes its start and exits at its third batch (two are sent at once,
+    // the third after the first is answered).
+    const starts = join(dir, "starts.txt");
+    const dying = join(dir, "dying.mjs");
+    await writeFile(
+      dying,
+      `import { appendFileSync } from "node:fs";
+import { parentPort } from "node:worker_threads";
+appendFileSync(${JSON.stringify(starts)}, "start\\n");
+await import(${JSON.stringify(SCRIPT.href)});
+let batches = 0;
+parentPort.on("message", () => { if (++batches === 3) process.exit(3); });
+`,
+    );
+    const many: ParseJob[] = Array.from({ length: 120 }, (_, i) => ({
+      language: "typescript",
+      text: `export function ts${i}(): void {}\n`,
+    }));
+    const result = await pool(pathToFileURL(dying), 1, false).parse(many);
+    expect(result.tags.map((t) => t?.defs[0]?.name)).toEqual(many.map((_, i) => `ts${i}`));
+    expect(result.problems.some((p) => p.includes("parser thread failed"))).toBe(true);
+    const started = (await readFile(starts, "utf8")).trim().split("\n").length;
+    expect(started).toBeGreaterThan(1);
   });
 
   it("parses a failed thread's files on this thread and says so", async () => {

@@ -28,15 +28,19 @@ class Helper {
   private readonly waiting = new Map<number, (answer: ParseAnswer | Error) => void>();
   private nextId = 0;
   private failure: Error | null = null;
+  /** Batches this thread answered. */
+  answered = 0;
 
   constructor(private readonly worker: Worker) {
     worker.unref();
     worker.on("message", (answer: ParseAnswer) => {
+      this.answered++;
       this.waiting.get(answer.id)?.(answer);
       this.waiting.delete(answer.id);
     });
+    // An error (out of memory, say) comes before the exit: the first failure is the one kept.
     const fail = (error: Error) => {
-      this.failure = error;
+      this.failure ??= error;
       for (const done of this.waiting.values()) done(error);
       this.waiting.clear();
     };
@@ -58,6 +62,12 @@ class Helper {
         answer instanceof Error ? reject(answer) : resolve(answer),
       );
     });
+  }
+
+  /** Whether it failed for a batch too large for its heap, or after answering some. */
+  get worthReplacing(): boolean {
+    const code = (this.failure as { code?: unknown } | null)?.code;
+    return this.failure !== null && (code === "ERR_WORKER_OUT_OF_MEMORY" || this.answered > 0);
   }
 
   async close(): Promise<void> {
@@ -136,10 +146,11 @@ export class ParserPool {
     const onThisThread = async () => {
       for (let range = take(); range !== null; range = take()) await parseRange(range);
     };
-    const onHelper = async (helper: Helper) => {
+    const onHelper = async (slot: number) => {
       for (let range = take(); range !== null; range = take()) {
         signal?.throwIfAborted();
         const [from, to] = range;
+        const helper = helpers[slot] as Helper;
         const sent = sendBatch(helper, jobs.slice(from, to));
         const answer = await sent.answer;
         if (!(answer instanceof Error)) {
@@ -149,27 +160,36 @@ export class ParserPool {
           problems.add(
             `a repo map parser thread failed (this thread parsed its files): ${answer.message}`,
           );
+          this.replace(helpers, slot, helper);
           await parseRange(range);
         }
       }
     };
-    const feeds = helpers.flatMap((helper) => Array.from({ length: IN_FLIGHT }, () => helper));
+    const feeds = helpers.flatMap((_, slot) => Array.from({ length: IN_FLIGHT }, () => slot));
     await Promise.all([...(here ? [onThisThread()] : []), ...feeds.map(onHelper)]);
     return { tags, problems: [...problems] };
   };
 
   private start(): Helper[] {
-    this.started ??= Array.from(
-      { length: this.helpers },
-      () =>
-        new Helper(
-          new Worker(this.script, {
-            workerData: { role: "parser" },
-            ...PARSER_OPTIONS,
-          }),
-        ),
-    );
+    this.started ??= Array.from({ length: this.helpers }, () => this.newHelper());
     return this.started;
+  }
+
+  private newHelper(): Helper {
+    return new Helper(
+      new Worker(this.script, { workerData: { role: "parser" }, ...PARSER_OPTIONS }),
+    );
+  }
+
+  /**
+   * A thread that ran out of memory (a batch too large for its capped heap) or failed after
+   * answering gives its slot to a new thread for the later batches; one that failed before
+   * answering anything (it cannot start) keeps it, and its batches are parsed on this thread.
+   */
+  private replace(helpers: Helper[], slot: number, failed: Helper): void {
+    if (helpers[slot] !== failed || !failed.worthReplacing) return;
+    helpers[slot] = this.newHelper();
+    void failed.close();
   }
 
   /** Stops the helper threads (the next parse starts new ones). */
