@@ -55,6 +55,26 @@ describe("ParserPool", { timeout: 60_000 }, () => {
     expect(result.problems.some((p) => p.includes("parser thread failed"))).toBe(true);
   });
 
+  it("once the parser threads run, they take a small parse too (the last chunk of a build)", async () => {
+    const batches = join(dir, "batches.txt");
+    const counting = join(dir, "counting.mjs");
+    await writeFile(
+      counting,
+      `import { appendFileSync } from "node:fs";
+import { parentPort } from "node:worker_threads";
+await import(${JSON.stringify(SCRIPT.href)});
+parentPort.on("message", () => appendFileSync(${JSON.stringify(batches)}, "batch\\n"));
+`,
+    );
+    const p = pool(pathToFileURL(counting), 1, false);
+    await p.parse(jobs);
+    const before = (await readFile(batches, "utf8")).trim().split("\n").length;
+    const small = await p.parse(jobs.slice(0, 3));
+    expect(small.tags.map((t) => t?.defs[0]?.name)).toEqual(["ts0", "py1", "ts2"]);
+    const after = (await readFile(batches, "utf8")).trim().split("\n").length;
+    expect(after).toBeGreaterThan(before);
+  });
+
   it("a thread that fails after answering is replaced for the later batches", async () => {
     // A parser thread that notes its start and exits at its third batch (two are sent at once,
     // the third after the first is answered).

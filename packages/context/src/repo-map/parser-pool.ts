@@ -101,9 +101,10 @@ function sendBatch(
  * Parses on `helpers` threads running `script` (the repo map worker in its parser role),
  * each taking a few files at a time, and on this thread too unless `alsoHere` is false (then
  * this thread only reads the files and hands them out, so that the helpers never wait for
- * it). A parse of at most a batch of files runs on this thread alone. Helper threads start
- * at the first larger parse and stop at {@link ParserPool.close}; a helper that fails hands
- * its files back to this thread, and the failure is one of the result's problems.
+ * it). A parse of at most a batch of files runs on this thread alone unless the helpers
+ * are running. Helper threads start at the first larger parse and stop at
+ * {@link ParserPool.close}; a helper that fails hands its files back to this thread, and the
+ * failure is one of the result's problems.
  */
 export class ParserPool {
   private started: Helper[] | null = null;
@@ -119,7 +120,9 @@ export class ParserPool {
     jobs: readonly ParseJob[],
     signal?: AbortSignal,
   ): Promise<ParseResult> => {
-    const helpers = jobs.length > BATCH && this.helpers > 0 ? this.start() : [];
+    // Once started (until close), the helpers take even a small chunk (the last of a build).
+    const wanted = jobs.length > BATCH || this.started !== null;
+    const helpers = wanted && this.helpers > 0 ? this.start() : [];
     const here = helpers.length === 0 || this.alsoHere;
     const tags: Array<FileTags | null> = new Array(jobs.length).fill(null);
     const problems = new Set<string>();
