@@ -2,7 +2,10 @@
 // TypeScript sources of @babylonjs/core, recovered from its source maps (repo-map-source.ts).
 // Builds run as the engine runs them: RepoMapBuilder with its worker thread (the compiled
 // worker in dist/: run `pnpm build` first; the root `pnpm bench` does).
-//   context.repomap.cold        index + rank + render with an empty cache (new worker each)
+//   context.repomap.cold        index + rank + render with an empty cache (new worker each),
+//                               beside its floor: bare web-tree-sitter parsing the same files
+//                               on as many threads (repo-map-floor.ts)
+//   context.repomap.tags_floor  that floor with the map's per-file work (parse + tag query)
 //   context.repomap.warm        the rebuild after one file changed
 //   context.repomap.restart     a new worker over the cache file the cold build wrote
 //   context.repomap.memory      peak RSS of a plain node process that builds the map cold (median of 3)
@@ -11,7 +14,7 @@
 //   context.repomap.recall      quality: see quality() below
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir, uptime } from "node:os";
+import { availableParallelism, loadavg, tmpdir, uptime } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import {
@@ -21,13 +24,15 @@ import {
   renderRepoMap,
   RepoMapBuilder,
 } from "../src/index.js";
+import { type FloorMode, type FloorRun, parseFloor } from "./repo-map-floor.js";
 import { SOURCE_PACKAGE, writeSources } from "./repo-map-source.js";
 
 const BUDGET = 1000;
 const WORKER = new URL("../dist/repo-map/repo-map-worker.js", import.meta.url);
 const DIST = new URL("../dist/index.js", import.meta.url);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const median = (xs: readonly number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const cpuMs = () => {
   const u = process.cpuUsage(); // the whole process: the worker and parser threads included
   return (u.user + u.system) / 1000;
@@ -64,6 +69,14 @@ async function speed(root: string, paths: string[], data: string): Promise<void>
     colds.push(await timed(b, paths));
     await b.close();
   }
+  // The floor, in the same minutes: the threads the build parses on (the cores, at most 4).
+  const threads = Math.min(availableParallelism(), 4);
+  const floors = new Map<FloorMode, FloorRun[]>([
+    ["parse", []],
+    ["tags", []],
+  ]);
+  for (let i = 0; i < 3; i++)
+    for (const [mode, runs] of floors) runs.push(await parseFloor(root, paths, threads, mode));
   const here = builder(root, join(data, "here.json"), null);
   const onMain = await timed(here, paths);
   await here.close();
@@ -88,13 +101,30 @@ async function speed(root: string, paths: string[], data: string): Promise<void>
     (sum, s) => sum + s.size,
     0,
   );
-  const wall = (xs: Timing[]) => median(xs.map((x) => x.wall));
-  const cpu = (xs: Timing[]) => median(xs.map((x) => x.cpu));
+  const wall = (xs: ReadonlyArray<{ wall: number }>) => median(xs.map((x) => x.wall));
+  const cpu = (xs: ReadonlyArray<{ cpu: number }>) => median(xs.map((x) => x.cpu));
+  const load = loadavg()[0]?.toFixed(1);
+  const parseFloorRuns = floors.get("parse") ?? [];
+  const tagsFloorRuns = floors.get("tags") ?? [];
   console.log(
-    `workload: @babylonjs/core TypeScript sources (from its source maps), ${paths.length} .ts files, ${(bytes / 1e6).toFixed(1)} MB; RepoMapBuilder: a worker thread plus parser threads (${Math.min((await import("node:os")).availableParallelism(), 4)} in all), index + rank + render ${BUDGET} tokens (paths given; the engine lists them with git first); cold = empty cache, new worker (median of 3), warm = rebuild after one file changed (median of 7), restart = new worker over the cache file; _cpu = CPU time of the whole process (all threads; load-independent); load average ${(await import("node:os")).loadavg()[0]?.toFixed(1)} on ${(await import("node:os")).availableParallelism()} cores (uptime ${(uptime() / 60).toFixed(0)} min)`,
+    `workload: @babylonjs/core TypeScript sources (from its source maps), ${paths.length} .ts files, ${(bytes / 1e6).toFixed(1)} MB; RepoMapBuilder: a worker thread handing out files to ${threads > 1 ? threads : 0} parser threads, index + rank + render ${BUDGET} tokens (paths given; the engine lists them with git first); cold = empty cache, new worker (median of 3), warm = rebuild after one file changed (median of 7), restart = new worker over the cache file; _cpu = CPU time of the whole process (all threads); baseline = the floor: bare web-tree-sitter parsing the same files on ${threads} threads (grammar loaded as the map does, files taken one at a time; median of 3); load average ${load} on ${availableParallelism()} cores (uptime ${(uptime() / 60).toFixed(0)} min)`,
   );
-  console.log(`BENCH context.repomap.cold ${wall(colds).toFixed(0)} ms`);
-  console.log(`BENCH context.repomap.cold_cpu ${cpu(colds).toFixed(0)} ms`);
+  const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : "inf");
+  const coldWall = wall(colds);
+  const coldCpu = cpu(colds);
+  const floorWall = wall(parseFloorRuns);
+  const floorCpu = cpu(parseFloorRuns);
+  console.log(
+    `BENCH context.repomap.cold ${coldWall.toFixed(0)} ms baseline=${floorWall.toFixed(0)} ratio=${ratio(coldWall, floorWall)}`,
+  );
+  console.log(
+    `BENCH context.repomap.cold_cpu ${coldCpu.toFixed(0)} ms baseline=${floorCpu.toFixed(0)} ratio=${ratio(coldCpu, floorCpu)}`,
+  );
+  console.log(
+    `workload: the floor with the map's per-file work: the same threads run extractTags (parse, tag query, tags) on each file, nothing else (median of 3); load average ${load}`,
+  );
+  console.log(`BENCH context.repomap.tags_floor ${wall(tagsFloorRuns).toFixed(0)} ms`);
+  console.log(`BENCH context.repomap.tags_floor_cpu ${cpu(tagsFloorRuns).toFixed(0)} ms`);
   console.log(`BENCH context.repomap.warm ${wall(warms).toFixed(1)} ms`);
   console.log(`BENCH context.repomap.warm_cpu ${cpu(warms).toFixed(1)} ms`);
   console.log(`BENCH context.repomap.restart ${restart.wall.toFixed(0)} ms`);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,8 +24,8 @@ const jobs: ParseJob[] = Array.from({ length: 30 }, (_, i) => ({
   text: i % 2 === 0 ? `export function ts${i}(): void {}\n` : `def py${i}():\n    pass\n`,
 }));
 
-function pool(script: URL, helpers: number): ParserPool {
-  const p = new ParserPool(script, helpers);
+function pool(script: URL, helpers: number, alsoHere = true): ParserPool {
+  const p = new ParserPool(script, helpers, alsoHere);
   pools.push(p);
   return p;
 }
@@ -37,6 +37,68 @@ describe("ParserPool", { timeout: 60_000 }, () => {
     expect(result.tags.map((t) => t?.defs[0]?.name)).toEqual(
       jobs.map((_, i) => (i % 2 === 0 ? `ts${i}` : `py${i}`)),
     );
+  });
+
+  it("with this thread only handing out files, the parser threads parse them all, in order", async () => {
+    const result = await pool(SCRIPT, 2, false).parse(jobs);
+    expect(result.problems).toEqual([]);
+    expect(result.tags.map((t) => t?.defs[0]?.name)).toEqual(
+      jobs.map((_, i) => (i % 2 === 0 ? `ts${i}` : `py${i}`)),
+    );
+  });
+
+  it("with this thread only handing out files, a failed thread's files are parsed here", async () => {
+    const broken = join(dir, "broken.js");
+    await writeFile(broken, "throw new Error('no parser here');\n");
+    const result = await pool(pathToFileURL(broken), 1, false).parse(jobs);
+    expect(result.tags.every((t) => t !== null && t.defs.length === 1)).toBe(true);
+    expect(result.problems.some((p) => p.includes("parser thread failed"))).toBe(true);
+  });
+
+  it("once the parser threads run, they take a small parse too (the last chunk of a build)", async () => {
+    const batches = join(dir, "batches.txt");
+    const counting = join(dir, "counting.mjs");
+    await writeFile(
+      counting,
+      `import { appendFileSync } from "node:fs";
+import { parentPort } from "node:worker_threads";
+await import(${JSON.stringify(SCRIPT.href)});
+parentPort.on("message", () => appendFileSync(${JSON.stringify(batches)}, "batch\\n"));
+`,
+    );
+    const p = pool(pathToFileURL(counting), 1, false);
+    await p.parse(jobs);
+    const before = (await readFile(batches, "utf8")).trim().split("\n").length;
+    const small = await p.parse(jobs.slice(0, 3));
+    expect(small.tags.map((t) => t?.defs[0]?.name)).toEqual(["ts0", "py1", "ts2"]);
+    const after = (await readFile(batches, "utf8")).trim().split("\n").length;
+    expect(after).toBeGreaterThan(before);
+  });
+
+  it("a thread that fails after answering is replaced for the later batches", async () => {
+    // A parser thread that notes its start and exits at its third batch (two are sent at once,
+    // the third after the first is answered).
+    const starts = join(dir, "starts.txt");
+    const dying = join(dir, "dying.mjs");
+    await writeFile(
+      dying,
+      `import { appendFileSync } from "node:fs";
+import { parentPort } from "node:worker_threads";
+appendFileSync(${JSON.stringify(starts)}, "start\\n");
+await import(${JSON.stringify(SCRIPT.href)});
+let batches = 0;
+parentPort.on("message", () => { if (++batches === 3) process.exit(3); });
+`,
+    );
+    const many: ParseJob[] = Array.from({ length: 120 }, (_, i) => ({
+      language: "typescript",
+      text: `export function ts${i}(): void {}\n`,
+    }));
+    const result = await pool(pathToFileURL(dying), 1, false).parse(many);
+    expect(result.tags.map((t) => t?.defs[0]?.name)).toEqual(many.map((_, i) => `ts${i}`));
+    expect(result.problems.some((p) => p.includes("parser thread failed"))).toBe(true);
+    const started = (await readFile(starts, "utf8")).trim().split("\n").length;
+    expect(started).toBeGreaterThan(1);
   });
 
   it("parses a failed thread's files on this thread and says so", async () => {

@@ -42,6 +42,12 @@ interface Pending {
   readonly language: MapLanguage;
 }
 
+/** A file read for parsing: its path and the stamp its tags are kept under. */
+interface Stamped {
+  readonly path: string;
+  readonly stamp: FileStamp;
+}
+
 /** A file read for parsing: its text, and the stamp its tags are kept under. */
 interface ReadJob {
   readonly path: string;
@@ -194,17 +200,21 @@ export class RepoIndex {
   private readLate(
     batch: readonly Pending[],
     skipped: Record<SkipReason, number>,
-  ): { jobs: ParseJob[]; read: Map<number, ReadJob | null> } {
-    const read = new Map<number, ReadJob | null>();
+  ): { jobs: ParseJob[]; read: Map<number, Stamped | null> } {
+    const read = new Map<number, Stamped | null>();
     const jobs = batch.map((p, i) => ({
       language: p.language,
+      // Only the stamp is kept: the text lives while its file is parsed. A second call (its
+      // parser thread failed) reads the file again.
       text: () => {
-        if (!read.has(i)) {
-          const job = this.read(p);
-          if (typeof job === "string") skipped[job]++;
-          read.set(i, typeof job === "string" ? null : job);
+        const job = this.read(p);
+        if (typeof job === "string" && !read.has(i)) skipped[job]++;
+        if (job === null || typeof job === "string") {
+          read.set(i, null);
+          return null;
         }
-        return read.get(i)?.text ?? null;
+        read.set(i, { path: job.path, stamp: job.stamp });
+        return job.text;
       },
     }));
     return { jobs, read };

@@ -37,7 +37,11 @@ export interface RepoMapBuilderOptions {
    * request path).
    */
   readonly idleMs?: number;
-  /** Threads that parse, the worker's own included (default: the cores, at most 4). */
+  /**
+   * Threads that parse (default: the cores, at most 4). One: the worker parses; more: that
+   * many parser threads beside the worker, which then reads the files and hands them out (it
+   * parses a rebuild of a few files itself).
+   */
   readonly threads?: number;
   /** A problem worth a warning that no build answers for (the cache file not written). */
   readonly onProblem?: (message: string) => void;
@@ -183,7 +187,8 @@ export class RepoMapBuilder {
       role: "index",
       root: this.options.root,
       ...(this.options.cacheFile ? { cacheFile: this.options.cacheFile } : {}),
-      helpers: Math.max(0, threads - 1),
+      // One thread: the worker parses; more: that many parser threads beside it.
+      helpers: threads > 1 ? threads : 0,
     };
     const worker = new Worker(script, { workerData: setup, ...WORKER_OPTIONS });
     // A session's worker never keeps the process alive; close() ends it.

@@ -4,7 +4,7 @@
 // the map, then writes the tag cache. Nothing here runs on the session's thread.
 import { setPriority } from "node:os";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
-import { parseHere } from "./parse-jobs.js";
+import { type ParseJob, parseHere } from "./parse-jobs.js";
 import { type ParseRequest, ParserPool } from "./parser-pool.js";
 import { RepoIndex } from "./repo-index.js";
 import { renderRepoMap } from "./repo-map.js";
@@ -16,17 +16,37 @@ import {
 } from "./worker-protocol.js";
 
 function serveParser(port: NonNullable<typeof parentPort>): void {
-  port.on("message", async (request: ParseRequest) => {
-    const result = await parseHere(request.jobs, undefined, Number.POSITIVE_INFINITY);
-    port.postMessage({ id: request.id, ...result });
+  port.on("message", (request: ParseRequest) => {
+    // Each text is let go once its file is parsed (not kept for the whole batch), so it dies
+    // in the young generation.
+    const texts: Array<string | null> = request.jobs.map((job) => job.text);
+    const jobs: ParseJob[] = request.jobs.map((job, i) => ({
+      language: job.language,
+      text: () => {
+        const text = texts[i] ?? null;
+        texts[i] = null;
+        return text;
+      },
+    }));
+    void answer(port, request.id, jobs);
   });
+}
+
+async function answer(
+  port: NonNullable<typeof parentPort>,
+  id: number,
+  jobs: readonly ParseJob[],
+): Promise<void> {
+  const result = await parseHere(jobs, undefined, Number.POSITIVE_INFINITY);
+  port.postMessage({ id, ...result });
 }
 
 function serveIndex(
   port: NonNullable<typeof parentPort>,
   setup: Extract<WorkerSetup, { role: "index" }>,
 ): void {
-  const pool = new ParserPool(new URL(import.meta.url), setup.helpers);
+  // With parser threads this thread only reads and hands out files (and parses a small update).
+  const pool = new ParserPool(new URL(import.meta.url), setup.helpers, false);
   const index = new RepoIndex({
     root: setup.root,
     ...(setup.cacheFile ? { cacheFile: setup.cacheFile } : {}),

@@ -57,5 +57,21 @@ export const WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4 };
  */
 export const WORKER_OPTIONS = { resourceLimits: WORKER_LIMITS, execArgv: [] as string[] };
 
+/**
+ * A parser thread holds one batch of files at a time and keeps nothing between batches (its
+ * heap is some 5 MB after a collection, the grammar and query loaded), so its old generation
+ * is capped: what it promotes (texts of large files, match objects) is collected at a few MB
+ * more instead of piling up to 15-20 MB of heap during a cold build of the bench's codebase.
+ * Its tree-sitter (wasm) memory is outside this limit. One 250 KB file made of nothing but
+ * declarations fits (a batch of two such files needs 24 MB): a batch too large ends the
+ * thread, its files are parsed by the index thread, and `ParserPool` starts a new parser
+ * thread for the later batches. (Peak RSS of the bench's cold build, medians: 143-146 MB with
+ * 12 or 16 MB, 149-151 MB with 24, 156-157 MB uncapped.)
+ */
+export const PARSER_OPTIONS = {
+  resourceLimits: { ...WORKER_LIMITS, maxOldGenerationSizeMb: 16 },
+  execArgv: [] as string[],
+};
+
 /** The nice value of the repo map's threads on Linux (the session's thread stays at its own). */
 export const WORKER_NICE = 10;
