@@ -20,6 +20,7 @@ import {
   REQUIRE_BANNER,
   zodEnglishOnly,
 } from "../../../scripts/esbuild-node-app.mjs";
+import { deferBuiltins } from "./defer-builtins.mjs";
 import { dropRedundantNames } from "./drop-redundant-names.mjs";
 import { stringWidthFastPath } from "./string-width-fast-path.mjs";
 
@@ -78,7 +79,7 @@ async function buildHeadless() {
     banner: { js: 'var __zengImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   });
   const [output] = result.outputFiles;
-  const code = dropRedundantNames(asciiOnly(output.text)).replace(
+  const code = deferBuiltins(dropRedundantNames(asciiOnly(output.text))).code.replace(
     /\bimport\("([^"\s]+)"\)/g,
     (all, specifier) =>
       specifier.startsWith("node:") ||
