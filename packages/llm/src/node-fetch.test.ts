@@ -180,30 +180,42 @@ describe("nodeFetch", () => {
   });
 });
 
-describe("the SDKs' first request", () => {
-  it("does not load Node's fetch (undici)", async () => {
-    const script = `
+/** Both SDKs' first request in a fresh process: the events' types and what of undici loaded. */
+async function firstRequests(transport: "node" | "fetch") {
+  const script = `
       import { startFakeProvider, reply } from "@z-engine/testkit";
       import { AnthropicClient, OpenAiCompatibleClient } from "@z-engine/llm";
+      const transport = ${JSON.stringify(transport)};
       const provider = await startFakeProvider({ script: [reply.text("hi"), reply.text("ho")] });
       const request = { model: "m", system: [], tools: [], cacheMarks: [], maxTokens: 10,
         messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }] };
       const out = [];
       for (const client of [
-        new AnthropicClient({ baseUrl: provider.anthropicBaseUrl, apiKey: "k" }),
-        new OpenAiCompatibleClient({ baseUrl: provider.openaiBaseUrl, apiKey: "k" }),
+        new AnthropicClient({ baseUrl: provider.anthropicBaseUrl, apiKey: "k", transport }),
+        new OpenAiCompatibleClient({ baseUrl: provider.openaiBaseUrl, apiKey: "k", transport }),
       ]) for await (const e of client.stream(request)) out.push(e.type);
       await provider.close();
       console.log(JSON.stringify({ out, undici: process.moduleLoadList.filter((m) => m.includes("undici")) }));
     `;
-    const cwd = fileURLToPath(new URL("..", import.meta.url));
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ["--input-type=module", "-e", script],
-      { cwd },
-    );
-    const result = JSON.parse(stdout) as { out: string[]; undici: string[] };
+  const cwd = fileURLToPath(new URL("..", import.meta.url));
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--input-type=module", "-e", script],
+    { cwd },
+  );
+  return JSON.parse(stdout) as { out: string[]; undici: string[] };
+}
+
+describe("the SDKs' first request", () => {
+  it("does not load Node's fetch (undici)", async () => {
+    const result = await firstRequests("node");
     expect(result.out.filter((t) => t === "stop")).toHaveLength(2);
     expect(result.undici).toEqual([]);
+  });
+
+  it('goes through Node\'s fetch with transport "fetch"', async () => {
+    const result = await firstRequests("fetch");
+    expect(result.out.filter((t) => t === "stop")).toHaveLength(2);
+    expect(result.undici).not.toEqual([]);
   });
 });
