@@ -110,6 +110,9 @@ describe("nodeFetch", () => {
     expect(rest).toBe("second");
     const gz = (await nodeFetch(`${base}/gz`, manual)) as NodeResponse;
     expect(await gz.text()).toBe("squeezed");
+    // Cancelling a compressed body part-way is no error, and nothing arrives after.
+    const big = (await nodeFetch(`${base}/gz`, manual)) as NodeResponse;
+    await expect(big.body?.cancel()).resolves.toBeUndefined();
   });
 
   it("gives a null body for 204 and returns a 3xx as it is", async () => {

@@ -116,6 +116,8 @@ async function bodyOf(
         );
       };
       source.on("data", (chunk: Buffer) => {
+        // A decompressor may still emit what it holds after the stream was cancelled.
+        if (ended) return;
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 1) <= 0) source.pause();
       });
@@ -135,6 +137,7 @@ async function bodyOf(
     cancel() {
       ended = true;
       response.destroy();
+      if (source !== response) source.destroy();
     },
   });
 }
