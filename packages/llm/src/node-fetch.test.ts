@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -6,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { NodeResponse, nodeFetch } from "./node-fetch.js";
+import { BODY_SENT_CHANNEL, NodeResponse, nodeFetch } from "./node-fetch.js";
 import { FormData, Headers } from "./sdk-globals.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -82,6 +83,34 @@ describe("nodeFetch", () => {
     expect(await response.json()).toEqual({ ok: true });
     expect(response.bodyUsed).toBe(true);
     await expect(response.text()).rejects.toThrow(TypeError);
+  });
+
+  it("reports the body written on Node's fetch's channel, before the response", async () => {
+    let reported: (message: unknown) => void = () => undefined;
+    const report = new Promise<unknown>((resolve) => {
+      reported = resolve;
+    });
+    const onReport = (message: unknown) => reported(message);
+    subscribe(BODY_SENT_CHANNEL, onReport);
+    try {
+      // The server answers only once the report came: a report after the response would hang.
+      const base = await serve((_req, res) => void report.then(() => res.end("late")));
+      const response = (await nodeFetch(`${base}/v1/messages?beta=true`, {
+        ...manual,
+        method: "POST",
+        body: "{}",
+      })) as NodeResponse;
+      expect(await report).toEqual({
+        request: {
+          origin: new URL(base).origin,
+          path: "/v1/messages?beta=true",
+          method: "POST",
+        },
+      });
+      expect(await response.text()).toBe("late");
+    } finally {
+      unsubscribe(BODY_SENT_CHANNEL, onReport);
+    }
   });
 
   it("streams the body as it arrives and decodes gzip", async () => {

@@ -3,6 +3,7 @@
 // request's path, and a WebAssembly HTTP parser that V8 recompiles on a background thread
 // (13-30 MB of peak memory). node:http's parser is native. Only what the SDKs send is handled
 // here (a string or bytes body, no redirects); anything else goes to Node's fetch.
+import { channel } from "node:diagnostics_channel";
 import { type IncomingMessage, type OutgoingHttpHeaders, request as httpRequest } from "node:http";
 import { Headers, type HeadersLike } from "./sdk-globals.js";
 
@@ -144,6 +145,15 @@ async function bodyOf(
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
+/**
+ * The diagnostics channel on which Node's fetch (undici) reports a request's body written:
+ * `nodeFetch` reports its requests there too, with the fields a watcher reads of undici's
+ * (`request.origin`, `request.path`, `request.method`), so that a watcher of "the request went
+ * out" sees requests of both transports.
+ */
+export const BODY_SENT_CHANNEL = "undici:request:bodySent";
+const bodySent = channel(BODY_SENT_CHANNEL);
+
 async function transportFor(protocol: string): Promise<typeof httpRequest> {
   if (protocol === "http:") return httpRequest;
   return (await import("node:https")).request;
@@ -156,7 +166,8 @@ async function transportFor(protocol: string): Promise<typeof httpRequest> {
  * does: with the signal's reason once aborted, else a `TypeError("fetch failed")` whose
  * `cause` is the socket's error; a body that breaks off fails with `TypeError("terminated")`.
  * No `accept-encoding` is sent; a compressed body is decoded all the same. Connections are
- * kept alive (Node's global agents).
+ * kept alive (Node's global agents). Once the body is written it is reported on
+ * `BODY_SENT_CHANNEL`, as Node's fetch reports its own.
  */
 export async function nodeFetch(
   input: string | URL | { url: string },
@@ -178,8 +189,9 @@ export async function nodeFetch(
   // Checked after the await: an abort while node:https loaded fires no listener below.
   if (signal?.aborted) throw abortReason(signal);
   return new Promise<NodeResponse>((resolve, reject) => {
+    const method = (init.method ?? "GET").toUpperCase();
     const outgoing = request(url, {
-      method: (init.method ?? "GET").toUpperCase(),
+      method,
       headers: outgoingHeaders(init.headers, bytes),
     });
     const onAbort = () => outgoing.destroy(abortReason(signal as AbortSignal) as Error);
@@ -205,6 +217,11 @@ export async function nodeFetch(
         reject,
       );
       response.on("close", () => signal?.removeEventListener("abort", onAbort));
+    });
+    outgoing.on("finish", () => {
+      if (!bodySent.hasSubscribers) return;
+      const request = { origin: url.origin, path: `${url.pathname}${url.search}`, method };
+      bodySent.publish({ request });
     });
     outgoing.end(bytes);
   });
