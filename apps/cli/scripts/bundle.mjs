@@ -20,6 +20,8 @@ import {
   REQUIRE_BANNER,
   zodEnglishOnly,
 } from "../../../scripts/esbuild-node-app.mjs";
+import { deferBuiltins } from "./defer-builtins.mjs";
+import { dropRedundantNames } from "./drop-redundant-names.mjs";
 import { stringWidthFastPath } from "./string-width-fast-path.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -77,11 +79,13 @@ async function buildHeadless() {
     banner: { js: 'var __zengImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   });
   const [output] = result.outputFiles;
-  const code = asciiOnly(output.text).replace(/\bimport\("([^"\s]+)"\)/g, (all, specifier) =>
-    specifier.startsWith("node:") ||
-    external.some((e) => specifier === e || specifier.startsWith(`${e}/`))
-      ? `__zengImport(${JSON.stringify(specifier)})`
-      : all,
+  const code = deferBuiltins(dropRedundantNames(asciiOnly(output.text))).code.replace(
+    /\bimport\("([^"\s]+)"\)/g,
+    (all, specifier) =>
+      specifier.startsWith("node:") ||
+      external.some((e) => specifier === e || specifier.startsWith(`${e}/`))
+        ? `__zengImport(${JSON.stringify(specifier)})`
+        : all,
   );
   // The file is the function src/code-cache.ts calls: wrapping it there would hold a second
   // copy of these megabytes while V8 compiles.

@@ -60,7 +60,8 @@ export type ModelStep = "requestStarted" | "answerFinished";
  * Never throws when the actions do not.
  */
 export function favourMemory(actions: MemoryActions = {}): (step: ModelStep) => void {
-  const setFlags = actions.setFlags ?? setFlagsFromString;
+  // Read when used: node:v8 loads on first use in the headless bundle (scripts/defer-builtins.mjs).
+  const setFlags = actions.setFlags ?? ((flag: string) => setFlagsFromString(flag));
   const collect = actions.collect ?? collectGarbage;
   let flagged = false;
   let answers = 0;

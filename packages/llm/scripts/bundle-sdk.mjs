@@ -19,6 +19,9 @@ const common = {
   target: "node20",
   format: "esm",
   keepNames: true,
+  // The globals Headers and FormData as src/sdk-globals.ts makes them: Node's own load its
+  // whole fetch (undici) when touched, and requests go out through node:http (nodeFetch).
+  inject: [join(root, "dist", "sdk-globals.js")],
   legalComments: "eof",
   logLevel: "warning",
 };

@@ -1,3 +1,5 @@
+import { nodeFetch } from "./node-fetch.js";
+
 /** What a wire-format client needs to reach one endpoint. */
 export interface ClientConfig {
   /** The API's base URL (`https://api.anthropic.com`, `https://openrouter.ai/api/v1`, ...). */
@@ -12,12 +14,21 @@ export interface ClientConfig {
   readonly idleTimeoutMs?: number;
   /** OpenAI-compatible only: send cache marks as `cache_control` (default: on for openrouter.ai). */
   readonly cacheControl?: boolean;
+  /**
+   * How requests go out: `"node"` (default) over node:http/node:https (`nodeFetch`), `"fetch"`
+   * through Node's own fetch (undici). `ZENGINE_HTTP=fetch` in the environment picks the latter.
+   */
+  readonly transport?: "node" | "fetch";
 }
 
-/** Options both SDKs take: no retries of their own, no redirects (a key never follows one), no logging. */
+/**
+ * Options both SDKs take: no retries of their own, no redirects (a key never follows one), no
+ * logging, and `nodeFetch` as their fetch unless `transport` is `"fetch"`.
+ */
 export function sdkOptions(config: ClientConfig) {
   return {
     baseURL: config.baseUrl,
+    ...(config.transport === "fetch" ? {} : { fetch: nodeFetch as unknown as typeof fetch }),
     maxRetries: 0,
     logLevel: "off" as const,
     fetchOptions: { redirect: "manual" as const },

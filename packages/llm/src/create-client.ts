@@ -82,6 +82,7 @@ export function createModelClient(options: LlmOptions, environment: LlmEnvironme
       )?.key;
     ready = createWireClient(endpoint, {
       apiKey: key,
+      ...(environment.env.ZENGINE_HTTP === "fetch" ? { transport: "fetch" as const } : {}),
       ...(options.headers ? { headers: options.headers } : {}),
       ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
       ...(options.cacheControl !== undefined ? { cacheControl: options.cacheControl } : {}),

@@ -2,7 +2,6 @@ import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages
 import type { ModelClient, ModelEvent, ModelRequest, StreamOptions } from "@z-engine/protocol";
 import { type ClientConfig, sdkOptions } from "../client-config.js";
 import { pumpSdkStream } from "../sdk-stream.js";
-import { warmFetch } from "../warm-fetch.js";
 import { AnthropicDecoder } from "./decode.js";
 import { toAnthropicParams } from "./request.js";
 
@@ -13,13 +12,10 @@ let loading: Promise<AnthropicModule> | undefined;
 /**
  * Loads the Anthropic SDK once, on first use: the bundled part of it this package uses
  * (`#anthropic-sdk`, one file in dist/vendor: the client core, `messages` and the error
- * classes; the SDK's ~330 files unbundled cost ~150-250 ms on Node 20), then fetch.
+ * classes; the SDK's ~330 files unbundled cost ~150-250 ms on Node 20).
  */
 export function loadAnthropicSdk(): Promise<AnthropicModule> {
-  loading ??= import("#anthropic-sdk").then((sdk) => {
-    warmFetch();
-    return sdk;
-  });
+  loading ??= import("#anthropic-sdk");
   return loading;
 }
 

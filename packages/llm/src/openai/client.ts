@@ -3,19 +3,15 @@ import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ModelClient, ModelEvent, ModelRequest, StreamOptions } from "@z-engine/protocol";
 import { type ClientConfig, sdkOptions } from "../client-config.js";
 import { pumpSdkStream } from "../sdk-stream.js";
-import { warmFetch } from "../warm-fetch.js";
 import { OpenAiDecoder } from "./decode.js";
 import { toOpenAiParams } from "./request.js";
 
 type OpenAiModule = typeof import("openai");
 let loading: Promise<OpenAiModule> | undefined;
 
-/** Loads the OpenAI SDK once, on first use: its bundled copy (`#openai-sdk`, one file in dist/vendor), then fetch. */
+/** Loads the OpenAI SDK once, on first use: its bundled copy (`#openai-sdk`, one file in dist/vendor). */
 export function loadOpenAiSdk(): Promise<OpenAiModule> {
-  loading ??= import("#openai-sdk").then((sdk) => {
-    warmFetch();
-    return sdk;
-  });
+  loading ??= import("#openai-sdk");
   return loading;
 }
 

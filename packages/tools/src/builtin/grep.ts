@@ -13,7 +13,7 @@ import { builtinInputJsonSchema } from "./input-json-schemas.js";
 import { errorOutput, textOutput, type ToolOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 
-const count = z.number().int().min(0);
+const count = () => z.number().int().min(0);
 const GrepInput = lazySchema(() =>
   z.strictObject({
     pattern: z.string().min(1).describe("The regular expression to search for (ripgrep syntax)"),
@@ -34,9 +34,9 @@ const GrepInput = lazySchema(() =>
       ),
     "-i": z.boolean().optional().describe("Case-insensitive search"),
     "-n": z.boolean().optional().describe("Show line numbers (content mode; default true)"),
-    "-A": count.optional().describe("Lines after each match (content mode)"),
-    "-B": count.optional().describe("Lines before each match (content mode)"),
-    "-C": count.optional().describe("Lines before and after each match (content mode)"),
+    "-A": count().optional().describe("Lines after each match (content mode)"),
+    "-B": count().optional().describe("Lines before each match (content mode)"),
+    "-C": count().optional().describe("Lines before and after each match (content mode)"),
     multiline: z.boolean().optional().describe("Let patterns span lines; . matches newlines"),
     head_limit: z
       .number()
@@ -44,7 +44,7 @@ const GrepInput = lazySchema(() =>
       .min(1)
       .optional()
       .describe("Keep only the first N entries or lines"),
-    offset: count.optional().describe("Skip the first N entries or lines"),
+    offset: count().optional().describe("Skip the first N entries or lines"),
   }),
 );
 type GrepInput = z.infer<ReturnType<typeof GrepInput>>;

@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { defineTool } from "../tool.js";
+import { defineTool, lazySchema } from "../tool.js";
 import { errorOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
 
-const ListInput = z.strictObject({
-  server: z.string().min(1).optional().describe("Only this server's resources"),
-});
+const ListInput = lazySchema(() =>
+  z.strictObject({
+    server: z.string().min(1).optional().describe("Only this server's resources"),
+  }),
+);
 
 /**
  * ListMcpResources: the resources connected MCP servers expose. Reading what a server lists
@@ -25,10 +27,12 @@ export const listMcpResourcesTool = defineTool({
   },
 });
 
-const ReadInput = z.strictObject({
-  server: z.string().min(1).describe("The server, as ListMcpResources names it"),
-  uri: z.string().min(1).describe("The resource's URI"),
-});
+const ReadInput = lazySchema(() =>
+  z.strictObject({
+    server: z.string().min(1).describe("The server, as ListMcpResources names it"),
+    uri: z.string().min(1).describe("The resource's URI"),
+  }),
+);
 
 /** ReadMcpResource: one resource's content, by server and URI. Read-only, not gated. */
 export const readMcpResourceTool = defineTool({
@@ -45,12 +49,14 @@ export const readMcpResourceTool = defineTool({
   },
 });
 
-const LoadInput = z.strictObject({
-  names: z
-    .array(z.string().min(1))
-    .min(1)
-    .describe("MCP tool names, e.g. mcp__github__create_issue"),
-});
+const LoadInput = lazySchema(() =>
+  z.strictObject({
+    names: z
+      .array(z.string().min(1))
+      .min(1)
+      .describe("MCP tool names, e.g. mcp__github__create_issue"),
+  }),
+);
 
 /**
  * LoadMcpTools: adds deferred MCP tool definitions from the next request on. The engine offers

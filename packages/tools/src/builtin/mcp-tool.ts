@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
 import { spillIfLong } from "../output-spill.js";
 import type { Tool } from "../tool.js";
-import { defineTool } from "../tool.js";
+import { defineTool, lazySchema } from "../tool.js";
 import { errorOutput, type ToolOutput } from "../tool-output.js";
 
 /** What a server's tool is offered as. */
@@ -22,7 +22,7 @@ export interface McpToolDefinition {
 }
 
 /** Any JSON object; the server validates its own input. */
-const AnyObject = z.record(z.string(), z.unknown());
+const AnyObject = lazySchema(() => z.record(z.string(), z.unknown()));
 
 /** Each text block kept inline up to the limit, the rest stored as an artifact. */
 async function spillLong(output: ToolOutput, name: string, ctx: ToolCtx): Promise<ToolOutput> {

@@ -15,13 +15,15 @@ const WebSearchInput = lazySchema(() =>
 );
 type WebSearchInput = z.infer<ReturnType<typeof WebSearchInput>>;
 
-const SearchResults = z.object({
-  results: z.array(
-    z
-      .object({ title: z.string().optional(), url: z.string(), content: z.string().optional() })
-      .loose(),
-  ),
-});
+const SearchResults = lazySchema(() =>
+  z.object({
+    results: z.array(
+      z
+        .object({ title: z.string().optional(), url: z.string(), content: z.string().optional() })
+        .loose(),
+    ),
+  }),
+);
 
 const MAX_RESULTS = 10;
 
@@ -52,9 +54,9 @@ async function webSearch(input: WebSearchInput, ctx: ToolCtx): Promise<ToolOutpu
   const response = await getOnce(url, ctx, "application/json", ctx.web.searchHeaders);
   if (!response.ok) return errorOutput(`The search endpoint answered HTTP ${response.status}.`);
   const body = await readLimited(response, ctx.web.maxBytes ?? 10 * 1024 * 1024);
-  let parsed: z.infer<typeof SearchResults>;
+  let parsed: z.infer<ReturnType<typeof SearchResults>>;
   try {
-    parsed = SearchResults.parse(JSON.parse(body.text));
+    parsed = SearchResults().parse(JSON.parse(body.text));
   } catch {
     return errorOutput(
       "The search endpoint did not answer with SearXNG-style JSON ({ results: [{ title, url, content }] }).",
