@@ -9,6 +9,7 @@ import {
   normaliseSuspects,
   suspectOffsets,
 } from "./shell-chars.js";
+import { parsePlainLine } from "./plain-line.js";
 import { unwrapCommand } from "./shell-wrappers.js";
 import { wordValue } from "./shell-words.js";
 
@@ -98,15 +99,23 @@ export function isShellParserReady(): boolean {
  * with {@link ShellParserError} only when the grammar cannot be loaded.
  */
 export async function parseCommand(source: string): Promise<ParsedCommand> {
+  const plain = parsePlainLine(source);
+  if (plain) return plain;
   await initShellParser();
-  return parseCommandSync(source);
+  return parseWithTreeSitter(source);
 }
 
 /**
- * The synchronous {@link parseCommand}, for use after {@link initShellParser} resolved.
- * Throws {@link ShellParserError} when called before that. Never throws for bad input.
+ * The synchronous {@link parseCommand}, for use after {@link initShellParser} resolved (a
+ * line of plain words, see `parsePlainLine`, needs no parser). Throws
+ * {@link ShellParserError} when called before that. Never throws for bad input.
  */
 export function parseCommandSync(source: string): ParsedCommand {
+  return parsePlainLine(source) ?? parseWithTreeSitter(source);
+}
+
+/** What tree-sitter-bash makes of `source` (see {@link parseCommandSync}). */
+export function parseWithTreeSitter(source: string): ParsedCommand {
   if (!parser) throw new ShellParserError("parseCommandSync called before initShellParser()");
   const out: Collected = { commands: [], redirections: [], errors: [] };
   collectLine(parser, source, out, 0);

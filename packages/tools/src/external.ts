@@ -6,7 +6,6 @@ export { commandPaths, displayCommand } from "@z-engine/policy";
 import { BUILTIN_TOOL_NAMES, type BuiltinToolName, toolDescription } from "@z-engine/prompts";
 import {
   isReadOnlyCommand,
-  isShellParserReady,
   type ParsedCommand,
   parseCommand as policyParseCommand,
   parseCommandSync,
@@ -37,9 +36,11 @@ export async function parseCommand(text: string): Promise<ParsedCommand> {
   }
 }
 
-/** True when the command only reads, judged synchronously once the parser has loaded; else false. Never throws. */
+/**
+ * True when the command only reads, judged synchronously (a line of plain words at once,
+ * any other once the parser has loaded); else false. Never throws.
+ */
 export function isReadOnlyCommandText(text: string): boolean {
-  if (!isShellParserReady()) return false;
   try {
     return isReadOnlyCommand(parseCommandSync(text));
   } catch {
