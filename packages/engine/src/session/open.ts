@@ -327,8 +327,8 @@ async function buildSession(
 }
 
 /**
- * Loads the settings and makes the main client at once: a built-in client's SDK import (and
- * fetch's first load) then runs beside the rest of the open (the log's creation and fsync,
+ * Loads the settings and makes the main client at once: a built-in client's SDK import
+ * then runs beside the rest of the open (the log's creation and fsync,
  * its files, the checks' walk) instead of on the first request's path (issue 18).
  */
 async function prepare(
