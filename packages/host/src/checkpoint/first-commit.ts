@@ -38,6 +38,11 @@ interface Entry {
   readonly stat: BigIntStats;
 }
 
+/** Writes all of `data` (a write may take less than it was given). */
+function writeAll(fd: number, data: Buffer): void {
+  for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
+}
+
 /** One `.lock` file, taken the way git takes it (created exclusively), or null when held. */
 function takeLock(file: string): { fd: number; path: string } | null {
   const path = `${file}.lock`;
@@ -71,7 +76,7 @@ function writeObject(objectsDir: string, type: string, data: Buffer): Buffer {
   const temp = join(dir, `tmp_obj_${process.pid}_${hex.slice(2, 10)}`);
   const fd = openSync(temp, "w", 0o444);
   try {
-    writeSync(fd, deflateSync(body, { level: 1 }));
+    writeAll(fd, deflateSync(body, { level: 1 }));
   } finally {
     closeSync(fd);
   }
@@ -247,7 +252,7 @@ async function moveRef(shadow: ShadowRepo, commit: string, parent: string | null
     if (current !== parent) {
       throw new HostError("git_failed", `${CHECKPOINT_REF} moved (now ${current ?? "none"})`);
     }
-    writeSync(lock.fd, `${commit}\n`);
+    writeAll(lock.fd, Buffer.from(`${commit}\n`));
   } catch (error) {
     releaseLock(lock);
     throw error;
@@ -272,6 +277,23 @@ export async function commitFirstSnapshot(
   message: string,
   parent: string | null,
 ): Promise<{ commit: string; files: number } | null> {
+  try {
+    return await writeFirstSnapshot(shadow, paths, message, parent);
+  } catch (error) {
+    if (error instanceof HostError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new HostError("git_failed", `the first snapshot could not be written: ${reason}`, {
+      cause: error,
+    });
+  }
+}
+
+async function writeFirstSnapshot(
+  shadow: ShadowRepo,
+  paths: readonly string[],
+  message: string,
+  parent: string | null,
+): Promise<{ commit: string; files: number } | null> {
   if (shadow.hashLength !== 20 || existsSync(shadow.indexFile)) return null;
   if (existsSync(join(shadow.gitDir, "reftable"))) return null;
   const lock = takeLock(shadow.indexFile);
@@ -279,7 +301,7 @@ export async function commitFirstSnapshot(
   let entries: Entry[] | null;
   try {
     entries = existsSync(shadow.indexFile) ? null : storeBlobs(shadow, paths);
-    if (entries) writeSync(lock.fd, indexBytes(entries));
+    if (entries) writeAll(lock.fd, indexBytes(entries));
   } catch (error) {
     releaseLock(lock);
     throw error;
