@@ -65,8 +65,16 @@ interface WasmInstance {
   readonly exports: object;
 }
 
+/**
+ * Lets the event loop run what waits (a process's exit, a response's bytes) between the
+ * load's synchronous steps, each a few milliseconds: the load runs beside a turn's first
+ * answer and tool call, which matter more.
+ */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 async function loadParser(): Promise<Parser> {
   const ts = await import("web-tree-sitter");
+  await yieldToLoop();
   const require = createRequire(import.meta.url);
   const runtime = join(dirname(require.resolve("web-tree-sitter")), "web-tree-sitter.wasm");
   await startTreeSitter(ts.Parser, {
@@ -82,9 +90,13 @@ async function loadParser(): Promise<Parser> {
     dirname(require.resolve("tree-sitter-bash/package.json")),
     "tree-sitter-bash.wasm",
   );
-  const language = ts.Language.loadSync(new WebAssembly.Module(readFileSync(wasm)));
+  await yieldToLoop();
+  const compiled = new WebAssembly.Module(readFileSync(wasm));
+  await yieldToLoop();
+  const language = ts.Language.loadSync(compiled);
   const p = new ts.Parser();
   p.setLanguage(language);
+  await yieldToLoop();
   return p;
 }
 
