@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { processAlive } from "@z-engine/testkit";
+import { waitForProcessExit } from "@z-engine/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FailingArtifacts, MemoryArtifacts } from "../test-support/memory-artifacts.js";
 import { createShell } from "./local-shell.js";
@@ -60,7 +60,21 @@ describe("createShell().run", () => {
     expect(result.timedOut).toBe(true);
     expect(result.exitCode).toBeNull();
     const pid = Number(await readFile(pidFile, "utf8"));
-    expect(await processAlive(pid)).toBe(false);
+    expect(await waitForProcessExit(pid)).toBe(true);
+  });
+
+  it("sends SIGKILL to a member that ignores SIGTERM even after the leader has exited", async () => {
+    // The grace period outlasts the leader's exit and the output's drain (250 ms).
+    const shell = createShell({ baseEnv: env, killGraceMs: 700 });
+    const pidFile = join(dir, "pid");
+    const result = await shell.run({
+      command: `bash -c 'trap "" TERM; sleep 30' & echo $! > ${pidFile}; sleep 30`,
+      cwd: dir,
+      timeoutMs: 300,
+    });
+    expect(result.timedOut).toBe(true);
+    const pid = Number(await readFile(pidFile, "utf8"));
+    expect(await waitForProcessExit(pid, 5_000)).toBe(true);
   });
 
   it("kills the whole tree on cancel", async () => {
@@ -76,7 +90,7 @@ describe("createShell().run", () => {
       },
     });
     expect(result.cancelled).toBe(true);
-    expect(await processAlive(Number(await readFile(pidFile, "utf8")))).toBe(false);
+    expect(await waitForProcessExit(Number(await readFile(pidFile, "utf8")))).toBe(true);
   });
 
   it("does not start when the signal is already aborted", async () => {
@@ -191,7 +205,9 @@ describe("createShell().spawnBackground", () => {
     expect(job.running).toBe(false);
     const result = await job.done;
     expect(result.cancelled).toBe(true);
-    expect(await processAlive(Number(await readFile(join(dir, "pid"), "utf8")))).toBe(false);
+    // The group's other members die of the same signal a moment after its leader.
+    const straggler = Number(await readFile(join(dir, "pid"), "utf8"));
+    expect(await waitForProcessExit(straggler)).toBe(true);
   });
 
   it("resolves done with the exit code when the job ends by itself", async () => {

@@ -34,7 +34,11 @@ export interface ProcessGroupOptions {
 export interface ProcessGroup {
   readonly pid: number | undefined;
   readonly running: boolean;
-  /** SIGTERM to the whole group, SIGKILL after the grace period; resolves when it has exited (as `cancelled`). */
+  /**
+   * SIGTERM to the whole group, SIGKILL after the grace period (also to members still there
+   * once the leader exited); resolves when the leader has exited (as `cancelled`). The other
+   * members die of the same signals, a moment later.
+   */
   kill(): Promise<void>;
   readonly exited: Promise<ProcessExit>;
 }
@@ -75,9 +79,9 @@ export function startProcessGroup(spec: ProcessSpec, options: ProcessGroupOption
     const pid = child?.pid;
     if (pid === undefined || !running) return;
     signalGroup(pid, "SIGTERM");
+    // Not cleared when the leader exits: a member that ignores SIGTERM still gets SIGKILL.
     const timer = setTimeout(() => signalGroup(pid, "SIGKILL"), options.killGraceMs ?? 2_000);
     timer.unref();
-    timers.push(timer);
   };
   const onAbort = () => {
     cancelled = true;
