@@ -1,6 +1,9 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 
-/** Node's fetch (undici) publishes here once a request's body has been written out. */
+/**
+ * Node's fetch (undici), and llm's own node:http transport, publish here once a request's
+ * body is written.
+ */
 const BODY_SENT = "undici:request:bodySent";
 
 /** What a watch of one request gives its caller. */
@@ -38,10 +41,10 @@ function originOf(value: unknown): string | null {
 }
 
 /**
- * Calls `onSent` once, at the first of: Node's fetch reporting a request body written to
- * `baseUrl` (its origin, under its path), which comes before the response's headers by the
- * provider's time to answer; or the caller's `sent()` (once the stream opened, for a fetch
- * that reports nothing). A throw from `onSent` in the report is kept and rethrown by `sent()`,
+ * Calls `onSent` once, at the first of: the transport (`nodeFetch` or Node's fetch)
+ * reporting a request body written to `baseUrl` (its origin, under its path), which comes
+ * before the response's headers by the provider's time to answer; or the caller's `sent()`
+ * (once the stream opened, for a fetch that reports nothing). A throw from `onSent` in the report is kept and rethrown by `sent()`,
  * so it surfaces where the caller handles its own. The report names no caller: another
  * request to the same endpoint in the same moments (a subagent's) may trigger it, which only
  * says, a little early, that a request went out.

@@ -29,7 +29,7 @@ export interface PumpOptions {
 
 /**
  * Opens an SDK stream and decodes it into protocol events, ending with exactly one terminal
- * event and never throwing. `onSent` is called once: when Node's fetch reports the request's
+ * event and never throwing. `onSent` is called once: when the transport reports the request's
  * body written, or else once the stream opened (the response's headers arrived). The request
  * is aborted (its connection closed) when `signal` aborts, when nothing arrives for
  * `idleTimeoutMs` (a `timeout` error), and when the consumer stops iterating.

@@ -148,7 +148,7 @@ export interface StreamOptions {
   /** Aborting ends the stream with an `error` event of kind `cancelled` and closes the connection. */
   readonly signal?: AbortSignal;
   /**
-   * Called once the request went out (llm's clients: when Node's fetch reports its body
+   * Called once the request went out (llm's clients: when their transport reports its body
    * written, else when the response's headers arrived; a retry calls it for each attempt
    * that went out). A client may never call it; the engine then takes the stream's first
    * event as the sign.

@@ -49,33 +49,24 @@ describe("createShell().run", () => {
     expect(result.output).toBe("é\n");
   });
 
-  it("kills the whole tree on timeout, escalating to SIGKILL", async () => {
-    const shell = createShell({ baseEnv: env, killGraceMs: 200 });
-    const pidFile = join(dir, "pid");
-    const result = await shell.run({
-      command: `bash -c 'trap "" TERM; sleep 30' & echo $! > ${pidFile}; sleep 30`,
-      cwd: dir,
-      timeoutMs: 300,
-    });
-    expect(result.timedOut).toBe(true);
-    expect(result.exitCode).toBeNull();
-    const pid = Number(await readFile(pidFile, "utf8"));
-    expect(await waitForProcessExit(pid)).toBe(true);
-  });
-
-  it("sends SIGKILL to a member that ignores SIGTERM even after the leader has exited", async () => {
-    // The grace period outlasts the leader's exit and the output's drain (250 ms).
-    const shell = createShell({ baseEnv: env, killGraceMs: 700 });
-    const pidFile = join(dir, "pid");
-    const result = await shell.run({
-      command: `bash -c 'trap "" TERM; sleep 30' & echo $! > ${pidFile}; sleep 30`,
-      cwd: dir,
-      timeoutMs: 300,
-    });
-    expect(result.timedOut).toBe(true);
-    const pid = Number(await readFile(pidFile, "utf8"));
-    expect(await waitForProcessExit(pid, 5_000)).toBe(true);
-  });
+  // A grace period that ends before the leader's output is drained (250 ms), and one that
+  // outlasts it: the member that ignores SIGTERM gets SIGKILL in both.
+  it.each([200, 700])(
+    "kills the whole tree on timeout, escalating to SIGKILL (grace %i ms)",
+    async (killGraceMs) => {
+      const shell = createShell({ baseEnv: env, killGraceMs });
+      const pidFile = join(dir, "pid");
+      const result = await shell.run({
+        command: `bash -c 'trap "" TERM; sleep 30' & echo $! > ${pidFile}; sleep 30`,
+        cwd: dir,
+        timeoutMs: 300,
+      });
+      expect(result.timedOut).toBe(true);
+      expect(result.exitCode).toBeNull();
+      const pid = Number(await readFile(pidFile, "utf8"));
+      expect(await waitForProcessExit(pid)).toBe(true);
+    },
+  );
 
   it("kills the whole tree on cancel", async () => {
     const shell = createShell({ baseEnv: env });
