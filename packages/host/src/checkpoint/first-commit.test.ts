@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -41,6 +41,7 @@ async function awkwardProject() {
       "ignored.txt": "left out\n",
       "build/out.js": "left out\n",
       "run.sh": "#!/bin/sh\necho hi\n",
+      "copy.txt": "nested\n",
     },
   });
   await chmod(join(repo.root, "run.sh"), 0o755);
@@ -58,7 +59,7 @@ describe("the first snapshot written in process", { timeout: 30_000 }, () => {
     });
     const snap = await store.snapshot("first");
     if ("disabled" in snap) throw new Error(snap.disabled);
-    expect(snap.files).toBe(10);
+    expect(snap.files).toBe(11);
     // Git itself, on the same files, in a repository of its own.
     const other = join(scratch, "other.git");
     await git(["init", "-q", "--bare", other]);
@@ -69,6 +70,23 @@ describe("the first snapshot written in process", { timeout: 30_000 }, () => {
     const tree = (await git([...shadow, "rev-parse", `${snap.commit}^{tree}`])).stdout.trim();
     expect(tree).toBe(expected);
     await git([...shadow, "fsck", "--strict", "--no-dangling"]);
+    // All of it in one pack (no loose object), whose index and checksums git verifies.
+    const counted = (await git([...shadow, "count-objects", "-v"])).stdout;
+    expect(counted).toMatch(/^count: 0$/m);
+    expect(counted).toMatch(/^packs: 1$/m);
+    const pack = (await readdir(join(store.gitDir, "objects", "pack"))).find((f) =>
+      f.endsWith(".idx"),
+    );
+    const verified = await git([
+      ...shadow,
+      "verify-pack",
+      "-v",
+      join(store.gitDir, "objects", "pack", pack ?? "none"),
+    ]);
+    // The files (two of them the same text), their trees and the commit, each once.
+    const reachable = (await git([...shadow, "rev-list", "--objects", snap.commit])).stdout;
+    const objects = reachable.trim().split("\n").length;
+    expect(verified.stdout).toContain(`non delta: ${objects} objects`);
     const listed = (await git([...shadow, "ls-tree", "-r", snap.commit])).stdout;
     expect(listed).toMatch(/^100755 blob \w+\trun\.sh$/m);
     expect(listed).toMatch(/^120000 blob \w+\tlink$/m);

@@ -13,8 +13,8 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import { deflateSync } from "node:zlib";
 import { HostError } from "../errors.js";
+import { PackWriter } from "./pack-writer.js";
 import { CHECKPOINT_REF, type ShadowRepo } from "./shadow-repo.js";
 
 /**
@@ -60,30 +60,6 @@ function releaseLock(lock: { fd: number; path: string }, commitTo?: string): voi
   else rmSync(lock.path, { force: true });
 }
 
-/**
- * Writes a loose object (zlib-deflated `<type> <size>\0<data>`) unless it exists; resolves
- * to its name. Written to a temporary file and renamed, as git does, so a reader never sees
- * half an object.
- */
-function writeObject(objectsDir: string, type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(`${type} ${data.length}\0`), data]);
-  const oid = createHash("sha1").update(body).digest();
-  const hex = oid.toString("hex");
-  const dir = join(objectsDir, hex.slice(0, 2));
-  const file = join(dir, hex.slice(2));
-  if (existsSync(file)) return oid;
-  mkdirSync(dir, { recursive: true });
-  const temp = join(dir, `tmp_obj_${process.pid}_${hex.slice(2, 10)}`);
-  const fd = openSync(temp, "w", 0o444);
-  try {
-    writeAll(fd, deflateSync(body, { level: 1 }));
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, file);
-  return oid;
-}
-
 /** The index mode of what `lstat` saw (git's rule: links, else a file with or without x). */
 function modeOf(stat: BigIntStats): Entry["mode"] | null {
   if (stat.isSymbolicLink()) return MODES.link;
@@ -115,7 +91,11 @@ function throughLink(root: string, path: string, checked: Map<string, boolean>):
 }
 
 /** Hashes and stores the listed files; null when there are too many or too many bytes. */
-function storeBlobs(shadow: ShadowRepo, paths: readonly string[]): Entry[] | null {
+function storeBlobs(
+  shadow: ShadowRepo,
+  paths: readonly string[],
+  pack: PackWriter,
+): Entry[] | null {
   if (paths.length > IN_PROCESS_LIMITS.maxFiles) return null;
   const found: { path: string; stat: BigIntStats; mode: Entry["mode"] }[] = [];
   const folders = new Map<string, boolean>();
@@ -137,7 +117,6 @@ function storeBlobs(shadow: ShadowRepo, paths: readonly string[]): Entry[] | nul
     if (bytes > BigInt(IN_PROCESS_LIMITS.maxBytes)) return null;
     found.push({ path, stat, mode });
   }
-  const objects = join(shadow.gitDir, "objects");
   const entries: Entry[] = [];
   for (const { path, stat, mode } of found) {
     const file = join(shadow.projectRoot, path);
@@ -147,7 +126,7 @@ function storeBlobs(shadow: ShadowRepo, paths: readonly string[]): Entry[] | nul
     } catch {
       continue;
     }
-    entries.push({ path: Buffer.from(path), mode, oid: writeObject(objects, "blob", data), stat });
+    entries.push({ path: Buffer.from(path), mode, oid: pack.add("blob", data), stat });
   }
   return entries.sort((a, b) => Buffer.compare(a.path, b.path));
 }
@@ -157,7 +136,7 @@ function storeBlobs(shadow: ShadowRepo, paths: readonly string[]): Entry[] | nul
  * resolves to its name. Git orders a tree's entries by name, a folder's name compared as if
  * it ended in `/`.
  */
-function writeTree(objects: string, entries: readonly Entry[], prefix: number): Buffer {
+function writeTree(pack: PackWriter, entries: readonly Entry[], prefix: number): Buffer {
   const items: { key: Buffer; line: Buffer }[] = [];
   let at = 0;
   while (at < entries.length) {
@@ -174,13 +153,13 @@ function writeTree(objects: string, entries: readonly Entry[], prefix: number): 
     const folder = path.subarray(0, slash + 1);
     let end = at + 1;
     while (end < entries.length && startsWith((entries[end] as Entry).path, folder)) end++;
-    const oid = writeTree(objects, entries.slice(at, end), slash + 1);
+    const oid = writeTree(pack, entries.slice(at, end), slash + 1);
     const name = path.subarray(prefix, slash);
     items.push({ key: folder.subarray(prefix), line: treeLine("40000", name, oid) });
     at = end;
   }
   items.sort((a, b) => Buffer.compare(a.key, b.key));
-  return writeObject(objects, "tree", Buffer.concat(items.map((item) => item.line)));
+  return pack.add("tree", Buffer.concat(items.map((item) => item.line)));
 }
 
 function treeLine(mode: string, name: Buffer, oid: Buffer): Buffer {
@@ -263,7 +242,7 @@ async function moveRef(shadow: ShadowRepo, commit: string, parent: string | null
 /**
  * The first snapshot of a project, written without a process (issue 18: on a small project
  * the commit script's five processes were most of the first tool's wait): each listed file
- * is hashed and stored as a loose object, then its trees, the index (so git later finds the
+ * is hashed, then its trees and the commit, all stored as one pack, then the index (so git later finds the
  * files unchanged by their stat data) and the commit, and the ref moves as `update-ref`
  * would move it. Resolves to null, having changed nothing git would read, when it does not
  * apply: an index exists, the repository is not sha1, another process holds the index's
@@ -298,24 +277,29 @@ async function writeFirstSnapshot(
   if (existsSync(join(shadow.gitDir, "reftable"))) return null;
   const lock = takeLock(shadow.indexFile);
   if (!lock) return null;
-  let entries: Entry[] | null;
+  let made: { commit: string; files: number } | null = null;
   try {
-    entries = existsSync(shadow.indexFile) ? null : storeBlobs(shadow, paths);
-    if (entries) writeAll(lock.fd, indexBytes(entries));
+    const pack = new PackWriter();
+    const entries = existsSync(shadow.indexFile) ? null : storeBlobs(shadow, paths, pack);
+    if (entries) {
+      const tree = writeTree(pack, entries, 0).toString("hex");
+      const who = signature(new Date());
+      const head = `tree ${tree}\n${parent ? `parent ${parent}\n` : ""}author ${who}\ncommitter ${who}\n\n`;
+      const commit = pack.add("commit", Buffer.from(head + message)).toString("hex");
+      // The objects first: the index and the ref name them.
+      pack.write(join(shadow.gitDir, "objects"));
+      writeAll(lock.fd, indexBytes(entries));
+      made = { commit, files: entries.length };
+    }
   } catch (error) {
     releaseLock(lock);
     throw error;
   }
-  if (!entries) {
+  if (!made) {
     releaseLock(lock);
     return null;
   }
   releaseLock(lock, shadow.indexFile);
-  const objects = join(shadow.gitDir, "objects");
-  const tree = writeTree(objects, entries, 0).toString("hex");
-  const who = signature(new Date());
-  const head = `tree ${tree}\n${parent ? `parent ${parent}\n` : ""}author ${who}\ncommitter ${who}\n\n`;
-  const commit = writeObject(objects, "commit", Buffer.from(head + message)).toString("hex");
-  await moveRef(shadow, commit, parent);
-  return { commit, files: entries.length };
+  await moveRef(shadow, made.commit, parent);
+  return made;
 }

@@ -180,9 +180,11 @@ export class ShadowRepo {
       return;
     }
     // Made in process, not by `git init`: a spawn from a large Node process costs more than
-    // the whole layout (issue 18). `HEAD` is written last, so a folder without it is one
-    // whose creation did not finish, made again next time.
-    for (const dir of ["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"]) {
+    // the whole layout (issue 18). Only the folders git needs to see a repository, and the
+    // pack folder the first snapshot writes to (git makes the others when it needs them;
+    // each folder costs on a slow disk). `HEAD` is written last, so a folder without it is
+    // one whose creation did not finish, made again next time.
+    for (const dir of ["objects/pack", "refs", "info"]) {
       mkdirSync(join(this.gitDir, dir), { recursive: true });
     }
     writeFileSync(join(this.gitDir, "config"), SHADOW_CONFIG_FILE);
