@@ -1,5 +1,13 @@
 import { isUtf8 } from "node:buffer";
-import { type Dirent, lstatSync, readFileSync, readdirSync } from "node:fs";
+import {
+  type Dirent,
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+} from "node:fs";
 import { join } from "node:path";
 import { type IgnoreList, lastMatch, parseIgnoreList } from "./ignore-rules.js";
 
@@ -39,6 +47,8 @@ interface WalkState {
 }
 
 function parseText(text: string, what: string): IgnoreList {
+  // A replacement character may stand for bytes a lossy decode lost: their patterns are unknown.
+  if (text.includes("\uFFFD")) throw new GiveUp(`${what}: U+FFFD (bytes that were not UTF-8?)`);
   const list = parseIgnoreList(Buffer.from(text, "utf8"), 0);
   if ("unsupported" in list) throw new GiveUp(`${what}: ${list.unsupported}`);
   return list;
@@ -67,35 +77,50 @@ function isIgnored(
   return false;
 }
 
+/** Opens without following a final symlink and without blocking on a FIFO. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
 /**
- * A folder's `.gitignore`, when it is a regular file. Git does not follow a symlinked one
- * (and lists the link); a folder named `.gitignore` gives git no patterns; a FIFO would block
- * git for ever: none of those gives patterns here, and nothing but a regular file is opened.
+ * A folder's `.gitignore`, when it is a regular file. Git does not follow a symlinked one (it
+ * warns, and lists the link) and gets no patterns from a folder named `.gitignore`; it blocks
+ * for ever opening a FIFO. None of those gives patterns here, and nothing is read but what
+ * `fstat` calls a regular file on the descriptor opened (no race with a swap after a check).
  */
-function readGitignore(dirAbs: string, entry: Dirent, base: Buffer): IgnoreList | null {
+function readGitignore(dirAbs: string, entry: Dirent<Buffer>, base: Buffer): IgnoreList | null {
+  if (!entry.isFile()) return null;
   const file = join(dirAbs, ".gitignore");
-  const regular = entry.isFile() || (!entry.isSymbolicLink() && lstatSync(file).isFile());
-  if (!regular) return null;
-  const size = lstatSync(file).size;
-  if (size > MAX_GITIGNORE_BYTES) throw new GiveUp(`${file} is over ${MAX_GITIGNORE_BYTES} bytes`);
-  const list = parseIgnoreList(readFileSync(file), base.length);
-  if ("unsupported" in list) throw new GiveUp(`${file}: ${list.unsupported}`);
-  return list;
+  let fd: number;
+  try {
+    fd = openSync(file, OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Gone since the listing, or a symlink by now: no patterns, as for git.
+    if (code === "ENOENT" || code === "ELOOP") return null;
+    throw new GiveUp(`cannot read ${file}: ${code ?? String(error)}`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return null;
+    if (stat.size > MAX_GITIGNORE_BYTES) {
+      throw new GiveUp(`${file} is over ${MAX_GITIGNORE_BYTES} bytes`);
+    }
+    const list = parseIgnoreList(readFileSync(fd), base.length);
+    if ("unsupported" in list) throw new GiveUp(`${file}: ${list.unsupported}`);
+    return list;
+  } finally {
+    closeSync(fd);
+  }
 }
 
-function readFolder(state: WalkState, dirAbs: string): Dirent[] {
+function readFolder(state: WalkState, dirAbs: string): Dirent<Buffer>[] {
   if (++state.dirs > state.options.maxDirs)
     throw new GiveUp(`more than ${state.options.maxDirs} folders`);
   try {
     // Names as bytes: a name that is not UTF-8 must not be mangled into another one.
-    return readdirSync(dirAbs, { withFileTypes: true, encoding: "buffer" }) as unknown as Dirent[];
+    return readdirSync(dirAbs, { withFileTypes: true, encoding: "buffer" });
   } catch (error) {
     throw new GiveUp(`cannot read ${dirAbs}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
-}
-
-function nameOf(entry: Dirent): Buffer {
-  return entry.name as unknown as Buffer;
 }
 
 /** Lists one folder (`base`: its project-relative bytes with a trailing `/`, or empty). */
@@ -108,7 +133,7 @@ function walkFolder(
   const entries = readFolder(state, dirAbs);
   let lists = parentLists;
   for (const entry of entries) {
-    const name = nameOf(entry);
+    const name = entry.name;
     if (!isUtf8(name)) throw new GiveUp(`a name that is not UTF-8 in ${dirAbs}`);
     const text = name.toString("utf8");
     if (text === ".git" && base.length > 0) {
@@ -120,7 +145,7 @@ function walkFolder(
     }
   }
   for (const entry of entries) {
-    const name = nameOf(entry);
+    const name = entry.name;
     const text = name.toString("utf8");
     if (text === ".git") continue;
     const path = Buffer.concat([base, name]);
@@ -146,17 +171,22 @@ function walkFolder(
  * shallower; within one file the last matching pattern wins, `!` re-includes), ignored
  * folders not entered, `.git` at the root skipped, symlinks listed and never followed,
  * FIFOs, sockets and devices left out. Paths are project-relative, `/`-separated, sorted by
- * their UTF-8 bytes as git prints them. Matching is case-sensitive (`core.ignoreCase` false).
+ * their UTF-8 bytes as git prints them. Matching is case-sensitive (`core.ignoreCase` false:
+ * do not use it for a repository that sets it).
  *
  * Answers `{ unsupported }` (the caller must ask git) for: a `.git` (folder or file) below
  * the root (a nested repository), a name that is not valid UTF-8, a folder that cannot be
- * read, a `.gitignore` over {@link MAX_GITIGNORE_BYTES}, a pattern this module does not
- * match as git does (POSIX classes `[[:alpha:]]`, a NUL byte), more than `maxFiles` files or
- * `maxDirs` folders. One deliberate difference: a `.gitignore` that is not a regular file
- * (a FIFO, a symlink, a folder) gives no patterns; git agrees for a symlink and a folder but
- * blocks for ever opening a FIFO, and this walk never blocks. Synchronous (it is meant for
- * small projects, where an async hop costs more than the reads). Never throws for anything
- * on disk; the root must be a folder (else `unsupported`).
+ * read (git warns and skips it), a `.gitignore` over {@link MAX_GITIGNORE_BYTES} or that
+ * cannot be read for another reason than vanishing, a pattern not matched here as git does
+ * (a POSIX class such as `[[:alpha:]]`, a NUL byte), an excludes or info/exclude text
+ * holding U+FFFD (what a lossy decode leaves of bytes that were not UTF-8), more than
+ * `maxFiles` files or `maxDirs` folders (the root counts as one). One deliberate
+ * difference: a `.gitignore` that is not a regular file gives no patterns; git agrees for a
+ * symlink and a folder, but blocks for ever opening a FIFO, and this walk never blocks.
+ *
+ * Synchronous on purpose (readdir with file types): it is meant for small projects, where
+ * each async hop waits for a busy event loop. Never throws; a root that is not a readable
+ * folder gives `unsupported`.
  */
 export function walkProject(root: string, options: ProjectWalkOptions): ProjectWalk {
   try {
