@@ -170,6 +170,34 @@ function ignoreText(random: Random): string {
   return text;
 }
 
+/**
+ * Sometimes: a `.git` folder at the root (never listed), a `.gitignore` that is a symlink to
+ * another folder's (git does not follow it), or a folder named `.gitignore`.
+ */
+function addOddities(
+  random: Random,
+  entries: TreeEntry[],
+  dirs: readonly string[],
+  gitignores: ReadonlyMap<string, string>,
+): void {
+  const roll = random();
+  const free = dirs.filter((d) => !gitignores.has(d));
+  const dir = free.length > 0 ? pick(random, free) : null;
+  const at = (name: string) => (dir ? `${dir}/${name}` : name);
+  if (roll < 0.05) {
+    entries.push({ path: ".git", kind: "dir" }, { path: ".git/HEAD", kind: "file" });
+  } else if (roll < 0.1 && dir !== null) {
+    const [other] = [...gitignores.keys()];
+    const target = other ? `${other}/.gitignore`.replace(/^\//, "") : "nowhere";
+    entries.push({ path: at(".gitignore"), kind: "link", target });
+  } else if (roll < 0.13 && dir !== null) {
+    entries.push(
+      { path: at(".gitignore"), kind: "dir" },
+      { path: at(".gitignore/x.js"), kind: "file" },
+    );
+  }
+}
+
 /** The case for one seed. */
 export function generateCase(seed: number): WalkCase {
   const random = createRandom(seed);
@@ -180,11 +208,13 @@ export function generateCase(seed: number): WalkCase {
   const count = 1 + Math.floor(random() * 3);
   for (let i = 0; i < count; i++) gitignores.set(pick(random, dirs), ignoreText(random));
   const excludesFile = random() < 0.5 ? ignoreText(random) : null;
+  const infoExclude = random() < 0.7 ? ignoreText(random) : "";
+  addOddities(random, entries, dirs, gitignores);
   return {
     seed,
     entries,
     gitignores,
     excludesFile,
-    infoExclude: random() < 0.7 ? ignoreText(random) : "",
+    infoExclude,
   };
 }
