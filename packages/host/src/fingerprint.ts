@@ -11,6 +11,11 @@ export interface FingerprintOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Root-relative folders left out (default `[".z-engine"]`, the files the engine writes itself). */
   readonly exclude?: readonly string[];
+  /**
+   * Git's listing taking longer is killed and the fingerprint rejects (default 2 minutes;
+   * git blocks for ever opening a FIFO where it reads an ignore file).
+   */
+  readonly gitTimeLimitMs?: number;
 }
 
 /** Folder names a walk of a folder that is not a git repository never enters. */
@@ -136,7 +141,8 @@ function mergeLines(sorted: readonly string[], extra: string[]): string[] {
  * digest of a walk over the same files (sizes and seconds taken to 32 bits). Git runs
  * neutralised (see `safeGitCommand`) and reads no file's content. The `exclude` folders (by
  * default `.z-engine/`) are left out. Never writes anything. Rejects with a `HostError`
- * (`fingerprint_failed`) when `root` is not a readable folder.
+ * (`fingerprint_failed`) when `root` is not a readable folder, or git's listing did not
+ * finish within `gitTimeLimitMs`.
  */
 export async function fingerprint(root: string, options: FingerprintOptions = {}): Promise<string> {
   try {
@@ -150,7 +156,11 @@ export async function fingerprint(root: string, options: FingerprintOptions = {}
   );
   const keep = (path: string) => !prefixes.some((prefix) => path.startsWith(prefix));
   const base: Root = { text: root, bytes: Buffer.from(root) };
-  const files = await gitFiles(root, options.env ?? process.env);
+  const files = await gitFiles(root, options.env ?? process.env, options.gitTimeLimitMs).catch(
+    (cause: unknown) => {
+      throw new HostError("fingerprint_failed", `cannot list the files of ${root}`, { cause });
+    },
+  );
   let sorted: string[] = [];
   let extra: string[];
   if (files === null) {

@@ -11,6 +11,23 @@ export interface GitRunOptions {
   readonly input?: string | Uint8Array;
   /** Exit codes that count as success (default `[0]`). */
   readonly okCodes?: readonly number[];
+  /**
+   * Past this many milliseconds git (with any process it or the script started) is killed
+   * and the call rejects: git blocks for ever opening a FIFO where it reads an ignore file,
+   * and a project can hold one. Default {@link GIT_TIME_LIMIT_MS}.
+   */
+  readonly timeoutMs?: number;
+}
+
+/** How long an engine git call may take by default before it is killed (ten minutes). */
+export const GIT_TIME_LIMIT_MS = 10 * 60 * 1000;
+
+/** A git call killed at its time limit (see {@link GitRunOptions.timeoutMs}). */
+export class GitTimeLimit extends HostError {
+  constructor(label: string, limitMs: number) {
+    const seconds = Math.round(limitMs / 100) / 10;
+    super("git_failed", `${label} did not finish within ${seconds} s (killed)`);
+  }
 }
 
 /** What a git invocation printed. */
@@ -52,19 +69,38 @@ function run(
   options: GitRunOptions,
 ): Promise<GitOutput> {
   return new Promise((resolve, reject) => {
+    // Its own process group, so a time limit kills what a script started too.
     const child = spawn(program, args, {
       cwd: options.cwd,
       env,
       stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
     });
+    const limit = options.timeoutMs ?? GIT_TIME_LIMIT_MS;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Gone already.
+      }
+    }, limit);
+    timer.unref();
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", (cause) => {
+      clearTimeout(timer);
       reject(new HostError("git_failed", `${label} could not start`, { cause }));
     });
     child.on("close", (code) => {
+      clearTimeout(timer);
+      if (timedOut) {
+        reject(new GitTimeLimit(label, limit));
+        return;
+      }
       const exit = code ?? -1;
       if ((options.okCodes ?? [0]).includes(exit)) {
         resolve({ stdout: Buffer.concat(out), code: exit });

@@ -1,0 +1,94 @@
+import { execFile } from "node:child_process";
+import { constants, openSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCheckpointStore } from "./checkpoint/store.js";
+import { fingerprint } from "./fingerprint.js";
+import { GitTimeLimit, runGitScript } from "./git.js";
+
+// Git blocks for ever opening a FIFO where it reads an ignore file (`open` waits for a
+// writer). A project can hold one (a test suite's, or one a command made), and the first tool
+// that may write waits for the turn's snapshot and fingerprint: each git call has a limit.
+
+const exec = promisify(execFile);
+const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir() };
+
+let project: string;
+let checkpoints: string;
+beforeEach(async () => {
+  project = await mkdtemp(join(tmpdir(), "zeng-time-limit-"));
+  checkpoints = await mkdtemp(join(tmpdir(), "zeng-time-limit-cp-"));
+  await exec("git", ["init", "-q"], { cwd: project });
+  await writeFile(join(project, "a.txt"), "a\n");
+  await exec("mkfifo", [join(project, ".gitignore")]);
+});
+afterEach(async () => {
+  await rm(project, { recursive: true, force: true });
+  await rm(checkpoints, { recursive: true, force: true });
+});
+
+/** True while some process has the FIFO open for reading (a writer's open then succeeds). */
+function hasReader(fifo: string): boolean {
+  try {
+    openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    return true;
+  } catch {
+    return false; // ENXIO: nobody reads it.
+  }
+}
+
+/** More files than a listing in process takes: git lists them. */
+async function manyFiles(): Promise<void> {
+  await mkdir(join(project, "many"));
+  for (let i = 0; i < 1_100; i++) await writeFile(join(project, "many", `f${i}`), "");
+}
+
+describe("a time limit on engine git calls", { timeout: 30_000 }, () => {
+  it("kills git, and what its script started, when it blocks on a FIFO", async () => {
+    const started = Date.now();
+    const listing = runGitScript("list", 'git "$@" ls-files -o --exclude-standard', {
+      cwd: project,
+      git: { env },
+      timeoutMs: 400,
+    });
+    await expect(listing).rejects.toBeInstanceOf(GitTimeLimit);
+    await expect(listing).rejects.toThrow(/list did not finish within 0\.4 s/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // The git the script started is gone too: nothing holds the FIFO open any more.
+    expect(hasReader(join(project, ".gitignore"))).toBe(false);
+  });
+
+  it("fails a snapshot that git lists, and takes a small project's without git", async () => {
+    const small = createCheckpointStore({
+      checkpointsDir: join(checkpoints, "small"),
+      projectRoot: project,
+      env,
+      gitTimeLimitMs: 400,
+    });
+    const snap = await small.snapshot("small");
+    if ("disabled" in snap) throw new Error(snap.disabled);
+    // The FIFO is not a file a snapshot stores; a.txt is.
+    expect(snap.files).toBe(1);
+    await manyFiles();
+    const large = createCheckpointStore({
+      checkpointsDir: join(checkpoints, "large"),
+      projectRoot: project,
+      env,
+      gitTimeLimitMs: 400,
+    });
+    await expect(large.snapshot("large")).rejects.toThrow(/did not finish within 0\.4 s/);
+  });
+
+  it("fails a fingerprint that git lists instead of walking, and takes a small one without git", async () => {
+    await expect(fingerprint(project, { env, gitTimeLimitMs: 400 })).resolves.toMatch(
+      /^[0-9a-f]{16}$/,
+    );
+    await manyFiles();
+    await expect(fingerprint(project, { env, gitTimeLimitMs: 400 })).rejects.toMatchObject({
+      code: "fingerprint_failed",
+    });
+  });
+});
