@@ -178,6 +178,30 @@ async function benchFirstSnapshot(scratch: string): Promise<void> {
   console.log(
     `BENCH host.firstSnapshotWarmed ${a.toFixed(1)} ms baseline=${b.toFixed(1)} ratio=${(a / b).toFixed(2)}`,
   );
+  await benchSmallFingerprint(root);
+}
+
+const RAW_LIST = `git ls-files -z --cached >/dev/null && git ls-files -z -o --exclude-standard >/dev/null`;
+
+// The turn's start fingerprint of the same small project (issue 18: the first tool that may
+// write waits for it), against raw git listing what it lists (tracked, then untracked).
+async function benchSmallFingerprint(root: string): Promise<void> {
+  execFileSync("git", ["add", "-A"], { cwd: root, env });
+  const ours: number[] = [];
+  const base: number[] = [];
+  for (let i = 0; i < 22; i++) {
+    ours.push(await time(() => fingerprint(root, { env })));
+    base.push(
+      await time(() => execFileSync("sh", ["-c", RAW_LIST], { cwd: root, env, stdio: "ignore" })),
+    );
+  }
+  const [f, b] = [median(ours.slice(2)), median(base.slice(2))];
+  console.log(
+    "workload: start fingerprint of the same 5-file git project (files staged), warm; baseline raw git ls-files --cached and ls-files -o --exclude-standard in one sh; 20 runs after 2 warm-ups, median",
+  );
+  console.log(
+    `BENCH host.firstFingerprint ${f.toFixed(1)} ms baseline=${b.toFixed(1)} ratio=${(f / b).toFixed(2)}`,
+  );
 }
 
 // `tsx bench/host.ts [first] [snapshot] [restore] [fingerprint] [worktree]` runs only those (default: all).

@@ -93,6 +93,11 @@ describe("readRepoLocally", { timeout: 30_000 }, () => {
     await git(["config", "core.worktree", "/tmp"]);
     expect(readRepoLocally(project, env, true)).toBeNull();
     await git(["config", "--unset", "core.worktree"]);
+    // Ignores matched without case (a repository made on macOS, say).
+    await git(["config", "core.ignoreCase", "true"]);
+    expect(readRepoLocally(project, env, true)).toBeNull();
+    await git(["config", "core.ignoreCase", "false"]);
+    expect(readRepoLocally(project, env, true)).not.toBeNull();
     await writeFile(join(project, ".git", "config"), "[core\n\tbare = false\n");
     expect(readRepoLocally(project, env, true)).toBeNull();
     // A linked work tree (its .git is a file).

@@ -132,8 +132,12 @@ function repoSettings(
   const repoConfig = configs[configs.length - 1];
   // A moved work tree, a bare flag or a repository format git may refuse: git decides.
   if (lastValue(configs, "core.worktree") !== undefined) return null;
-  const bare = lastValue(configs, "core.bare");
-  if (bare !== undefined && bare !== "false") return null;
+  // Also a repository whose ignores match without case or with composed names: git's
+  // ignore matching differs there, and the walk matches bytes as they are.
+  for (const key of ["core.bare", "core.ignorecase", "core.precomposeunicode"]) {
+    const value = lastValue(configs, key);
+    if (value !== undefined && value !== "false") return null;
+  }
   const version = lastValue(repoConfig ? [repoConfig] : [], "core.repositoryformatversion");
   if (version !== undefined && version !== "0" && version !== "1") return null;
   let hashLength: HashLength = 20;
@@ -158,7 +162,8 @@ function repoSettings(
  * system's: engine git runs without it). Null when git's answer could differ from a plain
  * reading (the folder is a subfolder of a repository, a linked work tree or a submodule, a
  * repository another user owns, config with includes or forms this reader does not take,
- * a worktree or format setting), so the caller asks git. Never throws.
+ * a worktree or format setting, ignores matched without case), so the caller asks git. Never
+ * throws.
  */
 export function readRepoLocally(
   folder: string,

@@ -12,7 +12,12 @@ import { type Harness, harness, loginFix, loginProject, waitForCount } from "../
 
 // Issue 18: nothing git does at turn start sits on the first round's path. The snapshot and
 // the start fingerprint run while the first request streams; only the first call that may
-// write waits for them.
+// write waits for them. A small project in a plain repository needs no git process for
+// either; config that includes another file is git's to read, which is how these tests
+// make the turn's git work go through git (and hold it there).
+
+/** Makes the project's repository one the engine leaves to git (see above). */
+const leaveToGit = (harness: Harness) => harness.repo.git("config", "include.path", "more.inc");
 
 const run = promisify(execFile);
 /** The CommonJS face of child_process: patched there, its ESM importers see it after a sync. */
@@ -75,6 +80,7 @@ describe("the first round of a turn", { timeout: 60_000 }, () => {
       overrides: { mode: "bypass" },
       engine: { env: git.env },
     });
+    await leaveToGit(h);
     const token = h.repo.path("src/auth/token.js");
     h.model.push(
       reply.toolCall("Read", { file_path: token }),
@@ -125,6 +131,7 @@ describe("the first round of a turn", { timeout: 60_000 }, () => {
       },
     });
     inner = h.model;
+    await leaveToGit(h);
     h.model.push(
       reply.toolCall("Bash", { command: "echo changed > notes.txt" }),
       reply.text("Done."),
@@ -139,48 +146,62 @@ describe("the first round of a turn", { timeout: 60_000 }, () => {
     expect(finished?.badge.status).not.toBe("notApplicable");
   });
 
-  it("spawns no child process before the first request, and still checkpoints the files as they were", async () => {
-    // Every spawn of this process is counted (the engine's git calls included: node's
-    // built-in modules hand their ESM importers the patched function after the sync).
-    const spawned: string[] = [];
-    const realSpawn = childProcess.spawn;
-    childProcess.spawn = ((...args: Parameters<typeof realSpawn>) => {
-      spawned.push(String(args[0]));
-      return realSpawn(...args);
-    }) as typeof realSpawn;
-    syncBuiltinESMExports();
-    try {
-      let atFirstRequest: number | undefined;
-      let inner: ModelClient | undefined;
-      const counting: ModelClient = {
-        stream(request, options) {
-          atFirstRequest ??= spawned.length;
-          return (inner as ModelClient).stream(request, options);
-        },
-      };
-      h = await harness({
-        files: loginProject,
-        script: [],
-        overrides: { mode: "bypass" },
-        engine: { clientFactory: ({ role }) => (role === "fast" ? (h as Harness).fast : counting) },
-      });
-      inner = h.model;
-      const token = h.repo.path("src/auth/token.js");
-      h.model.push(reply.toolCall("Edit", { ...loginFix, file_path: token }), reply.text("Fixed."));
-      const beforeTurn = spawned.length;
-      expect((await h.session.run("fix it")).outcome).toBe("completed");
-      expect(atFirstRequest).toBe(beforeTurn);
-      // The turn's git work ran after it: the checkpoint holds the file before the edit.
-      expect(spawned.length).toBeGreaterThan(beforeTurn);
-      const [started] = h.recorder.ofType("turnStarted");
-      h.session.send({ type: "rewind", messageId: started!.userMessageId, restore: "code" });
-      await h.session.idle();
-      expect(await h.repo.read("src/auth/token.js")).toContain("now > token.expiresAt");
-    } finally {
-      childProcess.spawn = realSpawn;
+  it.each([
+    ["a plain repository", false],
+    ["one left to git", true],
+  ])(
+    "spawns no child process before the first request in %s, and still checkpoints the files as they were",
+    async (_, viaGit) => {
+      // Every spawn of this process is counted (the engine's git calls included: node's
+      // built-in modules hand their ESM importers the patched function after the sync).
+      const spawned: string[] = [];
+      const realSpawn = childProcess.spawn;
+      childProcess.spawn = ((...args: Parameters<typeof realSpawn>) => {
+        spawned.push(String(args[0]));
+        return realSpawn(...args);
+      }) as typeof realSpawn;
       syncBuiltinESMExports();
-    }
-  });
+      try {
+        let atFirstRequest: number | undefined;
+        let inner: ModelClient | undefined;
+        const counting: ModelClient = {
+          stream(request, options) {
+            atFirstRequest ??= spawned.length;
+            return (inner as ModelClient).stream(request, options);
+          },
+        };
+        h = await harness({
+          files: loginProject,
+          script: [],
+          overrides: { mode: "bypass" },
+          engine: {
+            clientFactory: ({ role }) => (role === "fast" ? (h as Harness).fast : counting),
+          },
+        });
+        inner = h.model;
+        if (viaGit) await leaveToGit(h);
+        const token = h.repo.path("src/auth/token.js");
+        h.model.push(
+          reply.toolCall("Edit", { ...loginFix, file_path: token }),
+          reply.text("Fixed."),
+        );
+        const beforeTurn = spawned.length;
+        expect((await h.session.run("fix it")).outcome).toBe("completed");
+        expect(atFirstRequest).toBe(beforeTurn);
+        // Through git, the turn's git work ran after the request; in a plain repository it
+        // ran in process. Either way the checkpoint holds the file before the edit.
+        if (viaGit) expect(spawned.length).toBeGreaterThan(beforeTurn);
+        else expect(spawned).toHaveLength(beforeTurn);
+        const [started] = h.recorder.ofType("turnStarted");
+        h.session.send({ type: "rewind", messageId: started!.userMessageId, restore: "code" });
+        await h.session.idle();
+        expect(await h.repo.read("src/auth/token.js")).toContain("now > token.expiresAt");
+      } finally {
+        childProcess.spawn = realSpawn;
+        syncBuiltinESMExports();
+      }
+    },
+  );
 
   it("has its main client made when the session opens, before any request", async () => {
     const made: string[] = [];

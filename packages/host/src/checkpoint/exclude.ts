@@ -48,6 +48,7 @@ export function literalPattern(path: string): string {
 export async function readUserRepo(
   projectRoot: string,
   base: Readonly<Record<string, string | undefined>>,
+  timeoutMs?: number,
 ): Promise<UserRepoInfo> {
   const none = { commonDir: null, atTopLevel: true, excludesFile: null };
   try {
@@ -55,6 +56,7 @@ export async function readUserRepo(
     const out = await runGitScript("read the user repository", USER_REPO_SCRIPT, {
       cwd: projectRoot,
       git: { env: base, userConfig: true },
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });
     return parseUserRepo(out.stdout.toString("utf8").split("\n"), projectRoot);
   } catch {
@@ -72,18 +74,28 @@ export function parseUserRepo(lines: readonly string[], projectRoot: string): Us
 }
 
 /**
- * The shadow repository's `info/exclude`: the base excludes, plus the user's
- * `info/exclude` when the project is the repository's top level, or else (a project in a
- * subfolder, where ignore files above it would not apply) the exact list of paths the user's
+ * The shadow repository's `info/exclude` for a project that is its repository's top level
+ * (`userExclude`: the text of that repository's `info/exclude`, empty when it has none) or
+ * in no repository (null): the base excludes, then the user's.
+ */
+export function excludeText(userExclude: string | null): string {
+  return `${[...BASE_EXCLUDES, ...(userExclude === null ? [] : [userExclude])].join("\n")}\n`;
+}
+
+/**
+ * The shadow repository's `info/exclude`: {@link excludeText} when the project is the
+ * repository's top level or in none, or else (a project in a subfolder, where ignore files
+ * above it would not apply) the base excludes and the exact list of paths the user's
  * repository ignores under the project.
  */
 export async function buildExcludeText(
   projectRoot: string,
   repo: UserRepoInfo,
   base: Readonly<Record<string, string | undefined>>,
+  timeoutMs?: number,
 ): Promise<string> {
-  const lines = [...BASE_EXCLUDES];
-  if (repo.commonDir && repo.atTopLevel) {
+  if (!repo.commonDir) return excludeText(null);
+  if (repo.atTopLevel) {
     // Synchronous: a small file, read on the first tool's path (see ShadowRepo.writeInfo).
     let userExclude = "";
     try {
@@ -93,13 +105,14 @@ export async function buildExcludeText(
     } catch {
       // No personal excludes.
     }
-    lines.push(userExclude);
-  } else if (repo.commonDir) {
-    const out = await runGit(["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], {
-      cwd: projectRoot,
-      git: { env: base },
-    });
-    for (const path of splitNul(out.stdout)) lines.push(literalPattern(path.replace(/\/$/, "")));
+    return excludeText(userExclude);
   }
+  const out = await runGit(["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], {
+    cwd: projectRoot,
+    git: { env: base },
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
+  const lines = [...BASE_EXCLUDES];
+  for (const path of splitNul(out.stdout)) lines.push(literalPattern(path.replace(/\/$/, "")));
   return `${lines.join("\n")}\n`;
 }

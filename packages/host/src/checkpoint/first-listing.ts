@@ -1,7 +1,16 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { runGitScript } from "../git.js";
-import { BASE_EXCLUDES, REGULAR_EXCLUDES, type UserRepoInfo, parseUserRepo } from "./exclude.js";
+import { defaultExcludesFile, readRegularText, readRepoLocally } from "../repo-local.js";
+import {
+  BASE_EXCLUDES,
+  REGULAR_EXCLUDES,
+  type UserRepoInfo,
+  excludeText,
+  parseUserRepo,
+} from "./exclude.js";
+import { IN_PROCESS_LIMITS } from "./first-commit.js";
+import { walkProject } from "./project-walk.js";
 import type { ShadowRepo } from "./shadow-repo.js";
 
 /**
@@ -37,10 +46,10 @@ GIT_CONFIG_GLOBAL=/dev/null GIT_DIR="$ZENG_GIT_DIR" GIT_WORK_TREE="$ZENG_WORK_TR
   GIT_INDEX_FILE="$ZENG_INDEX" git "$@" ls-files -z -t -m -d -o --exclude-standard
 `;
 
-/** What {@link readUserRepoAndList} found. */
+/** What {@link readUserRepoAndList} or {@link listFirstLocally} found. */
 export interface FirstListing {
   readonly repo: UserRepoInfo;
-  /** The shadow's `ls-files -t -m -d -o` output, or null when the script stopped before it. */
+  /** The shadow's `ls-files -t -m -d -o` output, or null when it was not taken. */
   readonly listing: Buffer | null;
   /** Whether the script changed the shadow's `info/exclude`. */
   readonly ignoresChanged: boolean;
@@ -78,6 +87,7 @@ export async function readUserRepoAndList(
         ZENG_BASE_EXCLUDES: BASE_EXCLUDES.join("\n"),
       },
     },
+    timeoutMs: shadow.timeLimitMs,
   });
   const lines = out.stdout.toString("latin1").split("\n", 5);
   const repo = parseUserRepo(out.stdout.toString("utf8").split("\n", 4), shadow.projectRoot);
@@ -91,4 +101,58 @@ export async function readUserRepoAndList(
     listing: out.stdout.subarray(start),
     ignoresChanged: readExclude(shadow) !== before,
   };
+}
+
+/** Folders a first listing in process reads at most (each a `readdir`). */
+const MAX_WALKED_DIRS = 256;
+
+/**
+ * The first snapshot's start without any spawn, for a shadow repository that has no index
+ * yet (issue 18): reads the user's repository as {@link readUserRepoAndList}'s script does
+ * (`readRepoLocally`), writes the shadow's excludes, and lists the files git would list
+ * (`walkProject`), as that script's `ls-files` prints them for an empty index. Resolves to
+ * null when the repository is beyond the plain cases (the caller runs the script instead),
+ * and to a listing of null when the project is too large to walk here (the caller lists
+ * with git). Rejects when the shadow's excludes cannot be written.
+ */
+export async function listFirstLocally(
+  shadow: ShadowRepo,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<FirstListing | null> {
+  if (existsSync(shadow.indexFile) || shadow.hashLength !== 20) return null;
+  const local = readRepoLocally(shadow.projectRoot, env, true);
+  if (!local) return null;
+  let excludes: { file: string | null; text: string | null };
+  let userExclude: string | null = null;
+  try {
+    if (local.gitDir) userExclude = readRegularText(join(local.gitDir, "info", "exclude")) ?? "";
+    // As the script: a configured excludes file counts when it is a regular file (read or
+    // not); without one (outside a repository too) git reads its default one.
+    const configured = local.gitDir ? local.excludesFile : null;
+    const fallback = defaultExcludesFile(env);
+    excludes =
+      configured && statSync(configured, { throwIfNoEntry: false })?.isFile()
+        ? { file: configured, text: readRegularText(configured) }
+        : { file: null, text: fallback ? readRegularText(fallback) : null };
+  } catch {
+    return null; // A file too large to read here.
+  }
+  // Bytes that are not UTF-8 would not survive the copy into the shadow's excludes.
+  if (userExclude?.includes("\uFFFD")) return null;
+  const repo: UserRepoInfo = {
+    commonDir: local.gitDir,
+    atTopLevel: true,
+    excludesFile: excludes.file,
+  };
+  const infoExclude = excludeText(userExclude);
+  const ignoresChanged = await shadow.writeExclude(infoExclude);
+  const walk = walkProject(shadow.projectRoot, {
+    excludesFile: excludes.text,
+    infoExclude,
+    maxFiles: IN_PROCESS_LIMITS.maxFiles,
+    maxDirs: MAX_WALKED_DIRS,
+  });
+  if ("unsupported" in walk) return { repo, listing: null, ignoresChanged };
+  const listing = Buffer.from(walk.files.map((path) => `? ${path}\0`).join(""));
+  return { repo, listing, ignoresChanged };
 }

@@ -52,13 +52,9 @@ describe("a session's first snapshot", { timeout: 30_000 }, () => {
     const snap = await store.snapshot("first");
     if ("disabled" in snap) throw new Error(snap.disabled);
     expect(snap.files).toBe(2);
-    const calls = await git.calls();
-    // The user repository (config and rev-parse) and ls-files, all from one script; no
-    // init, and no commit script: a small first snapshot is written in process.
-    expect(calls.filter((c) => /(^| )init( |$)/.test(c))).toEqual([]);
-    expect(calls.length).toBe(3);
-    expect(new Set(calls.map((c) => c.split(" ")[0])).size).toBe(1);
-    expect(calls.filter((c) => / config /.test(c) && !/excludesFile/.test(c))).toEqual([]);
+    // A small project in a plain repository: the user's repository is read, the files
+    // listed and the snapshot written in process, without any git process.
+    expect(await git.calls()).toEqual([]);
     for (const [key, value] of [
       ["core.autocrlf", "false"],
       ["core.safecrlf", "false"],
@@ -74,6 +70,23 @@ describe("a session's first snapshot", { timeout: 30_000 }, () => {
     // Stored byte for byte: the CRLF survives.
     const blob = await shadowGit(store.gitDir, ["show", `${snap.commit}:a.txt`]);
     expect(blob.stdout).toBe("a\r\n");
+  });
+
+  it("reads the user's repository and lists the files in one script when a plain reading cannot", async () => {
+    await using repo = await createFixtureRepo({ files: { "a.txt": "a\n", "b.txt": "b\n" } });
+    const git = await countingGit();
+    // Config that includes another file is git's to read.
+    await writeFile(join(scratch, ".gitconfig"), "[include]\n\tpath = more\n");
+    const checkpointsDir = join(scratch, "cp");
+    const store = createCheckpointStore({ checkpointsDir, projectRoot: repo.root, env: git.env });
+    const snap = await store.snapshot("first");
+    if ("disabled" in snap) throw new Error(snap.disabled);
+    expect(snap.files).toBe(2);
+    const calls = await git.calls();
+    // config, rev-parse and ls-files, all from one script; no commit script (in process).
+    expect(calls.length).toBe(3);
+    expect(new Set(calls.map((c) => c.split(" ")[0])).size).toBe(1);
+    expect(calls.filter((c) => / config /.test(c) && !/excludesFile/.test(c))).toEqual([]);
   });
 
   it("opens an existing shadow repository without asking git for its format or its ref", async () => {
@@ -97,7 +110,7 @@ describe("a session's first snapshot", { timeout: 30_000 }, () => {
     expect(parent.stdout.trim()).toBe(first.commit);
   });
 
-  it("warmed ahead, a snapshot only lists the files and commits", async () => {
+  it("warmed ahead, a snapshot starts no process", async () => {
     await using repo = await createFixtureRepo({ files: { "a.txt": "a\n" } });
     const git = await countingGit();
     const store = createCheckpointStore({
@@ -112,11 +125,8 @@ describe("a session's first snapshot", { timeout: 30_000 }, () => {
     const snap = await store.snapshot("first");
     if ("disabled" in snap) throw new Error(snap.disabled);
     expect(snap.files).toBe(1);
-    const during = (await git.calls()).slice(warmed.length);
-    expect(during.filter((c) => /rev-parse|config /.test(c))).toEqual([]);
-    // ls-files only: the objects, the index, the commit and the ref are written in process.
-    expect(during.length).toBe(1);
-    expect(during[0]).toMatch(/ls-files/);
+    // The listing, the objects, the index, the commit and the ref: all in process.
+    expect((await git.calls()).slice(warmed.length)).toEqual([]);
   });
 
   it("chains on the checkpoint ref after git packed it", async () => {

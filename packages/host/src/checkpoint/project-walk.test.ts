@@ -244,6 +244,12 @@ describe("walkProject on special trees", () => {
     expect(files(walk(3, 3))).toEqual(["a/b/z", "a/y", "x"]);
     expect(walk(2, 3)).toEqual({ unsupported: "more than 2 files" });
     expect(walk(3, 2)).toEqual({ unsupported: "more than 2 folders" });
+    // A folder of ignored files lists nothing, but reading it still counts.
+    mkdirSync(join(tree, "logs"));
+    writeFileSync(join(tree, ".gitignore"), "*.log\n");
+    for (let i = 0; i < 40; i++) writeFileSync(join(tree, "logs", `${i}.log`), "");
+    expect(files(walk(6, 5))).toEqual([".gitignore", "a/b/z", "a/y", "x"]);
+    expect(walk(5, 5)).toEqual({ unsupported: "more than 40 entries read" });
   });
 
   it("gives up on a name that is not UTF-8 and on a .gitignore over 1 MiB", () => {

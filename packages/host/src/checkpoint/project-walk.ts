@@ -44,7 +44,12 @@ interface WalkState {
   readonly fileLists: readonly IgnoreList[];
   readonly files: Buffer[];
   dirs: number;
+  /** Folder entries read so far (listed or not). */
+  entries: number;
 }
+
+/** Entries read, listed or ignored, per file the walk may list: past this it gives up. */
+const ENTRIES_PER_FILE = 8;
 
 function parseText(text: string, what: string): IgnoreList {
   // A replacement character may stand for bytes a lossy decode lost: their patterns are unknown.
@@ -115,12 +120,19 @@ function readGitignore(dirAbs: string, entry: Dirent<Buffer>, base: Buffer): Ign
 function readFolder(state: WalkState, dirAbs: string): Dirent<Buffer>[] {
   if (++state.dirs > state.options.maxDirs)
     throw new GiveUp(`more than ${state.options.maxDirs} folders`);
+  let entries: Dirent<Buffer>[];
   try {
     // Names as bytes: a name that is not UTF-8 must not be mangled into another one.
-    return readdirSync(dirAbs, { withFileTypes: true, encoding: "buffer" });
+    entries = readdirSync(dirAbs, { withFileTypes: true, encoding: "buffer" });
   } catch (error) {
     throw new GiveUp(`cannot read ${dirAbs}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
+  // A folder of many ignored files costs its read even though none of them is listed.
+  state.entries += entries.length;
+  if (state.entries > state.options.maxFiles * ENTRIES_PER_FILE) {
+    throw new GiveUp(`more than ${state.options.maxFiles * ENTRIES_PER_FILE} entries read`);
+  }
+  return entries;
 }
 
 /** Lists one folder (`base`: its project-relative bytes with a trailing `/`, or empty). */
@@ -180,7 +192,8 @@ function walkFolder(
  * cannot be read for another reason than vanishing, a pattern not matched here as git does
  * (a POSIX class such as `[[:alpha:]]`, a NUL byte), an excludes or info/exclude text
  * holding U+FFFD (what a lossy decode leaves of bytes that were not UTF-8), more than
- * `maxFiles` files or `maxDirs` folders (the root counts as one). One deliberate
+ * `maxFiles` files, `maxDirs` folders (the root counts as one) or eight entries read per
+ * allowed file (a folder of many ignored files is read whole). One deliberate
  * difference: a `.gitignore` that is not a regular file gives no patterns; git agrees for a
  * symlink and a folder, but blocks for ever opening a FIFO, and this walk never blocks.
  *
@@ -193,7 +206,7 @@ export function walkProject(root: string, options: ProjectWalkOptions): ProjectW
     const fileLists = [parseText(options.infoExclude, "info/exclude")];
     if (options.excludesFile !== null)
       fileLists.push(parseText(options.excludesFile, "the excludes file"));
-    const state: WalkState = { options, fileLists, files: [], dirs: 0 };
+    const state: WalkState = { options, fileLists, files: [], dirs: 0, entries: 0 };
     walkFolder(state, root, Buffer.alloc(0), []);
     state.files.sort(Buffer.compare);
     return { files: state.files.map((path) => path.toString("utf8")) };

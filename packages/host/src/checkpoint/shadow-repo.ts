@@ -5,6 +5,13 @@ import { join } from "node:path";
 import { type HashLength, countIndexEntries } from "../git-index.js";
 import { type GitOutput, runGit, runGitScript } from "../git.js";
 
+/**
+ * How long one checkpoint git call may take by default (two minutes): git blocks for ever
+ * opening a FIFO where it reads an ignore file, and the first tool that may write waits for
+ * the snapshot.
+ */
+export const SNAPSHOT_GIT_TIME_LIMIT_MS = 2 * 60 * 1000;
+
 /** The ref every snapshot is chained on. */
 export const CHECKPOINT_REF = "refs/z-engine/checkpoints";
 
@@ -79,6 +86,8 @@ export class ShadowRepo {
   excludesFile: string | null = null;
   /** The length of the repository's object names (sha1 unless git made it sha256). */
   hashLength: HashLength = 20;
+  /** How long one git call on this repository (or reading the user's) may take. */
+  readonly timeLimitMs: number;
   private readonly baseEnv: Readonly<Record<string, string | undefined>>;
   private readonly shadowEnv: Record<string, string>;
   private ready: Promise<void> | undefined;
@@ -87,7 +96,9 @@ export class ShadowRepo {
     checkpointsDir: string,
     projectRoot: string,
     env: Readonly<Record<string, string | undefined>>,
+    timeLimitMs: number = SNAPSHOT_GIT_TIME_LIMIT_MS,
   ) {
+    this.timeLimitMs = timeLimitMs;
     this.projectRoot = existsSync(projectRoot) ? realpathSync(projectRoot) : projectRoot;
     const id = createHash("sha256").update(this.projectRoot).digest("hex").slice(0, 16);
     this.gitDir = join(checkpointsDir, id);
@@ -132,6 +143,7 @@ export class ShadowRepo {
       git: { env: this.baseEnv, set, config: [...SHADOW_CONFIG, ...excludes] },
       ...(options.input === undefined ? {} : { input: options.input }),
       ...(options.okCodes === undefined ? {} : { okCodes: options.okCodes }),
+      timeoutMs: this.timeLimitMs,
     };
   }
 

@@ -4,7 +4,7 @@ import { commitIndex, writeIndexTree } from "./commit.js";
 import { type CheckpointChange, compareTrees, readUnstorable, snapshotMessage } from "./compare.js";
 import { type UserRepoInfo, buildExcludeText, readUserRepo } from "./exclude.js";
 import { commitFirstSnapshot } from "./first-commit.js";
-import { readUserRepoAndList } from "./first-listing.js";
+import { listFirstLocally, readUserRepoAndList } from "./first-listing.js";
 import { applyRestore, planRestore } from "./restore.js";
 import { CHECKPOINT_REF, ShadowRepo } from "./shadow-repo.js";
 import { type StageLimits, planStage } from "./stage.js";
@@ -21,6 +21,12 @@ export interface CheckpointStoreOptions {
   readonly maxFiles?: number;
   /** Files larger than this are not stored (default 8 MiB). */
   readonly maxFileBytes?: number;
+  /**
+   * A git call of a snapshot, diff or restore taking longer is killed and the operation
+   * rejects (default 2 minutes; git blocks for ever opening a FIFO where it reads an ignore
+   * file).
+   */
+  readonly gitTimeLimitMs?: number;
 }
 
 /** A stored snapshot. */
@@ -88,7 +94,12 @@ export interface CheckpointStore {
  */
 export function createCheckpointStore(options: CheckpointStoreOptions): CheckpointStore {
   const env = options.env ?? process.env;
-  const shadow = new ShadowRepo(options.checkpointsDir, options.projectRoot, env);
+  const shadow = new ShadowRepo(
+    options.checkpointsDir,
+    options.projectRoot,
+    env,
+    options.gitTimeLimitMs,
+  );
   const limits: StageLimits = {
     maxFiles: options.maxFiles ?? 50_000,
     maxFileBytes: options.maxFileBytes ?? 8 * 1024 * 1024,
@@ -104,27 +115,29 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
 
   const prepare = async (): Promise<boolean> => {
     // The user's repository is read while the shadow one is made (both spawn git).
-    userRepo ??= readUserRepo(shadow.projectRoot, env);
+    userRepo ??= readUserRepo(shadow.projectRoot, env, shadow.timeLimitMs);
     const [repo] = await Promise.all([userRepo, shadow.init()]);
     if (repo.excludesFile) shadow.excludesFile = repo.excludesFile;
-    return shadow.writeExclude(await buildExcludeText(shadow.projectRoot, repo, env));
+    const text = await buildExcludeText(shadow.projectRoot, repo, env, shadow.timeLimitMs);
+    return shadow.writeExclude(text);
   };
 
   /**
-   * `prepare`, and for a store that has not read the user's repository yet, the listing too
-   * in the same spawn when it can (see `readUserRepoAndList`).
+   * `prepare`, and the listing too when it can be taken with it: in process for a shadow
+   * repository without an index yet (`listFirstLocally`), else, for a store that has not
+   * read the user's repository yet, in the same spawn (see `readUserRepoAndList`).
    */
   const prepareAndList = async (): Promise<{ ignoresChanged: boolean; listed?: Buffer }> => {
-    if (userRepo === undefined) {
-      await shadow.init();
-      const first = await readUserRepoAndList(shadow, env).catch(() => null);
-      if (first) {
-        userRepo = Promise.resolve(first.repo);
-        if (first.repo.excludesFile) shadow.excludesFile = first.repo.excludesFile;
-        if (first.listing) return { ignoresChanged: first.ignoresChanged, listed: first.listing };
-      }
+    await shadow.init();
+    let first = await listFirstLocally(shadow, env).catch(() => null);
+    if (!first && userRepo === undefined) {
+      first = await readUserRepoAndList(shadow, env).catch(() => null);
     }
-    return { ignoresChanged: await prepare() };
+    if (!first) return { ignoresChanged: await prepare() };
+    userRepo = Promise.resolve(first.repo);
+    shadow.excludesFile = first.repo.excludesFile;
+    if (first.listing) return { ignoresChanged: first.ignoresChanged, listed: first.listing };
+    return { ignoresChanged: (await prepare()) || first.ignoresChanged };
   };
 
   const verify = async (commit: string): Promise<string> => {
