@@ -1,5 +1,6 @@
 import { copyFile, rm } from "node:fs/promises";
 import { HostError } from "../errors.js";
+import { GitTimeLimit } from "../git.js";
 import { commitIndex, writeIndexTree } from "./commit.js";
 import { type CheckpointChange, compareTrees, readUnstorable, snapshotMessage } from "./compare.js";
 import { type UserRepoInfo, buildExcludeText, readUserRepo } from "./exclude.js";
@@ -131,7 +132,11 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
     await shadow.init();
     let first = await listFirstLocally(shadow, env).catch(() => null);
     if (!first && userRepo === undefined) {
-      first = await readUserRepoAndList(shadow, env).catch(() => null);
+      // A script that failed is taken again step by step; one that hung is not.
+      first = await readUserRepoAndList(shadow, env).catch((error: unknown) => {
+        if (error instanceof GitTimeLimit) throw error;
+        return null;
+      });
     }
     if (!first) return { ignoresChanged: await prepare() };
     userRepo = Promise.resolve(first.repo);
