@@ -177,9 +177,11 @@ async function takeCheckpoint(turn: TurnState): Promise<void> {
 
 /**
  * What runs once the turn's first request went out (the returned function is called then;
- * idempotent): the turn's git work starts and the shell parser loads with a first parse
+ * idempotent): the turn's git work starts, then the shell parser loads with a first parse
  * (tree-sitter compiles its code on first use), so both run while the model answers and a
- * first Bash call waits for neither, and neither delays the request (issue 18). Never
+ * first Bash call waits for neither, and neither delays the request (issue 18). The parser
+ * comes after the start fingerprint: the git work is mostly synchronous in process, every
+ * call that may write waits for it, and a command of plain words needs no parser. Never
  * rejects: a parser that cannot load is the gate's business.
  */
 function afterFirstRequest(
@@ -191,8 +193,12 @@ function afterFirstRequest(
   return () => {
     if (done) return;
     done = true;
-    // The parser first: its module's read runs in the thread pool while git is spawned.
-    if (warmParser) void parseCommand("git status && npm test 2>&1 | tail -n 5").catch(() => {});
     turn.gitWork.start();
+    if (warmParser) {
+      void turn.gitWork
+        .fingerprint()
+        .then(() => parseCommand("git status && npm test 2>&1 | tail -n 5"))
+        .catch(() => {});
+    }
   };
 }
