@@ -8,6 +8,18 @@
 export type { ParseError, ParseResult } from "./parse.js";
 export { parseJsonWith, parseWith } from "./parse.js";
 
+// Schemas built on first use
+export {
+  /**
+   * A stand-in for the object (a zod schema) `build` returns, built on its first use; it
+   * behaves as the object in every use but identity (`===`, registries keyed by the schema).
+   * Build other schemas from the real object (`once`), hand out the stand-in.
+   */
+  lazily,
+  /** `build` run on the first call only; later calls return its first result. */
+  once,
+} from "./lazy.js";
+
 // Ids
 export {
   AgentId,
