@@ -1,6 +1,7 @@
 /**
  * @z-engine/protocol: the shared language of Z Engine. Everything exported here is public
- * API; everything else is internal. Schemas (zod) and their inferred types share a name.
+ * API; everything else is internal. Schemas (zod) and their inferred types share a name;
+ * each schema is built on its first use (`lazily`), not at import.
  * No `node:` imports, so a browser host can use it.
  */
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { EngineEvent, EventEnvelope, lastingEvents } from "./events.js";
+import * as protocol from "./index.js";
 import { lazily, once } from "./lazy.js";
 
 describe("lazily", () => {
@@ -60,5 +61,18 @@ describe("lazily", () => {
       event: { type: "titleChanged", title: "t" },
     };
     expect(EventEnvelope.parse(envelope)).toEqual(envelope);
+  });
+
+  it("keeps every exported schema a zod schema", () => {
+    const schemas = Object.entries(protocol).filter(([, value]) => value instanceof z.ZodType);
+    expect(schemas.length).toBeGreaterThan(60);
+    for (const [name, schema] of schemas) {
+      expect(typeof (schema as z.ZodType).safeParse, name).toBe("function");
+      expect(z.toJSONSchema(schema as z.ZodType, { unrepresentable: "any" }), name).toBeTypeOf(
+        "object",
+      );
+    }
+    expect(protocol.EngineCommand.parse({ type: "cancel" })).toEqual({ type: "cancel" });
+    expect(protocol.Usage.shape.costUsd).toBeInstanceOf(z.ZodNumber);
   });
 });

@@ -1,5 +1,6 @@
-// Schemas built on first use (issue 18: `zeng -p` builds every zod schema its modules declare
-// at import, and most of protocol's are never used before the first request).
+// Schemas built on first use (issue 18): every exported schema of this package is a `lazily`
+// stand-in, because `zeng -p` built all of them at import and uses few before its first
+// request (the enums config's settings name, the command it parses).
 
 /** `build`, run on the first call only; later calls return its first result. */
 export function once<T>(build: () => T): () => T {
@@ -19,11 +20,13 @@ export function once<T>(build: () => T): () => T {
  * first use: reading a property, `in`, listing keys, `instanceof` (the prototype is the
  * real one's) and writing all reach the real object, with getters run against it, so
  * `schema.parse(v)`, `schema.shape`, `schema.extend(...)`, `schema.options` and zod's
- * `instanceof` checks behave as on the schema itself. What differs is identity only: the
- * stand-in is not `===` the object (a zod registry keyed by the real schema does not find
- * metadata under the stand-in), so build schemas from the real object (call `once`'s
- * function) and hand out the stand-in. `build` runs at most once; what it throws is thrown
- * to each use until then.
+ * `instanceof` checks behave as on the schema itself, and a stand-in may be a field or an
+ * option of another schema (zod reaches it through its properties). What differs is identity
+ * only: the stand-in is not `===` the object, so metadata a zod registry keeps for the real
+ * schema (`.describe()`, `.meta()` on it inside `build`) is not found under the stand-in when
+ * another schema holds it; give such a schema its description where it is used, or build
+ * from the real object (`once`'s function). `build` runs at most once; what it throws is
+ * thrown to each use until then.
  */
 export function lazily<T extends object>(build: () => T): T {
   const real = once(build);
