@@ -1,11 +1,11 @@
 // An esbuild plugin for `zeng -p`'s first request. The bundled Anthropic SDK (llm's
 // vendor/anthropic-sdk.js) asks `x instanceof globalThis.ReadableStream` of every request
-// body (in four places: `isStreamBody`, `buildBody`, `buildRequest`, `fetchWithTimeout`), and reading that global makes
-// Node load its web streams (about 2 ms of CPU before the first request) although the body
-// is a plain object or a string. Neither a primitive nor an object whose prototype is
-// Object.prototype or null can be a ReadableStream, so those skip the test and every answer
-// stays the same (test/stream-body-check.test.ts). A vendored SDK without such a test is
-// bundled unchanged.
+// body, in four places (`isStreamBody`, `buildBody`, `buildRequest`, `fetchWithTimeout`),
+// and reading that global makes Node load its web streams (about 2 ms of CPU before the
+// first request) although the body is a plain object or a string. Neither a primitive nor
+// an object whose prototype is Object.prototype or null can be a ReadableStream, so those
+// skip the test and every answer stays the same (test/stream-body-check.test.ts). A
+// vendored SDK without such a test is bundled unchanged.
 import { readFile } from "node:fs/promises";
 
 const STREAM_TEST =
