@@ -1,4 +1,4 @@
-// cli.coldstart: from spawning `node dist/main.js -p hi` to the first request arriving at
+// cli.coldstart: from spawning `node dist/zeng.cjs -p hi` to the first request arriving at
 // the fake provider (design.md §2, §7, issue 18). Baseline: spawning `node -e 0` until it
 // exits. The data folder is kept across runs, as a user's is, so the V8 code cache written
 // by the warm-ups is used (src/code-cache.ts); `cli.coldstartNoCache` is the same start with
@@ -102,7 +102,7 @@ const line = (name: string, value: number, base: number) =>
 const cached = await series({});
 const uncached = await series({ ZENGINE_CODE_CACHE: "off" });
 console.log(
-  `workload: spawn \`node dist/main.js -p hi --output-format json\` in a one-file git repo (catalog off, anthropic wire, one data folder for all runs, so the warm-ups write the code cache) until the fake provider receives the first request; ${RUNS} runs after ${WARMUP} warm-ups; baseline: spawn \`node -e 0\` until exit; CPU: the child's main thread until the request (baseline: node -e until it prints); NoCache: ZENGINE_CODE_CACHE=off`,
+  `workload: spawn \`node dist/zeng.cjs -p hi --output-format json\` in a one-file git repo (catalog off, anthropic wire, one data folder for all runs, so the warm-ups write the code cache) until the fake provider receives the first request; ${RUNS} runs after ${WARMUP} warm-ups; baseline: spawn \`node -e 0\` until exit; CPU: the child's main thread until the request (baseline: node -e until it prints); NoCache: ZENGINE_CODE_CACHE=off`,
 );
 console.log(line("cli.coldstart", cached.ms, cached.baseMs));
 console.log(line("cli.coldstartCpu", cached.cpuMs, cached.baseCpuMs));

@@ -1,4 +1,4 @@
-// Not a benchmark: runs `node <flags> dist/main.js -p hi` against the fake provider in the
+// Not a benchmark: runs `node <flags> dist/zeng.cjs -p hi` against the fake provider in the
 // cold-start bench's world, with one data folder (so the runs after the first use the code
 // cache), the flags on the last PROFILE_RUNS runs (default 1) of 2 + PROFILE_RUNS, to profile
 // the start (README, "Start-up"):

@@ -123,7 +123,7 @@ try {
 const r = median(ready);
 const rb = median(readyBase);
 console.log(
-  `workload: start \`node dist/main.js\` in tmux (80x30) in a one-file git repo (catalog off) until its prompt shows; ${RUNS} runs after ${WARMUP} warm-ups; baseline: \`node -e\` printing a line in tmux`,
+  `workload: start \`node dist/zeng.cjs\` in tmux (80x30) in a one-file git repo (catalog off) until its prompt shows; ${RUNS} runs after ${WARMUP} warm-ups; baseline: \`node -e\` printing a line in tmux`,
 );
 console.log(
   `BENCH tui.ready ${r.toFixed(0)} ms baseline=${rb.toFixed(0)} ratio=${(r / rb).toFixed(2)}`,

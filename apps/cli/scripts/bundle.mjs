@@ -22,6 +22,7 @@ import {
 } from "../../../scripts/esbuild-node-app.mjs";
 import { deferBuiltins } from "./defer-builtins.mjs";
 import { dropRedundantNames } from "./drop-redundant-names.mjs";
+import { streamBodyCheck } from "./stream-body-check.mjs";
 import { stringWidthFastPath } from "./string-width-fast-path.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -39,7 +40,8 @@ const common = {
   target: "node20",
   external,
   // ink's text measuring without compiling the RGI emoji set for plain text (see the file).
-  plugins: [zodEnglishOnly, stringWidthFastPath],
+  // The SDK's request-body test without loading Node's web streams (see the file).
+  plugins: [zodEnglishOnly, stringWidthFastPath, streamBodyCheck],
   // Some code tells errors apart by class name (llm classifies SDK errors that way), so
   // names survive bundling; no minifying (it gained nothing measurable; stacks stay readable).
   keepNames: true,
@@ -109,6 +111,22 @@ await build({
   // Bundled CommonJS code calls require() for Node's own modules.
   banner: { js: REQUIRE_BANNER },
 });
+// The bin: a CommonJS front (src/bin.ts) that runs `zeng -p` without Node's ES module loader
+// and imports main.js for every other command. `import.meta.url` is its own URL (it sits
+// beside main.js, so `./chunks/` and `./main.js` resolve as from there).
+await build({
+  ...common,
+  entryPoints: [join(root, "src", "bin.ts")],
+  format: "cjs",
+  outfile: join(outdir, "zeng.cjs"),
+  define: {
+    ...common.define,
+    ZENG_HEADLESS_BUNDLE: JSON.stringify(headless),
+    "import.meta.url": "__zengEntryUrl",
+  },
+  banner: { js: 'var __zengEntryUrl = require("node:url").pathToFileURL(__filename).href;' },
+});
+await chmod(join(outdir, "zeng.cjs"), 0o755);
 // The repo map's worker thread: its own small bundle next to main.js (main.js and its chunks
 // stay as they are).
 await bundleRepoMapWorker(build, import.meta.resolve("@z-engine/engine"), outdir);

@@ -1,7 +1,8 @@
 // Loads some of Node's built-in modules on first use instead of when the headless bundle
 // starts. Why: the bundle's top level runs every `require("node:...")` of the engine's ES
 // modules, and a few of them cost milliseconds to load (node:https with TLS ~1.8 ms,
-// node:child_process ~1.4 ms, node:worker_threads, node:v8) although nothing before
+// node:child_process ~1.4 ms, node:worker_threads, node:v8, node:zlib ~2 ms: the first
+// snapshot's in-process commit deflates its objects after the request) although nothing before
 // `zeng -p`'s first request uses them (issue 18; README, "Start-up").
 
 /** The built-ins the headless bundle loads on first use (none of them is used before the first request). */
@@ -10,6 +11,7 @@ export const DEFERRED_BUILTINS = [
   "node:child_process",
   "node:worker_threads",
   "node:v8",
+  "node:zlib",
 ];
 
 /**

@@ -4,36 +4,10 @@
 // front; each command imports what it needs when it runs (design.md §2).
 import { readFileSync } from "node:fs";
 import { type Command, parseArgs } from "./args.js";
+import { exitAfterFlush, io, runToExit, stdout } from "./entry-io.js";
 import { EXIT } from "./exit-codes.js";
 import { startHeadless } from "./headless-start.js";
-import type { Io } from "./output/result.js";
 import { USAGE } from "./usage.js";
-
-/** A reader that goes away (`zeng -p ... | head`) is not an error of ours. */
-function onStdoutError(error: NodeJS.ErrnoException): void {
-  if (error.code === "EPIPE") process.exit(process.exitCode ?? EXIT.ok);
-}
-
-let stdoutGuarded = false;
-
-/**
- * `process.stdout` with the EPIPE handler on it, made on first use: Node creates the stream
- * on first access (1.5-2 ms of CPU for a file, 3-4 ms for a pipe), and `zeng -p` writes
- * nothing before its first request in the json and text formats (text prints the answer as
- * it arrives, json at the end).
- */
-function stdout(): NodeJS.WriteStream {
-  if (!stdoutGuarded) {
-    stdoutGuarded = true;
-    process.stdout.on("error", onStdoutError);
-  }
-  return process.stdout;
-}
-
-const io: Io = {
-  stdout: (text) => void stdout().write(text),
-  stderr: (text) => void process.stderr.write(text),
-};
 
 function version(): string {
   const url = new URL("../package.json", import.meta.url);
@@ -71,19 +45,11 @@ async function dispatch(command: Command): Promise<number> {
   }
 }
 
-/** Exits once stdout and stderr have taken everything written (pipes may be asynchronous). */
-function exitAfterFlush(code: number): void {
-  process.exitCode = code;
-  stdout().write("", () => process.stderr.write("", () => process.exit(code)));
-}
-
 const parsed = parseArgs(process.argv.slice(2));
 if (!parsed.ok) {
   io.stderr(`zeng: ${parsed.error} (see zeng --help)\n`);
   exitAfterFlush(EXIT.usage);
 } else {
-  dispatch(parsed.command).then(exitAfterFlush, (error: unknown) => {
-    io.stderr(`zeng: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
-    exitAfterFlush(EXIT.failed);
-  });
+  const { command } = parsed;
+  runToExit(() => dispatch(command));
 }

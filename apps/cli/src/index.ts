@@ -1,5 +1,5 @@
 /**
- * @z-engine/cli: the `zeng` command line (its binary is dist/main.js). The library surface
+ * @z-engine/cli: the `zeng` command line (its binary is dist/zeng.cjs, which imports dist/main.js for every command but `-p`). The library surface
  * is only what its tests and hosts that wrap the CLI need: the argument parser and the
  * exit-code mapping.
  */

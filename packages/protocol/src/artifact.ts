@@ -1,16 +1,19 @@
 import { z } from "zod";
+import { lazily } from "./lazy.js";
 
 /** A stable reference to stored bytes (a long tool output, a check log, an image). */
-export const ArtifactRef = z.object({
-  /** Opaque and stable for the life of the session: `artifact:<name>`. */
-  ref: z.string(),
-  name: z.string(),
-  /** Bytes stored (after any truncation). */
-  bytes: z.number().int().nonnegative(),
-  mediaType: z.string(),
-  /** True when the data was longer than the sink's limit and only its start was kept. */
-  truncated: z.boolean(),
-});
+export const ArtifactRef = lazily(() =>
+  z.object({
+    /** Opaque and stable for the life of the session: `artifact:<name>`. */
+    ref: z.string(),
+    name: z.string(),
+    /** Bytes stored (after any truncation). */
+    bytes: z.number().int().nonnegative(),
+    mediaType: z.string(),
+    /** True when the data was longer than the sink's limit and only its start was kept. */
+    truncated: z.boolean(),
+  }),
+);
 export type ArtifactRef = z.infer<typeof ArtifactRef>;
 
 export interface ArtifactPutOptions {

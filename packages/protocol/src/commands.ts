@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { lazily } from "./lazy.js";
 import { ImageBlock } from "./content.js";
 import { ApprovalId, JobId, MessageId, PlanId, QuestionId, TurnId } from "./ids.js";
 import { Effort } from "./model.js";
@@ -13,49 +14,51 @@ const command = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =
  * stream or the tools), answer pending tool calls "cancelled by user" and end the turn as
  * `cancelled`; interrupt keeps queued steering for the next turn, cancel drops it.
  */
-export const EngineCommand = z.discriminatedUnion("type", [
-  /**
-   * Start a turn with a user message (queued when a turn is running). `turnId` names the
-   * turn it starts (a host's own id, so it can wait for that turn's end); default: a new id.
-   */
-  command("submit", {
-    text: z.string(),
-    images: z.array(ImageBlock).optional(),
-    turnId: TurnId.optional(),
-  }),
-  /** A message that joins the running turn at its next round. */
-  command("steer", { text: z.string().min(1) }),
-  command("cancel", {}),
-  command("interrupt", {}),
-  command("resolveApproval", { approvalId: ApprovalId, decision: ApprovalDecision }),
-  command("answerQuestion", { questionId: QuestionId, answers: QuestionAnswers }),
-  /** Approve or reject a proposed plan; `mode` is the mode to leave plan mode into. */
-  command("resolvePlan", {
-    planId: PlanId,
-    approved: z.boolean(),
-    feedback: z.string().optional(),
-    mode: PermissionMode.optional(),
-  }),
-  command("setMode", { mode: PermissionMode }),
-  command("setModel", { model: z.string().min(1) }),
-  command("setEffort", { effort: Effort }),
-  /** Restore code, conversation or both to the state before a user message (idle sessions only). */
-  command("rewind", { messageId: MessageId, restore: RewindRestore }),
-  /** `true` records the project in trust.json and reloads settings; `false` only dismisses. */
-  command("trustWorkspace", { trusted: z.boolean() }),
-  command("killJob", { jobId: JobId }),
-  /**
-   * Run a slash command by name (without the `/`), e.g. `{ name: "fix-issue", args: "123" }`.
-   * Engine built-ins answer without the model (a `commandOutput` event or a state change);
-   * prompt commands start a turn (queued like a submit); an unknown name gets a notice.
-   * `turnId` names the turn a prompt command starts.
-   */
-  command("runCommand", {
-    name: z.string().min(1),
-    args: z.string().default(""),
-    turnId: TurnId.optional(),
-  }),
-]);
+export const EngineCommand = lazily(() =>
+  z.discriminatedUnion("type", [
+    /**
+     * Start a turn with a user message (queued when a turn is running). `turnId` names the
+     * turn it starts (a host's own id, so it can wait for that turn's end); default: a new id.
+     */
+    command("submit", {
+      text: z.string(),
+      images: z.array(ImageBlock).optional(),
+      turnId: TurnId.optional(),
+    }),
+    /** A message that joins the running turn at its next round. */
+    command("steer", { text: z.string().min(1) }),
+    command("cancel", {}),
+    command("interrupt", {}),
+    command("resolveApproval", { approvalId: ApprovalId, decision: ApprovalDecision }),
+    command("answerQuestion", { questionId: QuestionId, answers: QuestionAnswers }),
+    /** Approve or reject a proposed plan; `mode` is the mode to leave plan mode into. */
+    command("resolvePlan", {
+      planId: PlanId,
+      approved: z.boolean(),
+      feedback: z.string().optional(),
+      mode: PermissionMode.optional(),
+    }),
+    command("setMode", { mode: PermissionMode }),
+    command("setModel", { model: z.string().min(1) }),
+    command("setEffort", { effort: Effort }),
+    /** Restore code, conversation or both to the state before a user message (idle sessions only). */
+    command("rewind", { messageId: MessageId, restore: RewindRestore }),
+    /** `true` records the project in trust.json and reloads settings; `false` only dismisses. */
+    command("trustWorkspace", { trusted: z.boolean() }),
+    command("killJob", { jobId: JobId }),
+    /**
+     * Run a slash command by name (without the `/`), e.g. `{ name: "fix-issue", args: "123" }`.
+     * Engine built-ins answer without the model (a `commandOutput` event or a state change);
+     * prompt commands start a turn (queued like a submit); an unknown name gets a notice.
+     * `turnId` names the turn a prompt command starts.
+     */
+    command("runCommand", {
+      name: z.string().min(1),
+      args: z.string().default(""),
+      turnId: TurnId.optional(),
+    }),
+  ]),
+);
 export type EngineCommand = z.infer<typeof EngineCommand>;
 export type EngineCommandType = EngineCommand["type"];
 

@@ -1,12 +1,25 @@
 /**
  * @z-engine/protocol: the shared language of Z Engine. Everything exported here is public
- * API; everything else is internal. Schemas (zod) and their inferred types share a name.
+ * API; everything else is internal. Schemas (zod) and their inferred types share a name;
+ * each schema is built on its first use (`lazily`), not at import.
  * No `node:` imports, so a browser host can use it.
  */
 
 // Parsing: every parse function returns a typed value or a path-naming error, never throws.
 export type { ParseError, ParseResult } from "./parse.js";
 export { parseJsonWith, parseWith } from "./parse.js";
+
+// Schemas built on first use
+export {
+  /**
+   * A stand-in for the object (a zod schema) `build` returns, built on its first use; it
+   * behaves as the object in every use but identity (`===`, registries keyed by the schema).
+   * Build other schemas from the real object (`once`), hand out the stand-in.
+   */
+  lazily,
+  /** `build` run on the first call only; later calls return its first result. */
+  once,
+} from "./lazy.js";
 
 // Ids
 export {

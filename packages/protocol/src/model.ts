@@ -1,68 +1,79 @@
 import { z } from "zod";
+import { lazily } from "./lazy.js";
 import { ModelMessage } from "./content.js";
 import { ToolCallId } from "./ids.js";
 import { TokenUsage } from "./usage.js";
 
 /** How hard a reasoning model thinks first: a thinking budget on Anthropic, a reasoning effort elsewhere. */
-export const Effort = z.enum(["low", "medium", "high", "max"]);
+export const Effort = lazily(() => z.enum(["low", "medium", "high", "max"]));
 export type Effort = z.infer<typeof Effort>;
 
 /**
  * One section of the system prompt. Sections come in a cache-stable order; `cacheable`
  * sections never change within a session.
  */
-export const SystemSection = z.object({
-  id: z.string(),
-  text: z.string(),
-  cacheable: z.boolean(),
-});
+export const SystemSection = lazily(() =>
+  z.object({
+    id: z.string(),
+    text: z.string(),
+    cacheable: z.boolean(),
+  }),
+);
 export type SystemSection = z.infer<typeof SystemSection>;
 
 /** A tool offered to the model: its name, description and input as JSON Schema. */
-export const ToolSpec = z.object({
-  name: z.string(),
-  description: z.string(),
-  inputSchema: z.record(z.string(), z.unknown()),
-});
+export const ToolSpec = lazily(() =>
+  z.object({
+    name: z.string(),
+    description: z.string(),
+    inputSchema: z.record(z.string(), z.unknown()),
+  }),
+);
 export type ToolSpec = z.infer<typeof ToolSpec>;
 
 /**
  * A provider-neutral cache breakpoint: the prefix up to and including the marked item may be
  * cached. Clients translate marks (`cache_control` on Anthropic and OpenRouter) or ignore them.
  */
-export const CacheMark = z.discriminatedUnion("target", [
-  z.object({ target: z.literal("system"), index: z.number().int().nonnegative() }),
-  z.object({ target: z.literal("tools") }),
-  z.object({ target: z.literal("message"), index: z.number().int().nonnegative() }),
-]);
+export const CacheMark = lazily(() =>
+  z.discriminatedUnion("target", [
+    z.object({ target: z.literal("system"), index: z.number().int().nonnegative() }),
+    z.object({ target: z.literal("tools") }),
+    z.object({ target: z.literal("message"), index: z.number().int().nonnegative() }),
+  ]),
+);
 export type CacheMark = z.infer<typeof CacheMark>;
 
 /** Everything a client needs for one model call. */
-export const ModelRequest = z.object({
-  model: z.string(),
-  system: z.array(SystemSection),
-  tools: z.array(ToolSpec),
-  messages: z.array(ModelMessage),
-  cacheMarks: z.array(CacheMark),
-  maxTokens: z.number().int().positive(),
-  effort: Effort.optional(),
-  temperature: z.number().optional(),
-});
+export const ModelRequest = lazily(() =>
+  z.object({
+    model: z.string(),
+    system: z.array(SystemSection),
+    tools: z.array(ToolSpec),
+    messages: z.array(ModelMessage),
+    cacheMarks: z.array(CacheMark),
+    maxTokens: z.number().int().positive(),
+    effort: Effort.optional(),
+    temperature: z.number().optional(),
+  }),
+);
 export type ModelRequest = z.infer<typeof ModelRequest>;
 
 /** Why a model call failed; `retryable` kinds are retried by the clients before they surface. */
-export const ModelErrorKind = z.enum([
-  "contextOverflow",
-  "authentication",
-  "rateLimit",
-  "overloaded",
-  "server",
-  "network",
-  "timeout",
-  "invalidRequest",
-  "cancelled",
-  "unknown",
-]);
+export const ModelErrorKind = lazily(() =>
+  z.enum([
+    "contextOverflow",
+    "authentication",
+    "rateLimit",
+    "overloaded",
+    "server",
+    "network",
+    "timeout",
+    "invalidRequest",
+    "cancelled",
+    "unknown",
+  ]),
+);
 export type ModelErrorKind = z.infer<typeof ModelErrorKind>;
 
 /**
@@ -81,22 +92,19 @@ export function modelErrorKindForStatus(status: number): ModelErrorKind {
   return "unknown";
 }
 
-export const ModelError = z.object({
-  kind: ModelErrorKind,
-  message: z.string(),
-  status: z.number().int().optional(),
-  retryAfterMs: z.number().nonnegative().optional(),
-});
+export const ModelError = lazily(() =>
+  z.object({
+    kind: ModelErrorKind,
+    message: z.string(),
+    status: z.number().int().optional(),
+    retryAfterMs: z.number().nonnegative().optional(),
+  }),
+);
 export type ModelError = z.infer<typeof ModelError>;
 
-export const StopReason = z.enum([
-  "endTurn",
-  "toolUse",
-  "maxTokens",
-  "stopSequence",
-  "refusal",
-  "other",
-]);
+export const StopReason = lazily(() =>
+  z.enum(["endTurn", "toolUse", "maxTokens", "stopSequence", "refusal", "other"]),
+);
 export type StopReason = z.infer<typeof StopReason>;
 
 /**
@@ -104,43 +112,45 @@ export type StopReason = z.infer<typeof StopReason>;
  * arrives whole once its input is complete; `usage` reports the response's running totals
  * (the last one counts). Exactly one terminal event ends every stream: `stop` or `error`.
  */
-export const ModelEvent = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("textDelta"), text: z.string() }),
-  z.object({ type: z.literal("thinkingDelta"), text: z.string() }),
-  /** Closes the current thinking block, with the provider's signature when it gave one. */
-  z.object({ type: z.literal("thinkingEnd"), signature: z.string().optional() }),
-  z.object({ type: z.literal("redactedThinking"), data: z.string() }),
-  /**
-   * A complete tool call. When the model's arguments were not valid JSON, `input` is `{}`,
-   * `inputError` says why and `rawInput` holds what was sent.
-   */
-  z.object({
-    type: z.literal("toolCall"),
-    id: ToolCallId,
-    name: z.string(),
-    input: z.unknown(),
-    rawInput: z.string().optional(),
-    inputError: z.string().optional(),
-  }),
-  z.object({ type: z.literal("usage"), usage: TokenUsage }),
-  /** A failed attempt that will be retried after `delayMs`. */
-  z.object({
-    type: z.literal("retrying"),
-    attempt: z.number().int().positive(),
-    maxAttempts: z.number().int().positive(),
-    delayMs: z.number().nonnegative(),
-    error: ModelError,
-  }),
-  /** The request moves on to a fallback model (only before any answer text arrived). */
-  z.object({
-    type: z.literal("fallback"),
-    fromModel: z.string(),
-    toModel: z.string(),
-    error: ModelError,
-  }),
-  z.object({ type: z.literal("stop"), reason: StopReason, model: z.string().optional() }),
-  z.object({ type: z.literal("error"), error: ModelError }),
-]);
+export const ModelEvent = lazily(() =>
+  z.discriminatedUnion("type", [
+    z.object({ type: z.literal("textDelta"), text: z.string() }),
+    z.object({ type: z.literal("thinkingDelta"), text: z.string() }),
+    /** Closes the current thinking block, with the provider's signature when it gave one. */
+    z.object({ type: z.literal("thinkingEnd"), signature: z.string().optional() }),
+    z.object({ type: z.literal("redactedThinking"), data: z.string() }),
+    /**
+     * A complete tool call. When the model's arguments were not valid JSON, `input` is `{}`,
+     * `inputError` says why and `rawInput` holds what was sent.
+     */
+    z.object({
+      type: z.literal("toolCall"),
+      id: ToolCallId,
+      name: z.string(),
+      input: z.unknown(),
+      rawInput: z.string().optional(),
+      inputError: z.string().optional(),
+    }),
+    z.object({ type: z.literal("usage"), usage: TokenUsage }),
+    /** A failed attempt that will be retried after `delayMs`. */
+    z.object({
+      type: z.literal("retrying"),
+      attempt: z.number().int().positive(),
+      maxAttempts: z.number().int().positive(),
+      delayMs: z.number().nonnegative(),
+      error: ModelError,
+    }),
+    /** The request moves on to a fallback model (only before any answer text arrived). */
+    z.object({
+      type: z.literal("fallback"),
+      fromModel: z.string(),
+      toModel: z.string(),
+      error: ModelError,
+    }),
+    z.object({ type: z.literal("stop"), reason: StopReason, model: z.string().optional() }),
+    z.object({ type: z.literal("error"), error: ModelError }),
+  ]),
+);
 export type ModelEvent = z.infer<typeof ModelEvent>;
 
 /** Options of one streamed call. */

@@ -1,16 +1,19 @@
 import { z } from "zod";
+import { lazily } from "./lazy.js";
 
 /** Token counts of one response, or summed over many. */
-export const TokenUsage = z.object({
-  input: z.number().int().nonnegative(),
-  output: z.number().int().nonnegative(),
-  cacheRead: z.number().int().nonnegative(),
-  cacheWrite: z.number().int().nonnegative(),
-});
+export const TokenUsage = lazily(() =>
+  z.object({
+    input: z.number().int().nonnegative(),
+    output: z.number().int().nonnegative(),
+    cacheRead: z.number().int().nonnegative(),
+    cacheWrite: z.number().int().nonnegative(),
+  }),
+);
 export type TokenUsage = z.infer<typeof TokenUsage>;
 
 /** Token counts with their price in US dollars. */
-export const Usage = TokenUsage.extend({ costUsd: z.number().nonnegative() });
+export const Usage = lazily(() => TokenUsage.extend({ costUsd: z.number().nonnegative() }));
 export type Usage = z.infer<typeof Usage>;
 
 /** Zero usage. */

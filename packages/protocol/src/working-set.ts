@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { lazily } from "./lazy.js";
 import { ArtifactRef } from "./artifact.js";
 import { type ContentBlock, Message } from "./content.js";
 import { MessageId, ToolCallId } from "./ids.js";
@@ -7,9 +8,11 @@ import { MessageId, ToolCallId } from "./ids.js";
  * The record of old tool results cleared from the model's working set to relieve context
  * pressure. The originals went to `artifact` (null when they could not be stored).
  */
-export const ToolResultClearing = z.object({
-  calls: z.array(z.object({ toolUseId: ToolCallId, artifact: ArtifactRef.nullable() })).min(1),
-});
+export const ToolResultClearing = lazily(() =>
+  z.object({
+    calls: z.array(z.object({ toolUseId: ToolCallId, artifact: ArtifactRef.nullable() })).min(1),
+  }),
+);
 export type ToolResultClearing = z.infer<typeof ToolResultClearing>;
 
 /** What a cleared tool result reads as, in the live working set and after replay alike. */
@@ -46,13 +49,15 @@ export function applyToolResultClearing(
  * The record of a compaction: older history replaced by a summary. `droppedMessageIds`
  * names what it dropped, in order; `summary` is the user message that takes their place.
  */
-export const Compaction = z.object({
-  trigger: z.enum(["auto", "manual", "overflow"]),
-  summary: Message,
-  droppedMessageIds: z.array(MessageId).min(1),
-  tokensBefore: z.number().int().nonnegative(),
-  tokensAfter: z.number().int().nonnegative(),
-});
+export const Compaction = lazily(() =>
+  z.object({
+    trigger: z.enum(["auto", "manual", "overflow"]),
+    summary: Message,
+    droppedMessageIds: z.array(MessageId).min(1),
+    tokensBefore: z.number().int().nonnegative(),
+    tokensAfter: z.number().int().nonnegative(),
+  }),
+);
 export type Compaction = z.infer<typeof Compaction>;
 
 /**

@@ -135,13 +135,21 @@ export class FileSessionStore implements SessionStore {
   ): Promise<FileOpenedSession> {
     if (!(await exists(dir))) throw new StoreError("notFound", `no session ${id}`);
     const lock = await acquireLock(dir, id);
+    // A new session (`create`, the only caller with initial records) has no meta.json and no
+    // resume point to look for, and its caller writes meta.json next (`sync`): reading and
+    // healing it here took a few file system round trips before the first request.
+    const creating = initial.length > 0;
     try {
-      const hint = await resumeHint(join(dir, "meta.json"), join(dir, "log.jsonl"));
+      const hint = creating
+        ? null
+        : await resumeHint(join(dir, "meta.json"), join(dir, "log.jsonl"));
       const { log, read, fold, resumeAt } = await openAndFold(join(dir, "log.jsonl"), hint);
-      if (initial.length > 0) log.appendSync(initial);
+      if (creating) log.appendSync(initial);
       for (const record of initial) fold.apply(record);
       const replay = fold.snapshot();
-      const metaRebuilt = await this.healMeta(id, dir, replay, log.size, resumeAt);
+      const metaRebuilt = creating
+        ? null
+        : await this.healMeta(id, dir, replay, log.size, resumeAt);
       const artifacts = new FileArtifactSink(join(dir, "artifacts"), this.artifactMaxBytes);
       const session = new FileSession({ id, dir, log, fold, lock, artifacts, resumeAt });
       const notices: StoreNotice[] = [];
@@ -156,7 +164,7 @@ export class FileSessionStore implements SessionStore {
         unknown: read.unknown,
         notices,
         tornTail: read.tornTail,
-        metaRebuilt: initial.length > 0 ? null : metaRebuilt,
+        metaRebuilt,
         legacyImport: null,
       };
       return { session, replay, report };

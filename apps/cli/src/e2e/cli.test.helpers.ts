@@ -18,8 +18,11 @@ import {
   when,
 } from "@z-engine/testkit";
 
-/** dist/main.js, the built entry (tests run against what users run). */
-export const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "dist", "main.js");
+/**
+ * dist/zeng.cjs, the bin (tests run against what users run): it runs `zeng -p` itself and
+ * imports dist/main.js for the other commands.
+ */
+export const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "dist", "zeng.cjs");
 
 /** The login project of the walkthrough (a failing test until src/auth/token.js is fixed). */
 export const loginProject: FixtureFiles = {
