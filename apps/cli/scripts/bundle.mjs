@@ -22,7 +22,6 @@ import {
 } from "../../../scripts/esbuild-node-app.mjs";
 import { deferBuiltins } from "./defer-builtins.mjs";
 import { dropRedundantNames } from "./drop-redundant-names.mjs";
-import { streamBodyCheck } from "./stream-body-check.mjs";
 import { stringWidthFastPath } from "./string-width-fast-path.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -40,8 +39,7 @@ const common = {
   target: "node20",
   external,
   // ink's text measuring without compiling the RGI emoji set for plain text (see the file).
-  // The SDK's request-body test without loading Node's web streams (see the file).
-  plugins: [zodEnglishOnly, stringWidthFastPath, streamBodyCheck],
+  plugins: [zodEnglishOnly, stringWidthFastPath],
   // Some code tells errors apart by class name (llm classifies SDK errors that way), so
   // names survive bundling; no minifying (it gained nothing measurable; stacks stay readable).
   keepNames: true,

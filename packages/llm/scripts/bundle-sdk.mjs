@@ -7,6 +7,7 @@
 // Of the Anthropic SDK only what llm uses is bundled (scripts/anthropic-sdk-entry.mjs: the
 // client core, Messages and the errors), a quarter of the whole.
 import { build } from "esbuild";
+import { streamBodyCheck } from "./stream-body-check.mjs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -31,6 +32,13 @@ await Promise.all([
     ...common,
     entryPoints: [join(root, "scripts", "anthropic-sdk-entry.mjs")],
     outfile: join(root, "dist", "vendor", "anthropic-sdk.js"),
+    // The request-body stream test without loading Node's web streams (see the file).
+    plugins: [streamBodyCheck],
   }),
-  build({ ...common, entryPoints: ["openai"], outfile: join(root, "dist", "vendor", "openai.js") }),
+  build({
+    ...common,
+    entryPoints: ["openai"],
+    outfile: join(root, "dist", "vendor", "openai.js"),
+    plugins: [streamBodyCheck],
+  }),
 ]);

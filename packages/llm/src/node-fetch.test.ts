@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
+import { NodeBody } from "./node-body.js";
 import { BODY_SENT_CHANNEL, NodeResponse, nodeFetch } from "./node-fetch.js";
 import { FormData, Headers } from "./sdk-globals.js";
 
@@ -201,6 +202,45 @@ describe("nodeFetch", () => {
     expect(((await reader.read().catch((e: unknown) => e)) as Error).name).toBe("AbortError");
   });
 
+  it("is read as it arrives through its async iterator, and stopping closes the connection", async () => {
+    let closed: () => void = () => undefined;
+    const serverSawClose = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const base = await serve((req, res) => {
+      res.writeHead(200, req.url === "/gz" ? { "content-encoding": "gzip" } : {});
+      if (req.url === "/gz") {
+        // Half a gzip stream, then the connection breaks: the decoder must not wait.
+        const packed = gzipSync("x".repeat(10_000));
+        res.write(packed.subarray(0, 20));
+        setImmediate(() => res.socket?.destroy());
+        return;
+      }
+      res.write("one");
+      res.on("close", closed);
+    });
+    const response = (await nodeFetch(`${base}/open`, manual)) as NodeResponse;
+    const body = response.body as NodeBody;
+    expect(body).toBeInstanceOf(NodeBody);
+    expect(body.locked).toBe(false);
+    const chunks: string[] = [];
+    for await (const chunk of body) {
+      chunks.push(Buffer.from(chunk).toString());
+      break; // The server never ends this body.
+    }
+    expect(chunks).toEqual(["one"]);
+    expect(body.locked).toBe(true);
+    await serverSawClose;
+    // As the SDKs cancel a body they will not read: an iterator's return before any read.
+    const unread = (await nodeFetch(`${base}/open`, manual)) as NodeResponse;
+    await unread.body?.[Symbol.asyncIterator]().return?.();
+    expect((unread.body as NodeBody).locked).toBe(true);
+    const gz = (await nodeFetch(`${base}/gz`, manual)) as NodeResponse;
+    const failure = await gz.text().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect((failure as Error).message).toBe("terminated");
+  });
+
   it("leaves what it does not handle (following redirects, other bodies) to Node's fetch", async () => {
     const base = await serve((req, res) => {
       if (req.url === "/r") res.writeHead(302, { location: "/end" }).end();
@@ -227,7 +267,8 @@ async function firstRequests(transport: "node" | "fetch") {
         new OpenAiCompatibleClient({ baseUrl: provider.openaiBaseUrl, apiKey: "k", transport }),
       ]) for await (const e of client.stream(request)) out.push(e.type);
       await provider.close();
-      console.log(JSON.stringify({ out, undici: process.moduleLoadList.filter((m) => m.includes("undici")) }));
+      const loaded = (part) => process.moduleLoadList.filter((m) => m.includes(part));
+      console.log(JSON.stringify({ out, undici: loaded("undici"), webstreams: loaded("webstreams/readablestream") }));
     `;
   const cwd = fileURLToPath(new URL("..", import.meta.url));
   const { stdout } = await promisify(execFile)(
@@ -235,14 +276,17 @@ async function firstRequests(transport: "node" | "fetch") {
     ["--input-type=module", "-e", script],
     { cwd },
   );
-  return JSON.parse(stdout) as { out: string[]; undici: string[] };
+  return JSON.parse(stdout) as { out: string[]; undici: string[]; webstreams: string[] };
 }
 
 describe("the SDKs' first request", () => {
-  it("does not load Node's fetch (undici)", async () => {
+  it("does not load Node's fetch (undici) or Node's web streams", async () => {
     const result = await firstRequests("node");
     expect(result.out.filter((t) => t === "stop")).toHaveLength(2);
     expect(result.undici).toEqual([]);
+    // The SDKs read a body through its async iterator and their request-body test skips a
+    // plain object: no web stream is made.
+    expect(result.webstreams).toEqual([]);
   });
 
   it('goes through Node\'s fetch with transport "fetch"', async () => {

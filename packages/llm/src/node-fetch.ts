@@ -5,6 +5,7 @@
 // here (a string or bytes body, no redirects); anything else goes to Node's fetch.
 import { channel } from "node:diagnostics_channel";
 import { type IncomingMessage, type OutgoingHttpHeaders, request as httpRequest } from "node:http";
+import { NodeBody, abortReason } from "./node-body.js";
 import { Headers, type HeadersLike } from "./sdk-globals.js";
 
 /** The part of `RequestInit` the SDKs pass. */
@@ -17,16 +18,19 @@ export interface NodeFetchInit {
   [option: string]: unknown;
 }
 
+/** A response's body: read as it arrives, or split into web streams by `clone()`. */
+export type ResponseBody = NodeBody | ReadableStream<Uint8Array>;
+
 /** A `Response` over a node:http response: what the SDKs read of one. */
 export class NodeResponse {
   readonly ok: boolean;
   readonly redirected = false;
   readonly type = "basic";
-  #body: ReadableStream<Uint8Array> | null;
+  #body: ResponseBody | null;
   #used = false;
 
   constructor(
-    body: ReadableStream<Uint8Array> | null,
+    body: ResponseBody | null,
     readonly status: number,
     readonly statusText: string,
     readonly headers: InstanceType<typeof Headers>,
@@ -36,7 +40,8 @@ export class NodeResponse {
     this.ok = status >= 200 && status < 300;
   }
 
-  get body(): ReadableStream<Uint8Array> | null {
+  /** Read it as an async iterable (what the SDKs do) or as a web stream (see NodeBody). */
+  get body(): ResponseBody | null {
     return this.#body;
   }
 
@@ -46,7 +51,7 @@ export class NodeResponse {
 
   /** A second response over the same body (the body is split with `tee`). */
   clone(): NodeResponse {
-    let copy: ReadableStream<Uint8Array> | null = null;
+    let copy: ResponseBody | null = null;
     if (this.#body) [this.#body, copy] = this.#body.tee();
     return new NodeResponse(copy, this.status, this.statusText, this.headers, this.url);
   }
@@ -69,15 +74,9 @@ export class NodeResponse {
     this.#used = true;
     if (!this.#body) return Buffer.alloc(0);
     const chunks: Uint8Array[] = [];
-    const reader = this.#body.getReader();
-    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+    for await (const chunk of this.#body) chunks.push(chunk);
     return Buffer.concat(chunks);
   }
-}
-
-/** The error a fetch rejects or a body fails with once `signal` aborted. */
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 }
 
 /** node:http's headers from the SDK's, with a body's length when it has one. */
@@ -88,13 +87,13 @@ function outgoingHeaders(init: HeadersLike | null | undefined, body: Buffer | un
   return headers;
 }
 
-/** The response body as a web stream, decompressed as fetch would; errors as fetch's do. */
+/** The response body, decompressed as fetch would; it fails as fetch's does (see NodeBody). */
 async function bodyOf(
   response: IncomingMessage,
   signal: AbortSignal | null | undefined,
-): Promise<ReadableStream<Uint8Array>> {
+): Promise<NodeBody> {
   const encoding = String(response.headers["content-encoding"] ?? "").toLowerCase();
-  let source: NodeJS.ReadableStream & { destroy(error?: Error): void } = response;
+  let source: ConstructorParameters<typeof NodeBody>[1] = response;
   if (/^(gzip|x-gzip|deflate|br)$/.test(encoding)) {
     const zlib = await import("node:zlib");
     const decoder =
@@ -106,41 +105,13 @@ async function bodyOf(
     response.on("error", (error) => decoder.destroy(error));
     source = response.pipe(decoder);
   }
-  let ended = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const fail = (error: unknown) => {
-        if (ended) return;
-        ended = true;
-        controller.error(
-          signal?.aborted ? abortReason(signal) : new TypeError("terminated", { cause: error }),
-        );
-      };
-      source.on("data", (chunk: Buffer) => {
-        // A decompressor may still emit what it holds after the stream was cancelled.
-        if (ended) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 1) <= 0) source.pause();
-      });
-      source.on("end", () => {
-        if (ended) return;
-        ended = true;
-        controller.close();
-      });
-      source.on("error", fail);
-      response.on("close", () => {
-        if (!response.complete) fail(new Error("the connection closed before the body ended"));
-      });
-    },
-    pull() {
-      source.resume();
-    },
-    cancel() {
-      ended = true;
-      response.destroy();
-      if (source !== response) source.destroy();
-    },
+  // A connection that closes before the body ended fails the body (a decompressor would
+  // otherwise wait for the rest).
+  response.on("close", () => {
+    if (!response.complete)
+      source.destroy(new Error("the connection closed before the body ended"));
   });
+  return new NodeBody(response, source, signal);
 }
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
@@ -212,8 +183,10 @@ export async function nodeFetch(
       if (empty) response.resume();
       const made = empty ? Promise.resolve(null) : bodyOf(response, signal);
       made.then(
-        (web) =>
-          resolve(new NodeResponse(web, status, response.statusMessage ?? "", headers, url.href)),
+        (bodyRead) =>
+          resolve(
+            new NodeResponse(bodyRead, status, response.statusMessage ?? "", headers, url.href),
+          ),
         reject,
       );
       response.on("close", () => signal?.removeEventListener("abort", onAbort));

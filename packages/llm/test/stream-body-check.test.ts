@@ -5,7 +5,7 @@ import { guardStreamBodyCheck, maybeStream } from "../scripts/stream-body-check.
 
 const test = new Function("body", `return ${maybeStream("body")};`) as (body: unknown) => boolean;
 
-describe("the bundle's request-body stream test", () => {
+describe("the vendored SDKs' request-body stream test", () => {
   it("skips the ReadableStream test only for values that cannot be one", () => {
     for (const body of [undefined, null, "text", 3, true, {}, { model: "m" }, Object.create(null)])
       expect(test(body)).toBe(false);
@@ -23,13 +23,16 @@ describe("the bundle's request-body stream test", () => {
   });
 
   it("guards each stream test of the vendored Anthropic SDK, and keeps what they answer", async () => {
-    // llm's vendored SDK, built (the bundle reads the same file through the engine).
-    const vendored = new URL("../../../packages/llm/dist/vendor/anthropic-sdk.js", import.meta.url);
+    // The SDK as llm bundles it (scripts/bundle-sdk.mjs runs the guard on its files).
+    const vendored = new URL("../dist/vendor/anthropic-sdk.js", import.meta.url);
     const source = await readFile(vendored, "utf8");
-    const { code, rewritten } = guardStreamBodyCheck(source);
-    // isStreamBody, buildBody, buildRequest and fetchWithTimeout.
-    expect(rewritten).toBe(4);
-    expect(code).not.toMatch(/[^&] globalThis\.ReadableStream && [\w$.]+ instanceof/);
+    // isStreamBody, buildBody, buildRequest and fetchWithTimeout: each guarded, none left.
+    expect(source.match(/globalThis\.ReadableStream && [\w$.]+ instanceof/g)).toHaveLength(4);
+    expect(source).not.toMatch(/[^&] globalThis\.ReadableStream && [\w$.]+ instanceof/);
+    // The OpenAI SDK's three (buildBody, buildRequest, fetchWithTimeout) too.
+    const openai = await readFile(new URL("../dist/vendor/openai.js", import.meta.url), "utf8");
+    expect(openai.match(/globalThis\.ReadableStream && [\w$.]+ instanceof/g)).toHaveLength(3);
+    expect(openai).not.toMatch(/[^&] globalThis\.ReadableStream && [\w$.]+ instanceof/);
     const [guarded] = guardStreamBodyCheck(
       "(options.body) => globalThis.ReadableStream && options.body instanceof globalThis.ReadableStream",
     ).code.split(" => ");
