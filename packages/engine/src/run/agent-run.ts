@@ -121,11 +121,25 @@ export async function runAgent(
       ...(effort ? { effort } : {}),
     });
     // Until one of the turn's requests went out (the first, unless it failed before).
-    const sent = turn.gitWork.hasStarted ? undefined : afterFirstRequest(turn, ownTools);
-    const stream = streamRound(core, run, core.client("main", model), request, turn.turnId, sent);
-    core.mcp.releaseStarts();
-    core.repoMap?.requestSent();
-    const response = await stream;
+    const first = turn.gitWork.hasStarted ? undefined : afterFirstRequest(turn, ownTools);
+    let out = false;
+    // Once the request's body is written (or anything came back): MCP servers and a held
+    // repo map build start then, so neither spawn delays the request (issue 18).
+    const sent = () => {
+      if (out) return;
+      out = true;
+      first?.();
+      core.mcp.releaseStarts();
+      core.repoMap?.requestSent();
+    };
+    const response = await streamRound(
+      core,
+      run,
+      core.client("main", model),
+      request,
+      turn.turnId,
+      sent,
+    );
     core.repoMap?.firstResponse();
     turn.usage = addUsage(turn.usage, response.usage);
     if (response.error) {
@@ -184,6 +198,14 @@ async function takeCheckpoint(turn: TurnState): Promise<void> {
  * call that may write waits for it, and a command of plain words needs no parser. Never
  * rejects: a parser that cannot load is the gate's business.
  */
+/**
+ * How long after the first request went out the shell parser starts loading: a hosted model
+ * answers no sooner, so the parser is ready for its first Bash call, while an answer that
+ * comes at once (a local or scripted model) has its calls under way before the load holds
+ * up the session's thread.
+ */
+const PARSER_WARM_DELAY_MS = 100;
+
 function afterFirstRequest(
   turn: TurnState,
   tools: readonly { readonly name: string }[],
@@ -194,11 +216,12 @@ function afterFirstRequest(
     if (done) return;
     done = true;
     turn.gitWork.start();
-    if (warmParser) {
+    if (!warmParser) return;
+    const warm = () =>
       void turn.gitWork
         .fingerprint()
         .then(() => parseCommand("git status && npm test 2>&1 | tail -n 5"))
         .catch(() => {});
-    }
+    setTimeout(warm, PARSER_WARM_DELAY_MS).unref();
   };
 }
