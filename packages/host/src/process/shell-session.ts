@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, statSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Shell, ShellSession } from "../shell.js";
@@ -27,7 +27,13 @@ function readReportedCwd(file: string): string | undefined {
   } catch {
     return undefined;
   } finally {
-    rmSync(file, { force: true });
+    // unlink, not rm: rm loads Node's recursive-removal code on first use, after each
+    // command, on the round's path.
+    try {
+      unlinkSync(file);
+    } catch {
+      // Not written (the command ended the shell first).
+    }
   }
 }
 
