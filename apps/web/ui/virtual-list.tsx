@@ -61,9 +61,20 @@ export function VirtualList<T>({ items, keyOf, render }: Props<T>) {
     observer.current?.observe(el);
   }, []);
 
+  // Where this list last put the scroll position to follow the bottom.
+  const pinnedTop = useRef<number | null>(null);
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+    if (!el || !atBottom.current) return;
+    // Moved away since (Home, a drag) and its scroll event not handled yet: a render caused
+    // by rows being measured must not pull the view back to the bottom.
+    const moved = pinnedTop.current !== null && Math.abs(el.scrollTop - pinnedTop.current) > 1;
+    if (moved && el.scrollHeight - el.scrollTop - el.clientHeight >= 40) {
+      atBottom.current = false;
+      return;
+    }
+    el.scrollTop = el.scrollHeight;
+    pinnedTop.current = el.scrollTop;
   });
 
   return (
