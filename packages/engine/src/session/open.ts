@@ -400,7 +400,11 @@ function whenIdleAfterOpen(session: EngineSession): void {
   setTimeout(() => {
     if (session.busy) return;
     session.mcp.releaseStarts();
-    void session.checkpoints?.warm();
+    // Tracked, so close waits for it: the warm-up writes into the data folder, which a
+    // temporary engine removes once its sessions are closed.
+    if (session.checkpoints && !session.commandSignal.aborted) {
+      session.track(session.checkpoints.warm());
+    }
   }, 0).unref();
 }
 
