@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, renameSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 
 /** The object types a snapshot writes, with their pack type codes (gitformat-pack(5)). */
@@ -13,9 +13,12 @@ interface PackedObject {
   readonly data: Buffer;
 }
 
-/** Writes `path` through a temporary file and a rename (a reader sees all of it or none). */
+/**
+ * Writes `path` through a temporary file and a rename (a reader sees all of it or none). The
+ * temporary name starts with `tmp_`, as git's own do, so `git prune` removes one a crash left.
+ */
 function writeFileAtomically(path: string, data: Buffer): void {
-  const temp = `${path}.tmp-${process.pid}`;
+  const temp = join(dirname(path), `tmp_${process.pid}_${basename(path)}`);
   const fd = openSync(temp, "w", 0o444);
   try {
     for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
