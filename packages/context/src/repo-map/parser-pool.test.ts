@@ -24,8 +24,8 @@ const jobs: ParseJob[] = Array.from({ length: 30 }, (_, i) => ({
   text: i % 2 === 0 ? `export function ts${i}(): void {}\n` : `def py${i}():\n    pass\n`,
 }));
 
-function pool(script: URL, helpers: number, alsoHere = true): ParserPool {
-  const p = new ParserPool(script, helpers, alsoHere);
+function pool(script: URL, helpers: number, alsoHere = true, deadlineMs?: number): ParserPool {
+  const p = new ParserPool(script, helpers, alsoHere, deadlineMs);
   pools.push(p);
   return p;
 }
@@ -99,6 +99,31 @@ parentPort.on("message", () => { if (++batches === 3) process.exit(3); });
     expect(result.problems.some((p) => p.includes("parser thread failed"))).toBe(true);
     const started = (await readFile(starts, "utf8")).trim().split("\n").length;
     expect(started).toBeGreaterThan(1);
+  });
+
+  it("stops a thread that does not answer, leaves its batch's files out and goes on", async () => {
+    // A parser thread that stops answering after its second batch (the first two are sent at
+    // once; its own listener answers the second before this one drops every listener).
+    const hanging = join(dir, "hanging.mjs");
+    await writeFile(
+      hanging,
+      `import { parentPort } from "node:worker_threads";
+await import(${JSON.stringify(SCRIPT.href)});
+let batches = 0;
+parentPort.on("message", () => {
+  if (++batches === 2) parentPort.removeAllListeners("message");
+});
+`,
+    );
+    const started = Date.now();
+    const result = await pool(pathToFileURL(hanging), 1, false, 500).parse(jobs);
+    // Bounded by the deadline, not by the thread.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(result.problems.some((p) => p.includes("stopped (no answer within 1 s)"))).toBe(true);
+    const parsed = result.tags.filter((t) => t !== null).length;
+    // Some batches were answered (the first of each thread), some were left out.
+    expect(parsed).toBeGreaterThan(0);
+    expect(parsed).toBeLessThan(jobs.length);
   });
 
   it("parses a failed thread's files on this thread and says so", async () => {

@@ -13,6 +13,16 @@ const BATCH = 8;
  */
 const IN_FLIGHT = 2;
 
+/**
+ * How long a parser thread may take to answer one batch before it is stopped (default one
+ * minute: a batch takes well under a second, seconds on a loaded machine). A thread that
+ * never answers would otherwise hold its build for ever.
+ */
+export const BATCH_DEADLINE_MS = 60_000;
+
+/** A parser thread that did not answer a batch in time (it was stopped). */
+class NoAnswer extends Error {}
+
 /** A request to a parser thread (texts read), and its answer. */
 export interface ParseRequest {
   readonly id: number;
@@ -31,7 +41,10 @@ class Helper {
   /** Batches this thread answered. */
   answered = 0;
 
-  constructor(private readonly worker: Worker) {
+  constructor(
+    private readonly worker: Worker,
+    private readonly deadlineMs: number,
+  ) {
     worker.unref();
     worker.on("message", (answer: ParseAnswer) => {
       this.answered++;
@@ -58,15 +71,29 @@ class Helper {
       return Promise.reject(error);
     }
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, (answer) =>
-        answer instanceof Error ? reject(answer) : resolve(answer),
-      );
+      const timer = setTimeout(() => this.giveUp(), this.deadlineMs);
+      timer.unref();
+      this.waiting.set(id, (answer) => {
+        clearTimeout(timer);
+        if (answer instanceof Error) reject(answer);
+        else resolve(answer);
+      });
     });
   }
 
-  /** Whether it failed for a batch too large for its heap, or after answering some. */
+  /** Stops a thread that did not answer in time: every batch it holds fails. */
+  private giveUp(): void {
+    const error = new NoAnswer(`no answer within ${Math.round(this.deadlineMs / 1000)} s`);
+    this.failure ??= error;
+    for (const done of this.waiting.values()) done(error);
+    this.waiting.clear();
+    void this.worker.terminate();
+  }
+
+  /** Whether it failed for a batch too large for its heap, after answering some, or hung. */
   get worthReplacing(): boolean {
     const code = (this.failure as { code?: unknown } | null)?.code;
+    if (this.failure instanceof NoAnswer) return true;
     return this.failure !== null && (code === "ERR_WORKER_OUT_OF_MEMORY" || this.answered > 0);
   }
 
@@ -104,7 +131,9 @@ function sendBatch(
  * it). A parse of at most a batch of files runs on this thread alone unless the helpers
  * are running. Helper threads start at the first larger parse and stop at
  * {@link ParserPool.close}; a helper that fails hands its files back to this thread, and the
- * failure is one of the result's problems.
+ * failure is one of the result's problems. A helper that does not answer a batch within
+ * `batchDeadlineMs` is stopped and replaced, and that batch's files get no tags (they may be
+ * what hangs a parser), which is one of the problems too.
  */
 export class ParserPool {
   private started: Helper[] | null = null;
@@ -113,6 +142,7 @@ export class ParserPool {
     private readonly script: URL,
     private readonly helpers: number,
     private readonly alsoHere = true,
+    private readonly batchDeadlineMs = BATCH_DEADLINE_MS,
   ) {}
 
   /** A {@link TagParser} over the pool; rejects only with the signal's reason when aborted. */
@@ -159,6 +189,12 @@ export class ParserPool {
         if (!(answer instanceof Error)) {
           const tags = answer.tags.map((t, i) => (sent.unread[i] ? null : t));
           keep(from, { tags, problems: answer.problems });
+        } else if (answer instanceof NoAnswer) {
+          // Its files may be what hangs a parser: they are not parsed again, here or there.
+          problems.add(
+            `a repo map parser thread stopped (${answer.message}); its files are left out of the map`,
+          );
+          this.replace(helpers, slot, helper);
         } else {
           problems.add(
             `a repo map parser thread failed (this thread parsed its files): ${answer.message}`,
@@ -181,6 +217,7 @@ export class ParserPool {
   private newHelper(): Helper {
     return new Helper(
       new Worker(this.script, { workerData: { role: "parser" }, ...PARSER_OPTIONS }),
+      this.batchDeadlineMs,
     );
   }
 
