@@ -1,29 +1,22 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { scratchHome } from "./test-support/scratch-home.js";
 import { type GitFiles, localGitFiles, spawnGitFiles } from "./fingerprint-git.js";
 
 const exec = promisify(execFile);
-const PATH = process.env.PATH ?? "/usr/bin:/bin";
 
-let scratch: string;
 let home: string;
 let project: string;
 let env: Record<string, string>;
+let dispose: () => Promise<void>;
 beforeEach(async () => {
-  scratch = await realpath(await mkdtemp(join(tmpdir(), "zeng-fingerprint-git-")));
-  home = join(scratch, "home");
-  project = join(scratch, "project");
-  await mkdir(join(home, ".config", "git"), { recursive: true });
+  ({ home, project, env, dispose } = await scratchHome("zeng-fingerprint-git-"));
   await mkdir(join(project, "src", "build"), { recursive: true });
-  env = { PATH, HOME: home };
 });
-afterEach(async () => {
-  await rm(scratch, { recursive: true, force: true });
-});
+afterEach(() => dispose());
 
 const git = (...args: string[]) =>
   exec("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseGitConfig } from "./git-config-file.js";
+import { createRandom } from "./test-support/seeded-random.js";
 
 const exec = promisify(execFile);
 
@@ -86,18 +87,6 @@ const VALUES = [
 ];
 const OTHERS = ["# comment", "; comment", "", "   ", "\t", "\u000bk = v", "\u00a0k = v"];
 
-/** A small seeded generator (mulberry32), so a failure names the case that made it. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function configText(random: () => number): string {
   // Nine times in ten one of the first `plain` entries (forms git reads), else any.
   const pick = <T>(list: readonly T[], plain = 4): T =>
@@ -121,7 +110,7 @@ describe("parseGitConfig", () => {
     let refused = 0;
     const cases = 400;
     for (let seed = 1; seed <= cases; seed++) {
-      const text = configText(generator(seed));
+      const text = configText(createRandom(seed));
       const ours = parseGitConfig(text);
       const git = await gitReads(text, `c${seed}`);
       if (ours === null) {

@@ -1,30 +1,23 @@
 import { execFile } from "node:child_process";
-import { chown, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chown, mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { scratchHome } from "./test-support/scratch-home.js";
 import { readUserRepo } from "./checkpoint/exclude.js";
 import { readRepoLocally } from "./repo-local.js";
 
 const exec = promisify(execFile);
-const PATH = process.env.PATH ?? "/usr/bin:/bin";
 
 let scratch: string;
 let home: string;
 let project: string;
 let env: Record<string, string>;
+let dispose: () => Promise<void>;
 beforeEach(async () => {
-  scratch = await realpath(await mkdtemp(join(tmpdir(), "zeng-repo-local-")));
-  home = join(scratch, "home");
-  project = join(scratch, "project");
-  await mkdir(home);
-  await mkdir(project);
-  env = { PATH, HOME: home };
+  ({ scratch, home, project, env, dispose } = await scratchHome("zeng-repo-local-"));
 });
-afterEach(async () => {
-  await rm(scratch, { recursive: true, force: true });
-});
+afterEach(() => dispose());
 
 const git = (args: string[], cwd = project) =>
   exec("git", args, { cwd, env: { ...env, GIT_CONFIG_NOSYSTEM: "1" } });

@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { runGit, runGitScript, splitNul } from "../git.js";
+import { readRegularText } from "../repo-local.js";
 
 /**
  * Drops an excludes file that is not a regular file: the repository's own config may name
@@ -97,15 +97,9 @@ export async function buildExcludeText(
   if (!repo.commonDir) return excludeText(null);
   if (repo.atTopLevel) {
     // Synchronous: a small file, read on the first tool's path (see ShadowRepo.writeInfo).
-    let userExclude = "";
-    try {
-      // A regular file only: a FIFO or a device planted there would block or never end.
-      const file = join(repo.commonDir, "info", "exclude");
-      if (statSync(file).isFile()) userExclude = readFileSync(file, "utf8");
-    } catch {
-      // No personal excludes.
-    }
-    return excludeText(userExclude);
+    // A regular file only: a FIFO or a device planted there would block or never end.
+    const file = join(repo.commonDir, "info", "exclude");
+    return excludeText(readRegularText(file, Number.POSITIVE_INFINITY) ?? "");
   }
   const out = await runGit(["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], {
     cwd: projectRoot,

@@ -1,25 +1,22 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { scratchHome } from "../test-support/scratch-home.js";
 import { listFirstLocally, readUserRepoAndList } from "./first-listing.js";
 import { ShadowRepo } from "./shadow-repo.js";
 
 const exec = promisify(execFile);
-const PATH = process.env.PATH ?? "/usr/bin:/bin";
 
 let scratch: string;
 let home: string;
 let project: string;
 let env: Record<string, string>;
+let dispose: () => Promise<void>;
 beforeEach(async () => {
-  scratch = await realpath(await mkdtemp(join(tmpdir(), "zeng-first-listing-")));
-  home = join(scratch, "home");
-  project = join(scratch, "project");
-  await mkdir(join(home, ".config", "git"), { recursive: true });
+  ({ scratch, home, project, env, dispose } = await scratchHome("zeng-first-listing-"));
   await mkdir(join(project, "src", "logs"), { recursive: true });
   for (const [path, text] of Object.entries({
     "README.md": "# x\n",
@@ -34,11 +31,8 @@ beforeEach(async () => {
   })) {
     await writeFile(join(project, path), text);
   }
-  env = { PATH, HOME: home };
 });
-afterEach(async () => {
-  await rm(scratch, { recursive: true, force: true });
-});
+afterEach(() => dispose());
 
 const git = (args: string[]) =>
   exec("git", args, { cwd: project, env: { ...env, GIT_CONFIG_NOSYSTEM: "1" } });

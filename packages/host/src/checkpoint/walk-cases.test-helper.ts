@@ -1,17 +1,6 @@
 // Seeded random project trees and ignore files for the differential test of walkProject
 // against `git ls-files -o --exclude-standard` (project-walk.test.ts).
-
-/** A deterministic PRNG (mulberry32): the same seed gives the same cases. */
-export function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createRandom } from "../test-support/seeded-random.js";
 
 /** Names with spaces, dots, `#`, `!`, `[`, `*`, `?`, `\`, unicode and a trailing space. */
 const NAMES = [
