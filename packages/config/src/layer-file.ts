@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { parse, TomlError } from "smol-toml";
 import type { LayerLevel } from "./effective.js";
 import { findKeyLine, type SettingsProblem } from "./problems.js";
-import { SettingsFile } from "./schema.js";
+import { type SectionName, SECTION_NAMES, Sections, SettingsFile } from "./schema.js";
 import { convertV1 } from "./v1-import.js";
 import { validateLeniently } from "./validate.js";
 
@@ -51,6 +51,31 @@ export function parseToml(
 }
 
 /**
+ * `SettingsFile.safeParse(parsed).data` when that succeeds, else undefined, parsing only the
+ * sections the file has: each section's schema is built on its first use, and a file sets
+ * few of them (schema.ts).
+ */
+export function parseSections(parsed: unknown): SettingsFile | undefined {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
+  const given = parsed as Record<string, unknown>;
+  if (Object.keys(given).some((key) => !SECTION_NAMES.includes(key as SectionName)))
+    return undefined;
+  const out: Record<string, unknown> = {};
+  for (const name of SECTION_NAMES) {
+    if (!Object.hasOwn(given, name)) continue;
+    // An optional section given as undefined (no TOML file can) stays, as zod keeps it.
+    if (given[name] === undefined) {
+      out[name] = undefined;
+      continue;
+    }
+    const section = Sections[name].safeParse(given[name]);
+    if (!section.success) return undefined;
+    out[name] = section.data;
+  }
+  return out as SettingsFile;
+}
+
+/**
  * Validates parsed settings leniently: each unknown or badly typed key, bad array entry
  * and permission rule of no known form is reported (file, line where found, key, reason) and left out.
  */
@@ -66,9 +91,10 @@ export function validateSettings(
     const key = path.length > 0 ? path.join(".") : undefined;
     problems.push({ file, ...(line ? { line } : {}), ...(key ? { key } : {}), message });
   };
-  // Most files are valid: one strict parse, and the key-by-key walk only when it fails.
-  const strict = SettingsFile.safeParse(parsed);
-  if (strict.success) return strict.data;
+  // Most files are valid: a strict parse of the sections they set, and the key-by-key walk
+  // only when it fails.
+  const strict = parseSections(parsed);
+  if (strict !== undefined) return strict;
   const result = validateLeniently(SettingsFile, parsed, [], report);
   return (result.ok ? result.value : {}) as SettingsFile;
 }

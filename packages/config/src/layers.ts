@@ -6,6 +6,7 @@ import { loadSettingsFile, loadV1File, type SettingsLayer } from "./layer-file.j
 import { readMcpJson } from "./mcp-json.js";
 import type { Env, Paths } from "./paths.js";
 import type { SettingsProblem } from "./problems.js";
+import { lazily } from "@z-engine/protocol";
 import type { z } from "zod";
 import { Sections, type SettingsFile } from "./schema.js";
 
@@ -96,20 +97,30 @@ export const ENV_OVERRIDES: readonly {
   key: string;
   schema: z.ZodType;
 }[] = [
-  { name: "ZENGINE_MODEL", section: "model", key: "main", schema: Sections.model.shape.main },
+  {
+    name: "ZENGINE_MODEL",
+    section: "model",
+    key: "main",
+    schema: lazily(() => Sections.model.shape.main),
+  },
   {
     name: "ZENGINE_PROVIDER",
     section: "provider",
     key: "kind",
-    schema: Sections.provider.shape.kind,
+    schema: lazily(() => Sections.provider.shape.kind),
   },
   {
     name: "ZENGINE_BASE_URL",
     section: "provider",
     key: "base_url",
-    schema: Sections.provider.shape.base_url,
+    schema: lazily(() => Sections.provider.shape.base_url),
   },
-  { name: "ZENGINE_SHELL", section: "shell", key: "program", schema: Sections.shell.shape.program },
+  {
+    name: "ZENGINE_SHELL",
+    section: "shell",
+    key: "program",
+    schema: lazily(() => Sections.shell.shape.program),
+  },
 ];
 
 /**

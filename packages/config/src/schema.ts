@@ -1,4 +1,11 @@
-import { CheckKind, Effort, PermissionMode, VerificationMode } from "@z-engine/protocol";
+import {
+  CheckKind,
+  Effort,
+  lazily,
+  once,
+  PermissionMode,
+  VerificationMode,
+} from "@z-engine/protocol";
 import { parseRule } from "@z-engine/policy";
 import { z } from "zod";
 
@@ -6,53 +13,65 @@ import { z } from "zod";
  * The settings file schema: what one settings.toml may hold, every key optional. Keys are
  * snake_case as the spec writes them. Objects are strict, so an unknown key is reported
  * (and skipped) instead of silently ignored. Defaults live in defaults.ts, not here.
+ *
+ * Every schema here is built on its first use (protocol's `lazily`), each section on its
+ * own (issue 18): building all of them took about 5 ms of `zeng -p`'s start, which reads a
+ * settings file of one or two sections, or none.
  */
 
-const text = z.string().min(1);
-const stringList = z.array(text);
-const stringMap = z.record(z.string(), z.string());
-const httpUrl = z.url({ protocol: /^https?$/ });
+const text = once(() => z.string().min(1));
+const stringList = once(() => z.array(text()));
+const stringMap = once(() => z.record(z.string(), z.string()));
+const httpUrl = once(() => z.url({ protocol: /^https?$/ }));
 
 /** A permission rule in a known form (policy's grammar); any other text is a settings error. */
-export const RuleText = z.string().superRefine((rule, ctx) => {
-  const parsed = parseRule(rule);
-  if (!parsed.ok)
-    ctx.addIssue({ code: "custom", message: `bad rule \`${rule}\`: ${parsed.error}` });
-});
-const ruleList = z.array(RuleText);
+export const RuleText = lazily(() =>
+  z.string().superRefine((rule, ctx) => {
+    const parsed = parseRule(rule);
+    if (!parsed.ok)
+      ctx.addIssue({ code: "custom", message: `bad rule \`${rule}\`: ${parsed.error}` });
+  }),
+);
+const ruleList = once(() => z.array(RuleText));
 
 /** `provider.kind`: which wire format to speak (forces the adapter). */
-export const ProviderKind = z.enum(["anthropic", "openai"]);
+export const ProviderKind = lazily(() => z.enum(["anthropic", "openai"]));
 export type ProviderKind = z.infer<typeof ProviderKind>;
 
 /** The hook events, named as Claude Code names them so hook scripts work unchanged. */
-export const HookEvent = z.enum([
-  "PreToolUse",
-  "PostToolUse",
-  "UserPromptSubmit",
-  "Stop",
-  "SubagentStop",
-  "SessionStart",
-  "SessionEnd",
-  "PreCompact",
-  "Notification",
-]);
+export const HookEvent = lazily(() =>
+  z.enum([
+    "PreToolUse",
+    "PostToolUse",
+    "UserPromptSubmit",
+    "Stop",
+    "SubagentStop",
+    "SessionStart",
+    "SessionEnd",
+    "PreCompact",
+    "Notification",
+  ]),
+);
 export type HookEvent = z.infer<typeof HookEvent>;
 
 /** One `[[hooks.<Event>]]` entry. */
-export const HookEntry = z.strictObject({
-  /** A regular expression on the tool name; empty or `*` matches every tool. */
-  matcher: z.string().optional(),
-  command: text,
-  timeout_secs: z.number().positive().optional(),
-});
+export const HookEntry = lazily(() =>
+  z.strictObject({
+    /** A regular expression on the tool name; empty or `*` matches every tool. */
+    matcher: z.string().optional(),
+    command: text(),
+    timeout_secs: z.number().positive().optional(),
+  }),
+);
 export type HookEntry = z.infer<typeof HookEntry>;
 
 /** A server URL: http(s), or text holding `${VAR}` that expands to one when the server starts. */
-const serverUrl = z.union([
-  httpUrl,
-  z.string().regex(/\$\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\}/, "expected an http(s) URL"),
-]);
+const serverUrl = once(() =>
+  z.union([
+    httpUrl(),
+    z.string().regex(/\$\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\}/, "expected an http(s) URL"),
+  ]),
+);
 
 /**
  * One `[mcp.servers.<name>]`: stdio (`command`, `args`, `env`) or remote (`url`, `headers`;
@@ -60,148 +79,183 @@ const serverUrl = z.union([
  * and `${VAR:-default}`, expanded when the server starts. `timeout` is in milliseconds (start
  * and each call); `enabled = false` keeps the entry without starting it.
  */
-export const McpServer = z
-  .strictObject({
-    type: z.enum(["stdio", "http", "sse"]).optional(),
-    command: text.optional(),
-    args: z.array(z.string()).optional(),
-    env: stringMap.optional(),
-    url: serverUrl.optional(),
-    headers: stringMap.optional(),
-    disabled_tools: stringList.optional(),
-    timeout: z.int().positive().optional(),
-    enabled: z.boolean().optional(),
-  })
-  .refine((s) => (s.command === undefined) !== (s.url === undefined), {
-    message: "an MCP server needs exactly one of `command` (stdio) or `url` (streamable HTTP)",
-  })
-  .refine((s) => s.type === undefined || (s.type === "stdio") === (s.command !== undefined), {
-    message: '`type = "stdio"` needs `command`; `http` and `sse` need `url`',
-  });
+export const McpServer = lazily(() =>
+  z
+    .strictObject({
+      type: z.enum(["stdio", "http", "sse"]).optional(),
+      command: text().optional(),
+      args: z.array(z.string()).optional(),
+      env: stringMap().optional(),
+      url: serverUrl().optional(),
+      headers: stringMap().optional(),
+      disabled_tools: stringList().optional(),
+      timeout: z.int().positive().optional(),
+      enabled: z.boolean().optional(),
+    })
+    .refine((s) => (s.command === undefined) !== (s.url === undefined), {
+      message: "an MCP server needs exactly one of `command` (stdio) or `url` (streamable HTTP)",
+    })
+    .refine((s) => s.type === undefined || (s.type === "stdio") === (s.command !== undefined), {
+      message: '`type = "stdio"` needs `command`; `http` and `sse` need `url`',
+    }),
+);
 export type McpServer = z.infer<typeof McpServer>;
 
 /** One `[lsp.servers.<name>]`: a language server for the given file extensions. */
-export const LspServer = z.strictObject({
-  command: text,
-  args: z.array(z.string()).optional(),
-  /** File extensions it serves, without or with the dot: `["ts", ".tsx"]`. */
-  extensions: stringList.min(1),
-  /** Extra environment variables for the server. */
-  env: stringMap.optional(),
-  /** Sent to the server as `initializationOptions`. */
-  initialization_options: z.record(z.string(), z.unknown()).optional(),
-});
+export const LspServer = lazily(() =>
+  z.strictObject({
+    command: text(),
+    args: z.array(z.string()).optional(),
+    /** File extensions it serves, without or with the dot: `["ts", ".tsx"]`. */
+    extensions: stringList().min(1),
+    /** Extra environment variables for the server. */
+    env: stringMap().optional(),
+    /** Sent to the server as `initializationOptions`. */
+    initialization_options: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 export type LspServer = z.infer<typeof LspServer>;
 
 /** One `[[verification.checks]]` entry; it replaces a discovered check of the same id. */
-export const CheckEntry = z.strictObject({
-  id: text,
-  kind: CheckKind,
-  command: text,
-  /** Relative to the project root; `.` by default. */
-  cwd: z.string().optional(),
-});
+export const CheckEntry = lazily(() =>
+  z.strictObject({
+    id: text(),
+    kind: CheckKind,
+    command: text(),
+    /** Relative to the project root; `.` by default. */
+    cwd: z.string().optional(),
+  }),
+);
 export type CheckEntry = z.infer<typeof CheckEntry>;
 
 /** Prices in USD per million tokens. */
-export const Price = z.strictObject({
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  cache_read: z.number().nonnegative().optional(),
-  cache_write: z.number().nonnegative().optional(),
-});
+export const Price = lazily(() =>
+  z.strictObject({
+    input: z.number().nonnegative(),
+    output: z.number().nonnegative(),
+    cache_read: z.number().nonnegative().optional(),
+    cache_write: z.number().nonnegative().optional(),
+  }),
+);
 export type Price = z.infer<typeof Price>;
 
 /** An experimental feature switch: a boolean, or `off` | `on` | `shadow` for decision uses. */
-export const ExperimentalValue = z.union([z.boolean(), z.enum(["off", "on", "shadow"])]);
+export const ExperimentalValue = lazily(() =>
+  z.union([z.boolean(), z.enum(["off", "on", "shadow"])]),
+);
 export type ExperimentalValue = z.infer<typeof ExperimentalValue>;
 
 /** The schema of each top-level section, by name (strict objects; maps for pricing and experimental). */
 export const Sections = {
-  model: z.strictObject({
-    main: text.optional(),
-    fast: text.optional(),
-    review: text.optional(),
-    effort: Effort.optional(),
-    fallbacks: stringList.optional(),
-    /** Whether the main model reads images; unset: the model catalog says (else yes). */
-    vision: z.boolean().optional(),
-  }),
-  provider: z.strictObject({
-    kind: ProviderKind.optional(),
-    base_url: httpUrl.optional(),
-    headers: stringMap.optional(),
-  }),
-  permissions: z.strictObject({
-    mode: PermissionMode.optional(),
-    allow: ruleList.optional(),
-    ask: ruleList.optional(),
-    deny: ruleList.optional(),
-    additional_directories: stringList.optional(),
-    auto_allow_read_only_bash: z.boolean().optional(),
-  }),
-  hooks: z.strictObject(
-    Object.fromEntries(HookEvent.options.map((e) => [e, z.array(HookEntry).optional()])) as Record<
-      HookEvent,
-      z.ZodOptional<z.ZodArray<typeof HookEntry>>
-    >,
+  model: lazily(() =>
+    z.strictObject({
+      main: text().optional(),
+      fast: text().optional(),
+      review: text().optional(),
+      effort: Effort.optional(),
+      fallbacks: stringList().optional(),
+      /** Whether the main model reads images; unset: the model catalog says (else yes). */
+      vision: z.boolean().optional(),
+    }),
   ),
-  mcp: z.strictObject({ servers: z.record(text, McpServer).optional() }),
-  lsp: z.strictObject({
-    /** Language servers on or off (default on; they run only in trusted projects). */
-    enabled: z.boolean().optional(),
-    servers: z.record(text, LspServer).optional(),
-  }),
-  verification: z.strictObject({
-    mode: VerificationMode.optional(),
-    checks: z.array(CheckEntry).optional(),
-    auto_checks: stringList.optional(),
-    max_continuations: z.int().min(0).max(100).optional(),
-  }),
-  context: z.strictObject({
-    compact_at_percent: z.number().min(1).max(100).optional(),
-    repo_map_tokens: z.int().min(0).max(100_000).optional(),
-  }),
-  agents: z.strictObject({
-    max_turns: z.int().positive().optional(),
-    session_cost_cap_usd: z.number().positive().optional(),
-  }),
-  shell: z.strictObject({
-    program: text.optional(),
-    sandbox: z
-      .strictObject({
-        enabled: z.boolean().optional(),
-        allow_network: z.boolean().optional(),
-        auto_allow: z.boolean().optional(),
-        extra_writable: stringList.optional(),
-      })
-      .optional(),
-  }),
-  web: z.strictObject({
-    /** WebFetch and WebSearch on or off. */
-    enabled: z.boolean().optional(),
-    /** The search endpoint WebSearch queries (`?q=` is appended). */
-    search_url: httpUrl.optional(),
-    search_headers: stringMap.optional(),
-  }),
-  decisions: z.strictObject({
-    /** The decision model: a catalog id or a path to local weights. */
-    model: text.optional(),
-    sidecar_command: text.optional(),
-    sidecar_args: z.array(z.string()).optional(),
-    timeout_ms: z.int().positive().optional(),
-  }),
-  experimental: z.record(text, ExperimentalValue),
-  pricing: z.record(text, Price),
-  appearance: z.strictObject({
-    theme: z.enum(["system", "light", "dark"]).optional(),
-    output_style: text.optional(),
-    show_thinking: z.boolean().optional(),
-  }),
-  catalog: z.strictObject({
-    /** Where the model catalog comes from: an http(s) URL, or `off`. */
-    source: z.union([z.literal("off"), httpUrl]).optional(),
-  }),
+  provider: lazily(() =>
+    z.strictObject({
+      kind: ProviderKind.optional(),
+      base_url: httpUrl().optional(),
+      headers: stringMap().optional(),
+    }),
+  ),
+  permissions: lazily(() =>
+    z.strictObject({
+      mode: PermissionMode.optional(),
+      allow: ruleList().optional(),
+      ask: ruleList().optional(),
+      deny: ruleList().optional(),
+      additional_directories: stringList().optional(),
+      auto_allow_read_only_bash: z.boolean().optional(),
+    }),
+  ),
+  hooks: lazily(() =>
+    z.strictObject(
+      Object.fromEntries(
+        HookEvent.options.map((e) => [e, z.array(HookEntry).optional()]),
+      ) as Record<HookEvent, z.ZodOptional<z.ZodArray<typeof HookEntry>>>,
+    ),
+  ),
+  mcp: lazily(() => z.strictObject({ servers: z.record(text(), McpServer).optional() })),
+  lsp: lazily(() =>
+    z.strictObject({
+      /** Language servers on or off (default on; they run only in trusted projects). */
+      enabled: z.boolean().optional(),
+      servers: z.record(text(), LspServer).optional(),
+    }),
+  ),
+  verification: lazily(() =>
+    z.strictObject({
+      mode: VerificationMode.optional(),
+      checks: z.array(CheckEntry).optional(),
+      auto_checks: stringList().optional(),
+      max_continuations: z.int().min(0).max(100).optional(),
+    }),
+  ),
+  context: lazily(() =>
+    z.strictObject({
+      compact_at_percent: z.number().min(1).max(100).optional(),
+      repo_map_tokens: z.int().min(0).max(100_000).optional(),
+    }),
+  ),
+  agents: lazily(() =>
+    z.strictObject({
+      max_turns: z.int().positive().optional(),
+      session_cost_cap_usd: z.number().positive().optional(),
+    }),
+  ),
+  shell: lazily(() =>
+    z.strictObject({
+      program: text().optional(),
+      sandbox: z
+        .strictObject({
+          enabled: z.boolean().optional(),
+          allow_network: z.boolean().optional(),
+          auto_allow: z.boolean().optional(),
+          extra_writable: stringList().optional(),
+        })
+        .optional(),
+    }),
+  ),
+  web: lazily(() =>
+    z.strictObject({
+      /** WebFetch and WebSearch on or off. */
+      enabled: z.boolean().optional(),
+      /** The search endpoint WebSearch queries (`?q=` is appended). */
+      search_url: httpUrl().optional(),
+      search_headers: stringMap().optional(),
+    }),
+  ),
+  decisions: lazily(() =>
+    z.strictObject({
+      /** The decision model: a catalog id or a path to local weights. */
+      model: text().optional(),
+      sidecar_command: text().optional(),
+      sidecar_args: z.array(z.string()).optional(),
+      timeout_ms: z.int().positive().optional(),
+    }),
+  ),
+  experimental: lazily(() => z.record(text(), ExperimentalValue)),
+  pricing: lazily(() => z.record(text(), Price)),
+  appearance: lazily(() =>
+    z.strictObject({
+      theme: z.enum(["system", "light", "dark"]).optional(),
+      output_style: text().optional(),
+      show_thinking: z.boolean().optional(),
+    }),
+  ),
+  catalog: lazily(() =>
+    z.strictObject({
+      /** Where the model catalog comes from: an http(s) URL, or `off`. */
+      source: z.union([z.literal("off"), httpUrl()]).optional(),
+    }),
+  ),
 } as const;
 
 /** The name of a top-level settings section. */
@@ -211,9 +265,11 @@ export type SectionName = keyof typeof Sections;
 export const SECTION_NAMES = Object.keys(Sections) as SectionName[];
 
 /** One settings file, validated: every section and key optional. */
-export const SettingsFile = z.strictObject(
-  Object.fromEntries(SECTION_NAMES.map((name) => [name, Sections[name].optional()])) as {
-    [K in SectionName]: z.ZodOptional<(typeof Sections)[K]>;
-  },
+export const SettingsFile = lazily(() =>
+  z.strictObject(
+    Object.fromEntries(SECTION_NAMES.map((name) => [name, Sections[name].optional()])) as {
+      [K in SectionName]: z.ZodOptional<(typeof Sections)[K]>;
+    },
+  ),
 );
 export type SettingsFile = z.infer<typeof SettingsFile>;
