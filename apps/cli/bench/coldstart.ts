@@ -13,6 +13,8 @@ import { benchHome, MAIN, median } from "./world.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WARMUP = 2;
+/** Node flags for the measured start (as the harness's BENCH_NODE_FLAGS), e.g. a --require. */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 
 interface Sample {
   readonly ms: number;
@@ -35,11 +37,15 @@ async function once(world: World, extra: Record<string, string>): Promise<Sample
   const provider = await startFakeProvider({ script: [reply.text("hello")] });
   try {
     const started = performance.now();
-    const child = spawn(process.execPath, [MAIN, "-p", "hi", "--output-format", "json"], {
-      env: { ...world.env(provider), ...extra },
-      cwd: world.repo.root,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [...NODE_FLAGS, MAIN, "-p", "hi", "--output-format", "json"],
+      {
+        env: { ...world.env(provider), ...extra },
+        cwd: world.repo.root,
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;

@@ -2,8 +2,9 @@
 // hash of its flags in each code cache and rejects one made under other flags (Node's own
 // built-in modules' cache too), so the flags change neither at the start (every start would
 // compile Node's modules again) nor before the headless bundle's cache is written (every
-// later start would miss it): just after the first request starts when this run writes no
-// cache (it used one, or has none), else at the first answer, just after writing it.
+// later start would miss it): at the first answer, or `FLAG_DELAY_MS` after the first
+// request starts if that comes first and this run writes no cache (it used one, or has
+// none); when it writes one, at the first answer, just after writing it.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
@@ -23,6 +24,23 @@ import { runInNewContext } from "node:vm";
  */
 export const FIRST_ANSWER_FLAGS: readonly string[] = ["--optimize-for-size", "--liftoff-only"];
 
+/**
+ * How long after the first request starts the flags change when no answer came before:
+ * after the request is on its way (the modules it loads still find Node's cache) and before
+ * the shell parser's grammar loads (the engine starts that 100 ms after the first request),
+ * which must compile under `--liftoff-only`. A model that answers sooner (a local or a
+ * scripted one) has the flags change at its answer, before the first tool call runs.
+ */
+export const FLAG_DELAY_MS = 50;
+
+/**
+ * Node's modules the first tool calls need, loaded just before the flags change: once they
+ * change, V8 rejects Node's own code cache too, and a module loaded later compiles from its
+ * source (on the 2-core machine child_process with what it loads 0.7 ms, then 3.0 ms; zlib
+ * 0.8 ms, then 1.7 ms). The first shell command spawns; the first snapshot deflates.
+ */
+export const BEFORE_FLAGS_BUILTINS: readonly string[] = ["node:child_process", "node:zlib"];
+
 /** The answer after which one full garbage collection sizes the old generation. */
 export const COLLECT_AT_ANSWER = 20;
 
@@ -36,6 +54,8 @@ export interface MemoryActions {
   /** Called once, just before the flags change at the first answer (writes the code cache). */
   readonly beforeFlags?: () => void;
   readonly setFlags?: (flag: string) => void;
+  /** Loads what must load before the flags change (default: `BEFORE_FLAGS_BUILTINS`). */
+  readonly preload?: () => void;
   readonly collect?: () => void;
 }
 
@@ -50,9 +70,10 @@ export type ModelStep = "requestStarted" | "answerFinished";
 
 /**
  * Returns the function a run calls at each model step (`assistantStarted`: a request
- * started; `assistantFinished`: an answer finished). It sets `FIRST_ANSWER_FLAGS` once: at
- * the first request (on a zero-delay timer) when `cacheSettled`, else at the first answer,
- * after `beforeFlags`. At answer
+ * started; `assistantFinished`: an answer finished). It sets `FIRST_ANSWER_FLAGS` once,
+ * after loading `BEFORE_FLAGS_BUILTINS`: at the first answer (after `beforeFlags`), or
+ * `FLAG_DELAY_MS` after the first request started when `cacheSettled` and no answer came by
+ * then. At answer
  * `COLLECT_AT_ANSWER` it runs one full garbage collection: until V8's first full collection
  * its old generation grows by a start-up limit rather than by what is live, and the first
  * hundred rounds of a long session left some 40 MB of garbage there (a 1,000-round session
@@ -65,15 +86,20 @@ export function favourMemory(actions: MemoryActions = {}): (step: ModelStep) => 
   const collect = actions.collect ?? collectGarbage;
   let flagged = false;
   let answers = 0;
+  const preload =
+    actions.preload ??
+    (() => {
+      for (const id of BEFORE_FLAGS_BUILTINS) process.getBuiltinModule(id);
+    });
   const flag = () => {
     flagged = true;
+    preload();
     for (const f of FIRST_ANSWER_FLAGS) setFlags(f);
   };
   return (step) => {
     if (step === "requestStarted") {
-      // On a timer: the request is on its way first (Node's modules it loads still find
-      // their cache), and the repo map's grammars load later (after the first response).
-      if (!flagged && actions.cacheSettled === true) setTimeout(() => flagged || flag(), 0);
+      if (!flagged && actions.cacheSettled === true)
+        setTimeout(() => flagged || flag(), FLAG_DELAY_MS).unref();
       return;
     }
     answers++;
