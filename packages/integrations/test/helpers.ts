@@ -1,11 +1,22 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MCP_TEST_SERVER } from "@z-engine/testkit";
+import { afterAll } from "vitest";
 import { McpConnection, type McpServerSpec } from "../src/index.js";
 
-/** A fresh temp folder. */
-export const tempDir = () => mkdtempSync(join(tmpdir(), "zmcp-"));
+const made: string[] = [];
+// Each test file that makes folders removes them once its tests ran (its servers are closed).
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temp folder, removed after the test file. */
+export const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "zmcp-"));
+  made.push(dir);
+  return dir;
+};
 
 /** The environment servers get: the PATH and HOME only, plus what a test adds. */
 export const baseEnv = (extra: Record<string, string> = {}) => ({
