@@ -8,7 +8,7 @@ import {
   parseEventEnvelopeJson,
 } from "./events.js";
 import { COMMAND_EXAMPLES, EVENT_EXAMPLES } from "./examples.js";
-import type { ParseResult } from "./parse.js";
+import { type ParseResult, parseWith } from "./parse.js";
 
 type Shape = Record<string, z.ZodType>;
 
@@ -79,6 +79,23 @@ describe("commands", () => {
       });
     });
   }
+
+  it("gives the union's own result, parsing with the command's type's schema", () => {
+    const values: unknown[] = [null, undefined, 3, "submit", [], {}, { type: 3 }];
+    values.push({ type: "constructor" }, { type: "__proto__" }, { type: "toString" });
+    for (const example of Object.values(COMMAND_EXAMPLES)) {
+      values.push(example, { ...example, surprise: 1 }, { ...example, type: "Submit" });
+      for (const key of Object.keys(example)) {
+        if (key === "type") continue;
+        const { [key]: _dropped, ...missing } = example as Record<string, unknown>;
+        values.push(missing, { ...example, [key]: wrongValueFor((example as never)[key]) });
+      }
+    }
+    for (const value of values)
+      expect(parseEngineCommand(value), JSON.stringify(value)).toEqual(
+        parseWith(EngineCommand, value),
+      );
+  });
 
   it("names an unknown type", () => {
     expect(parseEngineCommand({ type: "launchMissiles" })).toEqual({
