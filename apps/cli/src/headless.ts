@@ -1,3 +1,5 @@
+// First: zod's switch must be set before any schema is built (the file says why).
+import "./zod-interpreted.js";
 import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type Env, resolvePaths } from "@z-engine/config";

@@ -18,7 +18,7 @@ async function cacheFiles(home: string): Promise<string[]> {
 }
 
 describe("zeng -p's V8 flags and the code cache (src/memory-tuning.ts)", () => {
-  it("writes the code cache once: later runs, which change V8's flags at their first request, still use it", async () => {
+  it("writes the code cache once: later runs, which change V8's flags after their first request, still use it", async () => {
     w = await world({ format: "anthropic" });
     const written: string[][] = [];
     for (let i = 0; i < 3; i++) {
