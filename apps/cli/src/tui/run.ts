@@ -1,5 +1,3 @@
-// First: zod's switch must be set before any schema is built (src/zod-interpreted.ts).
-import "../zod-interpreted.js";
 import type { InteractiveArgs } from "../args.js";
 import { guardConsole } from "../console-guard.js";
 import type { Io } from "../output/result.js";
