@@ -28,6 +28,19 @@ function writeFileAtomically(path: string, data: Buffer): void {
   renameSync(temp, path);
 }
 
+/**
+ * zlib's settings for an object of `size` bytes. zlib sets up and clears a window and a hash
+ * table for each stream, some 256 KiB at its defaults (windowBits 15, memLevel 8), which for
+ * an object of a few hundred bytes costs more than compressing it. The window here is the
+ * smallest that still reaches back to the object's first byte from its last (zlib keeps 262
+ * bytes of a window for look-ahead), so the same matches are in reach as with the default
+ * one, and the hash table keeps the defaults' proportion to it. Git reads any window size.
+ */
+export function deflateOptions(size: number): { level: 1; windowBits: number; memLevel: number } {
+  const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(size + 262))));
+  return { level: 1, windowBits, memLevel: windowBits - 7 };
+}
+
 /** An object's pack entry header: type and size, the size in 4 bits then 7-bit groups. */
 function entryHeader(type: ObjectType, size: number): Buffer {
   const bytes: number[] = [];
@@ -77,7 +90,7 @@ export class PackWriter {
     for (const { oid, type, data } of objects) {
       const entry = Buffer.concat([
         entryHeader(type, data.length),
-        deflateSync(data, { level: 1 }),
+        deflateSync(data, deflateOptions(data.length)),
       ]);
       placed.push({ oid, offset, crc: crc32(entry) });
       parts.push(entry);
