@@ -4,24 +4,33 @@ import { describe, expect, it } from "vitest";
 import {
   BEFORE_FLAGS_BUILTINS,
   COLLECT_AT_ANSWER,
-  FIRST_ANSWER_FLAGS,
+  beforeFirstWasmCompile,
   FLAG_DELAY_MS,
   favourMemory,
+  MEMORY_FLAGS,
 } from "./memory-tuning.js";
 
 function recorder(cacheSettled?: boolean) {
   const log: string[] = [];
+  let compiling: () => void = () => {
+    throw new Error("not watched");
+  };
   const step = favourMemory({
     ...(cacheSettled === undefined ? {} : { cacheSettled }),
     beforeFlags: () => log.push("save"),
     preload: () => log.push("preload"),
     setFlags: (flag) => log.push(flag),
     collect: () => log.push("collect"),
+    watchWasm: (before) => {
+      compiling = before;
+      return () => log.push("unwatch");
+    },
   });
-  return { log, step };
+  // A stand-in for the first WebAssembly compile.
+  return { log, step, compile: () => compiling() };
 }
 
-const FLAGGED = ["preload", ...FIRST_ANSWER_FLAGS];
+const FLAGGED = ["unwatch", "save", "preload", ...MEMORY_FLAGS];
 const afterDelay = () => new Promise((resolve) => setTimeout(resolve, FLAG_DELAY_MS + 5));
 
 describe("favourMemory", () => {
@@ -38,13 +47,41 @@ describe("favourMemory", () => {
     expect(log).toEqual(FLAGGED);
   });
 
-  it("sets the flags once, at the first answer, when it comes before the timer", async () => {
+  it("leaves the flags alone at a first answer before the timer (round 1's path), when this run writes no code cache", async () => {
     const { log, step } = recorder(true);
     step("requestStarted");
     step("answerFinished");
-    expect(log).toEqual(["save", ...FLAGGED]);
+    expect(log).toEqual([]);
     await afterDelay();
-    expect(log).toEqual(["save", ...FLAGGED]);
+    expect(log).toEqual(FLAGGED);
+  });
+
+  it("sets the flags at a second request that starts before the timer", async () => {
+    for (const settled of [true, false]) {
+      const { log, step } = recorder(settled);
+      step("requestStarted");
+      step("requestStarted");
+      expect(log).toEqual(FLAGGED);
+      step("answerFinished");
+      await afterDelay();
+      expect(log).toEqual(FLAGGED);
+    }
+  });
+
+  it("sets the flags before the first WebAssembly compile, whatever came before", async () => {
+    for (const settled of [true, false, undefined]) {
+      const { log, step, compile } = recorder(settled);
+      compile();
+      expect(log).toEqual(FLAGGED);
+      step("requestStarted");
+      step("answerFinished");
+      await afterDelay();
+      expect(log).toEqual(FLAGGED);
+    }
+    const { log, step, compile } = recorder(true);
+    step("requestStarted");
+    compile();
+    expect(log).toEqual(FLAGGED);
   });
 
   it("loads Node's modules the first tool calls need before the flags change", () => {
@@ -64,7 +101,7 @@ describe("favourMemory", () => {
     });
     expect(JSON.parse(out)).toEqual({
       atStart: [],
-      atFlags: FIRST_ANSWER_FLAGS.map(() => [...BEFORE_FLAGS_BUILTINS]),
+      atFlags: MEMORY_FLAGS.map(() => [...BEFORE_FLAGS_BUILTINS]),
     });
   });
 
@@ -74,10 +111,10 @@ describe("favourMemory", () => {
       step("requestStarted");
       expect(log).toEqual([]);
       step("answerFinished");
-      expect(log).toEqual(["save", ...FLAGGED]);
+      expect(log).toEqual(FLAGGED);
       step("requestStarted");
       step("answerFinished");
-      expect(log).toEqual(["save", ...FLAGGED]);
+      expect(log).toEqual(FLAGGED);
     }
   });
 
@@ -109,8 +146,72 @@ describe("favourMemory", () => {
       observer.observe({ entryTypes: ["gc"] });
     });
     // The flags are left alone here (setFlags is a no-op); the collection is the real one.
-    const step = favourMemory({ cacheSettled: true, setFlags: () => undefined });
+    const step = favourMemory({
+      cacheSettled: true,
+      setFlags: () => undefined,
+      watchWasm: () => () => undefined,
+    });
     for (let i = 0; i < COLLECT_AT_ANSWER; i++) step("answerFinished");
     await forced;
+  });
+});
+
+/** The smallest WebAssembly module: the magic number and version 1. */
+const EMPTY_MODULE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+
+/** The part of the WebAssembly API used here (the project's TypeScript libs leave it out). */
+interface WasmApi {
+  Module: { new (bytes: Uint8Array): object; exports(module: object): unknown[] };
+  compile(bytes: Uint8Array): Promise<object>;
+  instantiate(bytes: Uint8Array): Promise<unknown>;
+}
+declare const WebAssembly: WasmApi;
+
+/** A copy of this thread's `WebAssembly` functions, for the watch to replace. */
+function wasmApi(): WasmApi {
+  const { Module, compile, instantiate } = WebAssembly;
+  return { Module, compile, instantiate };
+}
+
+describe("beforeFirstWasmCompile", () => {
+  it("runs its callback once, before the first compile, which still compiles; then puts the originals back", async () => {
+    const api = wasmApi();
+    const log: string[] = [];
+    beforeFirstWasmCompile(() => log.push("before"), api);
+    expect(api.Module).not.toBe(WebAssembly.Module);
+    const held = api.compile;
+    const module = new api.Module(EMPTY_MODULE);
+    expect(log).toEqual(["before"]);
+    expect(module).toBeInstanceOf(WebAssembly.Module);
+    expect(WebAssembly.Module.exports(module)).toEqual([]);
+    expect(api).toEqual(wasmApi());
+    // A stand-in someone kept still compiles, and calls nothing more.
+    expect(await held(EMPTY_MODULE)).toBeInstanceOf(WebAssembly.Module);
+    expect(log).toEqual(["before"]);
+  });
+
+  it("watches compile and instantiate too", async () => {
+    for (const use of [
+      (api: WasmApi) => api.compile(EMPTY_MODULE),
+      (api: WasmApi) => api.instantiate(EMPTY_MODULE),
+    ]) {
+      const api = wasmApi();
+      const log: string[] = [];
+      beforeFirstWasmCompile(() => log.push("before"), api);
+      const compiled = use(api);
+      expect(log).toEqual(["before"]);
+      await compiled;
+    }
+  });
+
+  it("stops watching without calling back, when told to", () => {
+    const api = wasmApi();
+    const log: string[] = [];
+    const stop = beforeFirstWasmCompile(() => log.push("before"), api);
+    stop();
+    stop();
+    expect(api).toEqual(wasmApi());
+    expect(new api.Module(EMPTY_MODULE)).toBeInstanceOf(WebAssembly.Module);
+    expect(log).toEqual([]);
   });
 });

@@ -2,14 +2,17 @@
 // hash of its flags in each code cache and rejects one made under other flags (Node's own
 // built-in modules' cache too), so the flags change neither at the start (every start would
 // compile Node's modules again) nor before the headless bundle's cache is written (every
-// later start would miss it): at the first answer, or `FLAG_DELAY_MS` after the first
-// request starts if that comes first and this run writes no cache (it used one, or has
-// none); when it writes one, at the first answer, just after writing it.
+// later start would miss it). They change `FLAG_DELAY_MS` after the first request starts
+// when this run writes no cache (it used one, or has none), and at the first answer, just
+// after writing the cache, when it writes one; sooner at a second request (a first repo map
+// build starts with it) or at this thread's first WebAssembly compile (a shell command the
+// gate parses, or the shell parser the engine loads while the model answers), since a
+// grammar must compile under them.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 /**
- * The flags set at the first request or answer (see the file's head):
+ * The flags `favourMemory` sets once a run is under way (see the file's head):
  * - `--optimize-for-size`: a long session makes a lot of short-lived garbage (each request
  *   re-serialises the conversation); the flag keeps the heap's growth small. It is not set
  *   at the start because it slows the start (a smaller young generation while the bundle
@@ -19,17 +22,18 @@ import { runInNewContext } from "node:vm";
  *   tree-sitter grammar runs one huge function long enough for TurboFan to recompile it on
  *   a background thread: 40-60 MB of memory for the bash grammar, about 20 MB for
  *   JavaScript's, for code that never runs again. A module's tiers are fixed when it
- *   compiles; the grammars load after the first request (the repo map's) and when the first
- *   shell command is checked (bash's).
+ *   compiles, so the flags change before any grammar compiles: the shell parser's (the
+ *   engine loads it 100 ms after the first request, or the gate when it first checks a
+ *   command that is more than plain words) and the repo map's (its first build starts with
+ *   the second request, in a worker thread for a large project).
  */
-export const FIRST_ANSWER_FLAGS: readonly string[] = ["--optimize-for-size", "--liftoff-only"];
+export const MEMORY_FLAGS: readonly string[] = ["--optimize-for-size", "--liftoff-only"];
 
 /**
- * How long after the first request starts the flags change when no answer came before:
- * after the request is on its way (the modules it loads still find Node's cache) and before
- * the shell parser's grammar loads (the engine starts that 100 ms after the first request),
- * which must compile under `--liftoff-only`. A model that answers sooner (a local or a
- * scripted one) has the flags change at its answer, before the first tool call runs.
+ * How long after the first request starts the flags change when this run writes no code
+ * cache: after the request is on its way (the modules it loads still find Node's cache), off
+ * round 1's path when the model answers at once (the first tool call runs by then), and
+ * before the engine loads the shell parser (100 ms after the first request).
  */
 export const FLAG_DELAY_MS = 50;
 
@@ -44,19 +48,77 @@ export const BEFORE_FLAGS_BUILTINS: readonly string[] = ["node:child_process", "
 /** The answer after which one full garbage collection sizes the old generation. */
 export const COLLECT_AT_ANSWER = 20;
 
+/** The `WebAssembly` functions that compile a module. */
+const WASM_COMPILERS = [
+  "Module",
+  "compile",
+  "instantiate",
+  "compileStreaming",
+  "instantiateStreaming",
+] as const;
+
+/**
+ * Calls `before` once, just before this thread's first WebAssembly compile: each of
+ * `WebAssembly`'s compiling functions (`new WebAssembly.Module`, `compile`, `instantiate` and
+ * the streaming two) is replaced by a stand-in (a proxy of it, so `instanceof` and its
+ * statics are unchanged) until then. Returns the function that puts the originals back
+ * without calling `before` (idempotent); the first compile puts them back too. Other threads
+ * have a `WebAssembly` of their own, which this does not watch. `api` is the object whose
+ * functions are replaced (default: this thread's `WebAssembly`).
+ */
+export function beforeFirstWasmCompile(
+  before: () => void,
+  api: object | undefined = (globalThis as { WebAssembly?: object }).WebAssembly,
+): () => void {
+  const target = (api ?? {}) as Record<string, unknown>;
+  const originals = new Map<string, unknown>();
+  let armed = true;
+  const disarm = () => {
+    if (!armed) return;
+    armed = false;
+    for (const [name, original] of originals) target[name] = original;
+  };
+  const fire = () => {
+    if (!armed) return;
+    disarm();
+    before();
+  };
+  for (const name of WASM_COMPILERS) {
+    const original = target[name];
+    if (typeof original !== "function") continue;
+    originals.set(name, original);
+    target[name] = new Proxy(original, {
+      construct(fn, args, newTarget) {
+        fire();
+        return Reflect.construct(fn, args, newTarget) as object;
+      },
+      apply(fn, self, args) {
+        fire();
+        return Reflect.apply(fn, self, args) as unknown;
+      },
+    });
+  }
+  return disarm;
+}
+
 /** What `favourMemory` calls; tests pass their own. */
 export interface MemoryActions {
   /**
-   * True when this run writes no code cache (it used one or has none): the flags may change
-   * at the first request. Otherwise they change at the first answer, after `beforeFlags`.
+   * True when this run writes no code cache (it used one or has none): the flags change
+   * `FLAG_DELAY_MS` after the first request starts. Otherwise at the first answer.
    */
   readonly cacheSettled?: boolean;
-  /** Called once, just before the flags change at the first answer (writes the code cache). */
+  /** Called once, just before the flags change (writes the code cache). */
   readonly beforeFlags?: () => void;
   readonly setFlags?: (flag: string) => void;
   /** Loads what must load before the flags change (default: `BEFORE_FLAGS_BUILTINS`). */
   readonly preload?: () => void;
   readonly collect?: () => void;
+  /**
+   * Calls its argument before this thread's first WebAssembly compile, and returns the
+   * function that stops watching (default: {@link beforeFirstWasmCompile}).
+   */
+  readonly watchWasm?: (before: () => void) => () => void;
 }
 
 /** A full garbage collection, through a `gc` function exposed in a new context only. */
@@ -70,43 +132,49 @@ export type ModelStep = "requestStarted" | "answerFinished";
 
 /**
  * Returns the function a run calls at each model step (`assistantStarted`: a request
- * started; `assistantFinished`: an answer finished). It sets `FIRST_ANSWER_FLAGS` once,
- * after loading `BEFORE_FLAGS_BUILTINS`: at the first answer (after `beforeFlags`), or
- * `FLAG_DELAY_MS` after the first request started when `cacheSettled` and no answer came by
- * then. At answer
- * `COLLECT_AT_ANSWER` it runs one full garbage collection: until V8's first full collection
- * its old generation grows by a start-up limit rather than by what is live, and the first
- * hundred rounds of a long session left some 40 MB of garbage there (a 1,000-round session
- * peaked at 159-161 MB of RSS without it). Sessions of fewer answers never pay for it.
- * Never throws when the actions do not.
+ * started; `assistantFinished`: an answer finished). It sets `MEMORY_FLAGS` once, after
+ * `beforeFlags` and loading `BEFORE_FLAGS_BUILTINS`, at the first of:
+ * - `FLAG_DELAY_MS` after the first request started, when `cacheSettled`;
+ * - the first answer, when not `cacheSettled` (the cache then holds what the answer ran);
+ * - a second request's start;
+ * - this thread's first WebAssembly compile (watched from the call on).
+ *
+ * At answer `COLLECT_AT_ANSWER` it runs one full garbage collection: until V8's first full
+ * collection its old generation grows by a start-up limit rather than by what is live, and
+ * the first hundred rounds of a long session left some 40 MB of garbage there (a 1,000-round
+ * session peaked at 159-161 MB of RSS without it). Sessions of fewer answers never pay for
+ * it. Never throws when the actions do not.
  */
 export function favourMemory(actions: MemoryActions = {}): (step: ModelStep) => void {
   // Read when used: node:v8 loads on first use in the headless bundle (scripts/defer-builtins.mjs).
   const setFlags = actions.setFlags ?? ((flag: string) => setFlagsFromString(flag));
   const collect = actions.collect ?? collectGarbage;
-  let flagged = false;
-  let answers = 0;
   const preload =
     actions.preload ??
     (() => {
       for (const id of BEFORE_FLAGS_BUILTINS) process.getBuiltinModule(id);
     });
+  let flagged = false;
+  let requests = 0;
+  let answers = 0;
   const flag = () => {
+    if (flagged) return;
     flagged = true;
+    stopWatching();
+    actions.beforeFlags?.();
     preload();
-    for (const f of FIRST_ANSWER_FLAGS) setFlags(f);
+    for (const f of MEMORY_FLAGS) setFlags(f);
   };
+  const stopWatching = (actions.watchWasm ?? beforeFirstWasmCompile)(flag);
   return (step) => {
     if (step === "requestStarted") {
-      if (!flagged && actions.cacheSettled === true)
-        setTimeout(() => flagged || flag(), FLAG_DELAY_MS).unref();
+      requests++;
+      if (requests > 1) flag();
+      else if (actions.cacheSettled === true) setTimeout(flag, FLAG_DELAY_MS).unref();
       return;
     }
     answers++;
-    if (!flagged) {
-      actions.beforeFlags?.();
-      flag();
-    }
+    if (actions.cacheSettled !== true) flag();
     if (answers === COLLECT_AT_ANSWER) collect();
   };
 }

@@ -1,4 +1,4 @@
-import { readdir, stat } from "node:fs/promises";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
@@ -17,7 +17,66 @@ async function cacheFiles(home: string): Promise<string[]> {
   return Promise.all(names.map(async (n) => `${n} ${(await stat(join(dir, n))).mtimeMs}`));
 }
 
+/**
+ * A preloaded module that lists, in order, each V8 flag zeng sets and each WebAssembly
+ * compile (the first of each kind is enough: `wasm`).
+ */
+const WATCHER = `
+const { writeFileSync } = require("node:fs");
+const v8 = require("node:v8");
+const events = [];
+const setFlags = v8.setFlagsFromString;
+v8.setFlagsFromString = (flag) => {
+  events.push("flag " + flag);
+  return setFlags(flag);
+};
+for (const name of ["Module", "compile", "instantiate"]) {
+  WebAssembly[name] = new Proxy(WebAssembly[name], {
+    construct(target, args, newTarget) {
+      events.push("wasm");
+      return Reflect.construct(target, args, newTarget);
+    },
+    apply(target, self, args) {
+      events.push("wasm");
+      return Reflect.apply(target, self, args);
+    },
+  });
+}
+process.on("exit", () => writeFileSync(process.env.FLAG_EVENTS, JSON.stringify(events)));
+`;
+
 describe("zeng -p's V8 flags and the code cache (src/memory-tuning.ts)", () => {
+  it("changes V8's flags before the first WebAssembly compile, with or without a cache to write", async () => {
+    w = await world({ format: "anthropic" });
+    const watcher = join(w.home, "watch-flags.cjs");
+    const events = join(w.home, "flag-events.json");
+    await writeFile(watcher, WATCHER);
+    // A command the gate parses with tree-sitter (not plain words).
+    const command = 'git status --short && echo "$(git rev-parse --is-inside-work-tree)"';
+    // Run 1 writes the cache: its flags change at the first answer, which comes after the
+    // engine loads the shell parser (100 ms after the request; each event waits 40 ms).
+    // Run 2 uses the cache: the gate parses the command of an answer that comes at once,
+    // before the flags' timer.
+    for (const delayMs of [40, 0]) {
+      w.provider.push(
+        main({ ...reply.toolCall("Bash", { command }), delayMs }),
+        main(reply.text("done")),
+      );
+      const run = await w.run(
+        ["-p", "check", "--output-format", "json", "--permission-mode", "bypass"],
+        { NODE_OPTIONS: `--require ${watcher}`, FLAG_EVENTS: events },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ outcome: "completed", text: "done" });
+      const seen = JSON.parse(await readFile(events, "utf8")) as string[];
+      const flagged = seen.indexOf("flag --liftoff-only");
+      expect(seen, `run with delay ${delayMs}`).toContain("wasm");
+      expect(flagged, `run with delay ${delayMs}: ${seen.join(", ")}`).toBeGreaterThanOrEqual(0);
+      expect(flagged).toBeLessThan(seen.indexOf("wasm"));
+    }
+    expect(await cacheFiles(w.home)).toHaveLength(1);
+  });
+
   it("writes the code cache once: later runs, which change V8's flags after their first request, still use it", async () => {
     w = await world({ format: "anthropic" });
     const written: string[][] = [];
