@@ -47,10 +47,9 @@ async function loadHeadless(
 }
 
 /**
- * Runs `zeng -p` with `args` and resolves with the exit code (see `runHeadless`). The code
- * cache is written once the first answer has arrived (everything the start and the first
- * request compiled is in it), before the run changes V8's flags, or at the end of a run
- * without an answer.
+ * Runs `zeng -p` with `args` and resolves with the exit code (see `runHeadless`). A run
+ * without a code cache writes one just before it changes V8's flags (memory-tuning.ts), so
+ * it holds what the run compiled until then, or at its end when they never changed.
  */
 export async function startHeadless(
   args: HeadlessArgs,
@@ -62,7 +61,7 @@ export async function startHeadless(
     beforeFlags: save,
     cacheSettled: settled,
   });
-  // No answer came (a built-in command, a failure): the flags are unchanged, so save now.
+  // The flags never changed (one request, no WebAssembly; a built-in command), so save now.
   save();
   return code;
 }

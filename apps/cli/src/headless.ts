@@ -145,7 +145,7 @@ function turnEnd(
 
 /** What the loader of this module hooks into a run. */
 export interface HeadlessHooks {
-  /** Called once, when the first answer has arrived, just before V8's flags change. */
+  /** Called once, just before V8's flags change (see memory-tuning.ts). */
   readonly beforeFlags?: () => void;
   /** True when this run writes no code cache (used one, or has none): see memory-tuning.ts. */
   readonly cacheSettled?: boolean;

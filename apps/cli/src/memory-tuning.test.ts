@@ -31,57 +31,65 @@ function recorder(cacheSettled?: boolean) {
 }
 
 const FLAGGED = ["unwatch", "save", "preload", ...MEMORY_FLAGS];
-const afterDelay = () => new Promise((resolve) => setTimeout(resolve, FLAG_DELAY_MS + 5));
+/** Longer than any timer a change of the flags waits for. */
+const aWhile = () => new Promise((resolve) => setTimeout(resolve, FLAG_DELAY_MS * 3));
 
 describe("favourMemory", () => {
-  it("sets the flags a while after the first request starts when this run writes no code cache", async () => {
+  it("leaves the flags alone through a first request, its answer and its tool calls, when the run writes the code cache", async () => {
+    for (const settled of [false, undefined]) {
+      const { log, step } = recorder(settled);
+      step("requestStarted");
+      step("answerFinished");
+      await aWhile();
+      expect(log).toEqual([]);
+    }
+  });
+
+  it("sets the flags a while after the first request starts, when the run writes no code cache", async () => {
     const { log, step } = recorder(true);
     step("requestStarted");
+    step("answerFinished");
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(log).toEqual([]);
-    await afterDelay();
+    await aWhile();
     expect(log).toEqual(FLAGGED);
-    step("answerFinished");
     step("requestStarted");
-    await afterDelay();
+    await aWhile();
     expect(log).toEqual(FLAGGED);
   });
 
-  it("leaves the flags alone at a first answer before the timer (round 1's path), when this run writes no code cache", async () => {
-    const { log, step } = recorder(true);
-    step("requestStarted");
-    step("answerFinished");
-    expect(log).toEqual([]);
-    await afterDelay();
-    expect(log).toEqual(FLAGGED);
-  });
-
-  it("sets the flags at a second request that starts before the timer", async () => {
+  it("writes the code cache, then sets the flags, when the second request starts", async () => {
     for (const settled of [true, false]) {
       const { log, step } = recorder(settled);
       step("requestStarted");
+      step("answerFinished");
       step("requestStarted");
       expect(log).toEqual(FLAGGED);
       step("answerFinished");
-      await afterDelay();
+      step("requestStarted");
+      await aWhile();
       expect(log).toEqual(FLAGGED);
     }
   });
 
-  it("sets the flags before the first WebAssembly compile, whatever came before", async () => {
-    for (const settled of [true, false, undefined]) {
-      const { log, step, compile } = recorder(settled);
-      compile();
-      expect(log).toEqual(FLAGGED);
-      step("requestStarted");
-      step("answerFinished");
-      await afterDelay();
-      expect(log).toEqual(FLAGGED);
+  it("writes the code cache, then sets the flags, before the first WebAssembly compile", async () => {
+    for (const settled of [true, false]) {
+      for (const before of [
+        [],
+        ["requestStarted"],
+        ["requestStarted", "answerFinished"],
+      ] as const) {
+        const { log, step, compile } = recorder(settled);
+        for (const s of before) step(s);
+        compile();
+        expect(log, before.join()).toEqual(FLAGGED);
+        step("requestStarted");
+        step("answerFinished");
+        step("requestStarted");
+        await aWhile();
+        expect(log, before.join()).toEqual(FLAGGED);
+      }
     }
-    const { log, step, compile } = recorder(true);
-    step("requestStarted");
-    compile();
-    expect(log).toEqual(FLAGGED);
   });
 
   it("loads Node's modules the first tool calls need before the flags change", () => {
@@ -94,7 +102,9 @@ describe("favourMemory", () => {
         process.moduleLoadList.includes("NativeModule " + id.replace(/^node:/, "")));
       const atStart = loaded();
       const atFlags = [];
-      favourMemory({ setFlags: () => atFlags.push(loaded()), collect: () => {} })("answerFinished");
+      const step = favourMemory({ setFlags: () => atFlags.push(loaded()), collect: () => {} });
+      step("requestStarted");
+      step("requestStarted");
       process.stdout.write(JSON.stringify({ atStart, atFlags }));`;
     const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
       encoding: "utf8",
@@ -105,21 +115,8 @@ describe("favourMemory", () => {
     });
   });
 
-  it("writes the code cache before the flags change, at the first answer, when it must write one", () => {
-    for (const settled of [false, undefined]) {
-      const { log, step } = recorder(settled);
-      step("requestStarted");
-      expect(log).toEqual([]);
-      step("answerFinished");
-      expect(log).toEqual(FLAGGED);
-      step("requestStarted");
-      step("answerFinished");
-      expect(log).toEqual(FLAGGED);
-    }
-  });
-
   it("collects garbage once, at the answer it names", () => {
-    const { log, step } = recorder(true);
+    const { log, step } = recorder();
     for (let i = 1; i < COLLECT_AT_ANSWER; i++) {
       step("requestStarted");
       step("answerFinished");

@@ -2,12 +2,13 @@
 // hash of its flags in each code cache and rejects one made under other flags (Node's own
 // built-in modules' cache too), so the flags change neither at the start (every start would
 // compile Node's modules again) nor before the headless bundle's cache is written (every
-// later start would miss it). They change `FLAG_DELAY_MS` after the first request starts
-// when this run writes no cache (it used one, or has none), and at the first answer, just
-// after writing the cache, when it writes one; sooner at a second request (a first repo map
-// build starts with it) or at this thread's first WebAssembly compile (a shell command the
-// gate parses, or the shell parser the engine loads while the model answers), since a
-// grammar must compile under them.
+// later start would miss it). They change at the first of a second request's start (a first
+// repo map build starts with it) and this thread's first WebAssembly compile (the shell
+// parser the engine loads while the model answers, or a command the gate parses), since a
+// grammar must compile under them; and, in a run that writes no cache, `FLAG_DELAY_MS` after
+// the first request starts, which shrinks the heap sooner. A run that writes the cache
+// writes it just before, so it holds what the run compiled until then: round 1's tool call
+// too when the model answered at once.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
@@ -30,10 +31,11 @@ import { runInNewContext } from "node:vm";
 export const MEMORY_FLAGS: readonly string[] = ["--optimize-for-size", "--liftoff-only"];
 
 /**
- * How long after the first request starts the flags change when this run writes no code
- * cache: after the request is on its way (the modules it loads still find Node's cache), off
- * round 1's path when the model answers at once (the first tool call runs by then), and
- * before the engine loads the shell parser (100 ms after the first request).
+ * How long after the first request starts a run that writes no code cache changes the flags
+ * at the latest: after the request is on its way (the modules it loads still find Node's
+ * cache) and before the engine loads the shell parser (100 ms after the first request), so
+ * the heap shrinks before that load (the harness peaked 3-4 MB higher with the flags changed
+ * at the load).
  */
 export const FLAG_DELAY_MS = 50;
 
@@ -104,11 +106,11 @@ export function beforeFirstWasmCompile(
 /** What `favourMemory` calls; tests pass their own. */
 export interface MemoryActions {
   /**
-   * True when this run writes no code cache (it used one or has none): the flags change
-   * `FLAG_DELAY_MS` after the first request starts. Otherwise at the first answer.
+   * True when this run writes no code cache (it used one, or has none): the flags change
+   * `FLAG_DELAY_MS` after the first request at the latest.
    */
   readonly cacheSettled?: boolean;
-  /** Called once, just before the flags change (writes the code cache). */
+  /** Called once, just before the flags change (writes the code cache when the run writes one). */
   readonly beforeFlags?: () => void;
   readonly setFlags?: (flag: string) => void;
   /** Loads what must load before the flags change (default: `BEFORE_FLAGS_BUILTINS`). */
@@ -133,11 +135,10 @@ export type ModelStep = "requestStarted" | "answerFinished";
 /**
  * Returns the function a run calls at each model step (`assistantStarted`: a request
  * started; `assistantFinished`: an answer finished). It sets `MEMORY_FLAGS` once, after
- * `beforeFlags` and loading `BEFORE_FLAGS_BUILTINS`, at the first of:
- * - `FLAG_DELAY_MS` after the first request started, when `cacheSettled`;
- * - the first answer, when not `cacheSettled` (the cache then holds what the answer ran);
- * - a second request's start;
- * - this thread's first WebAssembly compile (watched from the call on).
+ * `beforeFlags` and loading `BEFORE_FLAGS_BUILTINS`, at the first of a second request's
+ * start, this thread's first WebAssembly compile (watched from the call on) and, when
+ * `cacheSettled`, `FLAG_DELAY_MS` after the first request started. A run that writes the
+ * cache, of one request and no compile, never changes them.
  *
  * At answer `COLLECT_AT_ANSWER` it runs one full garbage collection: until V8's first full
  * collection its old generation grows by a start-up limit rather than by what is live, and
@@ -168,13 +169,10 @@ export function favourMemory(actions: MemoryActions = {}): (step: ModelStep) => 
   const stopWatching = (actions.watchWasm ?? beforeFirstWasmCompile)(flag);
   return (step) => {
     if (step === "requestStarted") {
-      requests++;
-      if (requests > 1) flag();
+      if (++requests > 1) flag();
       else if (actions.cacheSettled === true) setTimeout(flag, FLAG_DELAY_MS).unref();
       return;
     }
-    answers++;
-    if (actions.cacheSettled !== true) flag();
-    if (answers === COLLECT_AT_ANSWER) collect();
+    if (++answers === COLLECT_AT_ANSWER) collect();
   };
 }

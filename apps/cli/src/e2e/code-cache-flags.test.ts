@@ -53,10 +53,9 @@ describe("zeng -p's V8 flags and the code cache (src/memory-tuning.ts)", () => {
     await writeFile(watcher, WATCHER);
     // A command the gate parses with tree-sitter (not plain words).
     const command = 'git status --short && echo "$(git rev-parse --is-inside-work-tree)"';
-    // Run 1 writes the cache: its flags change at the first answer, which comes after the
-    // engine loads the shell parser (100 ms after the request; each event waits 40 ms).
-    // Run 2 uses the cache: the gate parses the command of an answer that comes at once,
-    // before the flags' timer.
+    // Run 1 writes the cache, with a model slower than the engine's loading of the shell
+    // parser (100 ms after the request; each event waits 40 ms). Run 2 uses the cache: the
+    // gate parses the command of an answer that comes at once, before any second request.
     for (const delayMs of [40, 0]) {
       w.provider.push(
         main({ ...reply.toolCall("Bash", { command }), delayMs }),
@@ -74,6 +73,45 @@ describe("zeng -p's V8 flags and the code cache (src/memory-tuning.ts)", () => {
       expect(flagged, `run with delay ${delayMs}: ${seen.join(", ")}`).toBeGreaterThanOrEqual(0);
       expect(flagged).toBeLessThan(seen.indexOf("wasm"));
     }
+    expect(await cacheFiles(w.home)).toHaveLength(1);
+  });
+
+  it("writes the code cache after round 1's tool call started, when the model answered at once", async () => {
+    w = await world({ format: "anthropic" });
+    const watcher = join(w.home, "watch-cache.cjs");
+    const events = join(w.home, "cache-events.json");
+    // Each shell spawned and each rename into the code cache's folder, in order.
+    await writeFile(
+      watcher,
+      `const fs = require("node:fs");
+const childProcess = require("node:child_process");
+const events = [];
+const rename = fs.renameSync;
+fs.renameSync = (from, to) => {
+  if (String(to).endsWith(".bin")) events.push("cache");
+  return rename(from, to);
+};
+const spawn = childProcess.spawn;
+childProcess.spawn = function (command, ...rest) {
+  if (/(^|\\/)(ba)?sh$/.test(String(command))) events.push("shell");
+  return spawn.call(this, command, ...rest);
+};
+process.on("exit", () => fs.writeFileSync(process.env.CACHE_EVENTS, JSON.stringify(events)));
+`,
+    );
+    w.provider.push(
+      main(reply.toolCall("Bash", { command: "git status --short" })),
+      main(reply.text("done")),
+    );
+    const run = await w.run(
+      ["-p", "check", "--output-format", "json", "--permission-mode", "bypass"],
+      { NODE_OPTIONS: `--require ${watcher}`, CACHE_EVENTS: events },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const seen = JSON.parse(await readFile(events, "utf8")) as string[];
+    expect(seen.filter((e) => e === "cache")).toHaveLength(1);
+    expect(seen.indexOf("shell"), seen.join(", ")).toBeGreaterThanOrEqual(0);
+    expect(seen.indexOf("shell")).toBeLessThan(seen.indexOf("cache"));
     expect(await cacheFiles(w.home)).toHaveLength(1);
   });
 
