@@ -158,6 +158,7 @@ export function favourMemory(actions: MemoryActions = {}): (step: ModelStep) => 
   let flagged = false;
   let requests = 0;
   let answers = 0;
+  let stopWatching: () => void = () => {};
   const flag = () => {
     if (flagged) return;
     flagged = true;
@@ -166,7 +167,7 @@ export function favourMemory(actions: MemoryActions = {}): (step: ModelStep) => 
     preload();
     for (const f of MEMORY_FLAGS) setFlags(f);
   };
-  const stopWatching = (actions.watchWasm ?? beforeFirstWasmCompile)(flag);
+  stopWatching = (actions.watchWasm ?? beforeFirstWasmCompile)(flag);
   return (step) => {
     if (step === "requestStarted") {
       if (++requests > 1) flag();
