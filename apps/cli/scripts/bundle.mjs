@@ -63,10 +63,19 @@ function asciiOnly(code) {
 }
 
 /**
+ * Externals the headless bundle loads through their CommonJS build (`require`) rather than
+ * `import()`: their first `import()` loaded Node's ES module loader (eight modules, 2-3 ms,
+ * 6-8 ms after `zeng -p` changed V8's flags, src/memory-tuning.ts), which nothing else in a
+ * headless run needs. web-tree-sitter's two builds export the same names.
+ */
+const REQUIRED_EXTERNALS = ["web-tree-sitter"];
+
+/**
  * The headless CommonJS bundle. `import.meta.url` is the bundle file's URL (it sits in
  * dist/chunks/ like the ES chunks, so paths relative to it stay the same), and `import()`
- * of an external goes through the loader's `__zengImport`: code restored from a V8 code
- * cache has no `importModuleDynamically`, so a plain `import()` in it fails.
+ * of an external goes through the loader's `__zengImport` (code restored from a V8 code
+ * cache has no `importModuleDynamically`, so a plain `import()` in it fails), or becomes a
+ * `require` for `REQUIRED_EXTERNALS`.
  */
 async function buildHeadless() {
   const result = await build({
@@ -82,10 +91,12 @@ async function buildHeadless() {
   const code = deferBuiltins(dropRedundantNames(asciiOnly(output.text))).code.replace(
     /\bimport\("([^"\s]+)"\)/g,
     (all, specifier) =>
-      specifier.startsWith("node:") ||
-      external.some((e) => specifier === e || specifier.startsWith(`${e}/`))
-        ? `__zengImport(${JSON.stringify(specifier)})`
-        : all,
+      REQUIRED_EXTERNALS.includes(specifier)
+        ? `Promise.resolve().then(() => require(${JSON.stringify(specifier)}))`
+        : specifier.startsWith("node:") ||
+            external.some((e) => specifier === e || specifier.startsWith(`${e}/`))
+          ? `__zengImport(${JSON.stringify(specifier)})`
+          : all,
   );
   // The file is the function src/code-cache.ts calls: wrapping it there would hold a second
   // copy of these megabytes while V8 compiles.

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Parser, Query } from "web-tree-sitter";
@@ -112,7 +113,9 @@ async function load(language: MapLanguage): Promise<LoadedLanguage> {
   });
   const ts = await runtime;
   const spec = SPECS[language];
-  const grammar = await ts.Language.load(join(packageDir(spec.pkg), spec.wasm));
+  // The bytes, not the path: web-tree-sitter reads a path through `import("fs/promises")`,
+  // which loads Node's ES module loader into a process that needs it for nothing else.
+  const grammar = await ts.Language.load(await readFile(join(packageDir(spec.pkg), spec.wasm)));
   const parser = new ts.Parser();
   parser.setLanguage(grammar);
   return { parser, query: new ts.Query(grammar, tagQueryText(language)) };
