@@ -1,0 +1,64 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { reply } from "@z-engine/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { main, type World, world } from "./cli.test.helpers.js";
+
+let w: World | undefined;
+afterEach(async () => {
+  await w?.dispose();
+  w = undefined;
+});
+
+/**
+ * A preloaded module that counts the WebAssembly modules compiled (tree-sitter's runtime and
+ * each grammar) and tells, at exit, whether Node's ES module loader was loaded.
+ */
+const WATCHER = `
+const { writeFileSync } = require("node:fs");
+let compiled = 0;
+for (const name of ["Module", "compile", "instantiate"]) {
+  WebAssembly[name] = new Proxy(WebAssembly[name], {
+    construct(target, args, newTarget) {
+      compiled++;
+      return Reflect.construct(target, args, newTarget);
+    },
+    apply(target, self, args) {
+      compiled++;
+      return Reflect.apply(target, self, args);
+    },
+  });
+}
+process.on("exit", () => writeFileSync(process.env.LOADER_REPORT, JSON.stringify({
+  compiled,
+  esModuleLoader: process.moduleLoadList.includes("NativeModule internal/modules/esm/module_job"),
+})));
+`;
+
+describe("zeng -p's module loading (scripts/bundle.mjs)", () => {
+  it("loads tree-sitter for the shell policy and the repo map without Node's ES module loader", async () => {
+    w = await world({ format: "anthropic" });
+    const watcher = join(w.home, "watch-loader.cjs");
+    const report = join(w.home, "loader-report.json");
+    await writeFile(watcher, WATCHER);
+    w.provider.push(
+      // A command the gate parses with tree-sitter; the second request starts the repo map.
+      main(reply.toolCall("Bash", { command: 'git status --short && echo "$(pwd)"' })),
+      main(reply.toolCall("Read", { file_path: w.repo.path("src/auth/token.js") })),
+      main(reply.text("done")),
+    );
+    const run = await w.run(
+      ["-p", "look", "--output-format", "json", "--permission-mode", "bypass"],
+      { NODE_OPTIONS: `--require ${watcher}`, LOADER_REPORT: report },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ outcome: "completed", text: "done" });
+    const seen = JSON.parse(await readFile(report, "utf8")) as {
+      compiled: number;
+      esModuleLoader: boolean;
+    };
+    // web-tree-sitter's runtime, the bash grammar and the project's JavaScript grammar.
+    expect(seen.compiled).toBeGreaterThanOrEqual(3);
+    expect(seen.esModuleLoader).toBe(false);
+  });
+});
