@@ -82,6 +82,9 @@ describe("McpConnection over stdio (the SDK test server)", { timeout: 40_000 }, 
       { signal: abort.signal, onProgress: (t) => progress.push(t) },
     );
     await until(() => lines(log).includes("slow started"), "the slow call");
+    // The server sends its progress before it logs, but this side may not have read it yet:
+    // a cancel before it arrives would drop it.
+    await until(() => progress.length > 0, "the progress");
     abort.abort();
     await expect(call).rejects.toMatchObject({ code: "cancelled" });
     await until(() => lines(log).some((l) => l.startsWith("cancelled ")), "the server's cancel");
