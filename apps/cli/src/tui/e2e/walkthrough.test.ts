@@ -29,10 +29,11 @@ describe("interactive zeng in a terminal", () => {
     expect(pane.styledScreen()).toMatch(COLOR_SET);
     expect(card).toMatch(/Always allow in this chat: Bash\(node/);
     pane.keys("2");
-    const done = await pane.waitFor("── completed");
+    // The turn's end and the status bar's figures are two renders: wait for both.
+    const tokens = /\d+ in \/ \d+ out tokens/;
+    const done = await pane.waitFor((s) => s.includes("── completed") && tokens.test(s));
     expect(done).toContain("Done");
     expect(done).toContain("tests ran");
-    expect(done).toMatch(/\d+ in \/ \d+ out tokens/);
     pane.keys("BTab");
     await pane.waitFor("acceptEdits");
     pane.keys("Escape");
