@@ -209,3 +209,24 @@ export function streamJson(stdout: string): {
 
 /** The formats every end-to-end test runs against. */
 export const FORMATS: readonly WireFormat[] = ["anthropic", "openai"];
+
+/**
+ * JavaScript for a preloaded module (`NODE_OPTIONS=--require`): wraps `WebAssembly`'s
+ * compiling functions so that each compile first runs `statement`. Put in front of the
+ * module's own code; the wrapper comes before anything zeng installs.
+ */
+export function onWasmCompile(statement: string): string {
+  return `for (const name of ["Module", "compile", "instantiate"]) {
+  WebAssembly[name] = new Proxy(WebAssembly[name], {
+    construct(target, args, newTarget) {
+      ${statement};
+      return Reflect.construct(target, args, newTarget);
+    },
+    apply(target, self, args) {
+      ${statement};
+      return Reflect.apply(target, self, args);
+    },
+  });
+}
+`;
+}

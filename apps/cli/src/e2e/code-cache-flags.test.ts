@@ -2,7 +2,7 @@ import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { main, type World, world } from "./cli.test.helpers.js";
+import { main, onWasmCompile, type World, world } from "./cli.test.helpers.js";
 
 let w: World | undefined;
 afterEach(async () => {
@@ -30,18 +30,7 @@ v8.setFlagsFromString = (flag) => {
   events.push("flag " + flag);
   return setFlags(flag);
 };
-for (const name of ["Module", "compile", "instantiate"]) {
-  WebAssembly[name] = new Proxy(WebAssembly[name], {
-    construct(target, args, newTarget) {
-      events.push("wasm");
-      return Reflect.construct(target, args, newTarget);
-    },
-    apply(target, self, args) {
-      events.push("wasm");
-      return Reflect.apply(target, self, args);
-    },
-  });
-}
+${onWasmCompile('events.push("wasm")')}
 process.on("exit", () => writeFileSync(process.env.FLAG_EVENTS, JSON.stringify(events)));
 `;
 

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { main, type World, world } from "./cli.test.helpers.js";
+import { main, onWasmCompile, type World, world } from "./cli.test.helpers.js";
 
 let w: World | undefined;
 afterEach(async () => {
@@ -17,18 +17,7 @@ afterEach(async () => {
 const WATCHER = `
 const { writeFileSync } = require("node:fs");
 let compiled = 0;
-for (const name of ["Module", "compile", "instantiate"]) {
-  WebAssembly[name] = new Proxy(WebAssembly[name], {
-    construct(target, args, newTarget) {
-      compiled++;
-      return Reflect.construct(target, args, newTarget);
-    },
-    apply(target, self, args) {
-      compiled++;
-      return Reflect.apply(target, self, args);
-    },
-  });
-}
+${onWasmCompile("compiled++")}
 process.on("exit", () => writeFileSync(process.env.LOADER_REPORT, JSON.stringify({
   compiled,
   esModuleLoader: process.moduleLoadList.includes("NativeModule internal/modules/esm/module_job"),
