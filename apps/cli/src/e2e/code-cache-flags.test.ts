@@ -1,8 +1,8 @@
-import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { main, onWasmCompile, type World, world } from "./cli.test.helpers.js";
+import { main, onWasmCompile, runPreloaded, type World, world } from "./cli.test.helpers.js";
 
 let w: World | undefined;
 afterEach(async () => {
@@ -21,7 +21,7 @@ async function cacheFiles(home: string): Promise<string[]> {
  * A preloaded module that lists, in order, each V8 flag zeng sets and each WebAssembly
  * compile (the first of each kind is enough: `wasm`).
  */
-const WATCHER = `
+const FLAG_WATCHER = `
 const { writeFileSync } = require("node:fs");
 const v8 = require("node:v8");
 const events = [];
@@ -31,48 +31,12 @@ v8.setFlagsFromString = (flag) => {
   return setFlags(flag);
 };
 ${onWasmCompile('events.push("wasm")')}
-process.on("exit", () => writeFileSync(process.env.FLAG_EVENTS, JSON.stringify(events)));
+process.on("exit", () => writeFileSync(process.env.ZENG_TEST_REPORT, JSON.stringify(events)));
 `;
 
-describe("zeng -p's V8 flags and the code cache (src/memory-tuning.ts)", () => {
-  it("changes V8's flags before the first WebAssembly compile, with or without a cache to write", async () => {
-    w = await world({ format: "anthropic" });
-    const watcher = join(w.home, "watch-flags.cjs");
-    const events = join(w.home, "flag-events.json");
-    await writeFile(watcher, WATCHER);
-    // A command the gate parses with tree-sitter (not plain words).
-    const command = 'git status --short && echo "$(git rev-parse --is-inside-work-tree)"';
-    // Run 1 writes the cache, with a model slower than the engine's loading of the shell
-    // parser (100 ms after the request; each event waits 40 ms). Run 2 uses the cache: the
-    // gate parses the command of an answer that comes at once, before any second request.
-    for (const delayMs of [40, 0]) {
-      w.provider.push(
-        main({ ...reply.toolCall("Bash", { command }), delayMs }),
-        main(reply.text("done")),
-      );
-      const run = await w.run(
-        ["-p", "check", "--output-format", "json", "--permission-mode", "bypass"],
-        { NODE_OPTIONS: `--require ${watcher}`, FLAG_EVENTS: events },
-      );
-      expect(run.code, run.stderr).toBe(0);
-      expect(JSON.parse(run.stdout)).toMatchObject({ outcome: "completed", text: "done" });
-      const seen = JSON.parse(await readFile(events, "utf8")) as string[];
-      const flagged = seen.indexOf("flag --liftoff-only");
-      expect(seen, `run with delay ${delayMs}`).toContain("wasm");
-      expect(flagged, `run with delay ${delayMs}: ${seen.join(", ")}`).toBeGreaterThanOrEqual(0);
-      expect(flagged).toBeLessThan(seen.indexOf("wasm"));
-    }
-    expect(await cacheFiles(w.home)).toHaveLength(1);
-  });
-
-  it("writes the code cache after round 1's tool call started, when the model answered at once", async () => {
-    w = await world({ format: "anthropic" });
-    const watcher = join(w.home, "watch-cache.cjs");
-    const events = join(w.home, "cache-events.json");
-    // Each shell spawned and each rename into the code cache's folder, in order.
-    await writeFile(
-      watcher,
-      `const fs = require("node:fs");
+/** A preloaded module that lists, in order, each shell spawned and each code cache written. */
+const CACHE_WATCHER = `
+const fs = require("node:fs");
 const childProcess = require("node:child_process");
 const events = [];
 const rename = fs.renameSync;
@@ -85,19 +49,46 @@ childProcess.spawn = function (command, ...rest) {
   if (/(^|\\/)(ba)?sh$/.test(String(command))) events.push("shell");
   return spawn.call(this, command, ...rest);
 };
-process.on("exit", () => fs.writeFileSync(process.env.CACHE_EVENTS, JSON.stringify(events)));
-`,
-    );
+process.on("exit", () => fs.writeFileSync(process.env.ZENG_TEST_REPORT, JSON.stringify(events)));
+`;
+
+/** `zeng -p check`, printing JSON, in bypass mode. */
+const CHECK = ["-p", "check", "--output-format", "json", "--permission-mode", "bypass"];
+
+describe("zeng -p's V8 flags and the code cache (src/memory-tuning.ts)", () => {
+  it("changes V8's flags before the first WebAssembly compile, with or without a cache to write", async () => {
+    w = await world({ format: "anthropic" });
+    // A command the gate parses with tree-sitter (not plain words).
+    const command = 'git status --short && echo "$(git rev-parse --is-inside-work-tree)"';
+    // Run 1 writes the cache, with a model slower than the engine's loading of the shell
+    // parser (100 ms after the request; each event waits 40 ms). Run 2 uses the cache: the
+    // gate parses the command of an answer that comes at once, before any second request.
+    for (const delayMs of [40, 0]) {
+      w.provider.push(
+        main({ ...reply.toolCall("Bash", { command }), delayMs }),
+        main(reply.text("done")),
+      );
+      const { run, report } = await runPreloaded(w, FLAG_WATCHER, CHECK);
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ outcome: "completed", text: "done" });
+      const seen = JSON.parse(report) as string[];
+      const flagged = seen.indexOf("flag --liftoff-only");
+      expect(seen, `run with delay ${delayMs}`).toContain("wasm");
+      expect(flagged, `run with delay ${delayMs}: ${seen.join(", ")}`).toBeGreaterThanOrEqual(0);
+      expect(flagged).toBeLessThan(seen.indexOf("wasm"));
+    }
+    expect(await cacheFiles(w.home)).toHaveLength(1);
+  });
+
+  it("writes the code cache after round 1's tool call started, when the model answered at once", async () => {
+    w = await world({ format: "anthropic" });
     w.provider.push(
       main(reply.toolCall("Bash", { command: "git status --short" })),
       main(reply.text("done")),
     );
-    const run = await w.run(
-      ["-p", "check", "--output-format", "json", "--permission-mode", "bypass"],
-      { NODE_OPTIONS: `--require ${watcher}`, CACHE_EVENTS: events },
-    );
+    const { run, report } = await runPreloaded(w, CACHE_WATCHER, CHECK);
     expect(run.code, run.stderr).toBe(0);
-    const seen = JSON.parse(await readFile(events, "utf8")) as string[];
+    const seen = JSON.parse(report) as string[];
     expect(seen.filter((e) => e === "cache")).toHaveLength(1);
     expect(seen.indexOf("shell"), seen.join(", ")).toBeGreaterThanOrEqual(0);
     expect(seen.indexOf("shell")).toBeLessThan(seen.indexOf("cache"));
@@ -112,14 +103,7 @@ process.on("exit", () => fs.writeFileSync(process.env.CACHE_EVENTS, JSON.stringi
         main(reply.toolCall("Bash", { command: "git status --short" })),
         main(reply.text(`done ${i}`)),
       );
-      const run = await w.run([
-        "-p",
-        "check",
-        "--output-format",
-        "json",
-        "--permission-mode",
-        "bypass",
-      ]);
+      const run = await w.run(CHECK);
       expect(run.code, run.stderr).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({ outcome: "completed", text: `done ${i}` });
       written.push(await cacheFiles(w.home));

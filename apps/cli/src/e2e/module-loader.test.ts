@@ -1,8 +1,6 @@
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { main, onWasmCompile, type World, world } from "./cli.test.helpers.js";
+import { main, onWasmCompile, runPreloaded, type World, world } from "./cli.test.helpers.js";
 
 let w: World | undefined;
 afterEach(async () => {
@@ -18,7 +16,7 @@ const WATCHER = `
 const { writeFileSync } = require("node:fs");
 let compiled = 0;
 ${onWasmCompile("compiled++")}
-process.on("exit", () => writeFileSync(process.env.LOADER_REPORT, JSON.stringify({
+process.on("exit", () => writeFileSync(process.env.ZENG_TEST_REPORT, JSON.stringify({
   compiled,
   esModuleLoader: process.moduleLoadList.includes("NativeModule internal/modules/esm/module_job"),
 })));
@@ -27,22 +25,23 @@ process.on("exit", () => writeFileSync(process.env.LOADER_REPORT, JSON.stringify
 describe("zeng -p's module loading (scripts/bundle.mjs)", () => {
   it("loads tree-sitter for the shell policy and the repo map without Node's ES module loader", async () => {
     w = await world({ format: "anthropic" });
-    const watcher = join(w.home, "watch-loader.cjs");
-    const report = join(w.home, "loader-report.json");
-    await writeFile(watcher, WATCHER);
     w.provider.push(
       // A command the gate parses with tree-sitter; the second request starts the repo map.
       main(reply.toolCall("Bash", { command: 'git status --short && echo "$(pwd)"' })),
       main(reply.toolCall("Read", { file_path: w.repo.path("src/auth/token.js") })),
       main(reply.text("done")),
     );
-    const run = await w.run(
-      ["-p", "look", "--output-format", "json", "--permission-mode", "bypass"],
-      { NODE_OPTIONS: `--require ${watcher}`, LOADER_REPORT: report },
-    );
+    const { run, report } = await runPreloaded(w, WATCHER, [
+      "-p",
+      "look",
+      "--output-format",
+      "json",
+      "--permission-mode",
+      "bypass",
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ outcome: "completed", text: "done" });
-    const seen = JSON.parse(await readFile(report, "utf8")) as {
+    const seen = JSON.parse(report) as {
       compiled: number;
       esModuleLoader: boolean;
     };

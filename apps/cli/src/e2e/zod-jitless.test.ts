@@ -1,8 +1,6 @@
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { main, type World, world } from "./cli.test.helpers.js";
+import { main, runPreloaded, type World, world } from "./cli.test.helpers.js";
 
 let w: World | undefined;
 afterEach(async () => {
@@ -28,25 +26,26 @@ globalThis.Function = new Proxy(Real, {
     return Reflect.apply(target, self, args);
   },
 });
-process.on("exit", () => writeFileSync(process.env.ZOD_JIT_COUNT, String(compiled)));
+process.on("exit", () => writeFileSync(process.env.ZENG_TEST_REPORT, String(compiled)));
 `;
 
 describe("zeng -p parses with zod's interpreter (src/zod-interpreted.ts)", () => {
   it("compiles no schema parser through the Function constructor, in the start and a tool round", async () => {
     w = await world({ format: "anthropic" });
-    const counter = join(w.home, "count-zod-jit.cjs");
-    const count = join(w.home, "zod-jit-count");
-    await writeFile(counter, COUNTER);
     w.provider.push(
       main(reply.toolCall("Bash", { command: "git status --short" })),
       main(reply.text("done")),
     );
-    const run = await w.run(
-      ["-p", "check", "--output-format", "json", "--permission-mode", "bypass"],
-      { NODE_OPTIONS: `--require ${counter}`, ZOD_JIT_COUNT: count },
-    );
+    const { run, report } = await runPreloaded(w, COUNTER, [
+      "-p",
+      "check",
+      "--output-format",
+      "json",
+      "--permission-mode",
+      "bypass",
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ outcome: "completed", text: "done" });
-    expect(await readFile(count, "utf8")).toBe("0");
+    expect(report).toBe("0");
   });
 });
