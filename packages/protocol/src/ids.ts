@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { lazily } from "./lazy.js";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -41,7 +42,16 @@ export function newId(prefix: string): string {
   return `${prefix}_${timeChars()}${randomChars(12)}`;
 }
 
-const id = <B extends string>(brand: B) => z.string().min(1).max(200).describe(brand).brand<B>();
+/**
+ * An id's schema, built on first use like the package's other schemas (`lazily`). The brand is
+ * its description, registered for the stand-in too, so JSON Schema made from a schema that
+ * holds the stand-in still describes the field.
+ */
+const id = <B extends string>(brand: B) => {
+  const schema = lazily(() => z.string().min(1).max(200).describe(brand).brand<B>());
+  z.globalRegistry.add(schema, { description: brand });
+  return schema;
+};
 
 export const SessionId = id("SessionId");
 export type SessionId = z.infer<typeof SessionId>;
