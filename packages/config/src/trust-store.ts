@@ -1,13 +1,16 @@
 import { readFileSync, realpathSync, renameSync } from "node:fs";
 import { resolve } from "node:path";
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import { writeFileAtomic } from "./atomic-write.js";
 import { ConfigError } from "./errors.js";
 
-const TrustFile = z.object({
-  v: z.literal(2),
-  folders: z.array(z.object({ path: z.string(), trusted_at: z.string() })),
-});
+const TrustFile = lazily(() =>
+  z.object({
+    v: z.literal(2),
+    folders: z.array(z.object({ path: z.string(), trusted_at: z.string() })),
+  }),
+);
 type TrustFile = z.infer<typeof TrustFile>;
 
 /** Anything that can say whether a folder is trusted. */

@@ -1,5 +1,6 @@
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import { LlmError } from "./errors.js";
 import { isAnthropicHost, type ProviderKind } from "./provider.js";
@@ -8,7 +9,7 @@ import { isAnthropicHost, type ProviderKind } from "./provider.js";
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** `auth.json`: keys per host. */
-export const AuthFile = z.record(z.string(), z.object({ apiKey: z.string().min(1) }));
+export const AuthFile = lazily(() => z.record(z.string(), z.object({ apiKey: z.string().min(1) })));
 export type AuthFile = z.infer<typeof AuthFile>;
 
 /** A key and where it came from. */

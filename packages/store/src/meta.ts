@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { PRIVATE_FILE } from "./private.js";
-import { TurnOutcome, Usage } from "@z-engine/protocol";
+import { TurnOutcome, Usage, lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import { errnoCode, StoreError } from "./errors.js";
 import { STORE_FORMAT_VERSION } from "./records.js";
@@ -11,28 +11,30 @@ import type { Replay } from "./replay.js";
  * meta.json: what the chat list shows, a cache of the log. `logBytes` is the log's size when
  * it was written; a log of another size means the meta is stale and gets rebuilt on open.
  */
-export const SessionMeta = z.object({
-  v: z.literal(STORE_FORMAT_VERSION),
-  id: z.string(),
-  title: z.string().nullable(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  projectRoot: z.string().nullable(),
-  costUsd: z.number().nonnegative(),
-  usage: Usage,
-  messageCount: z.number().int().nonnegative(),
-  turnCount: z.number().int().nonnegative(),
-  /** The last turn's status: its outcome, `running` when unfinished, null before any turn. */
-  lastTurn: z.union([TurnOutcome, z.literal("running")]).nullable(),
-  /** Converted from a v1 chat file (the chat list shows a v1 tag). */
-  legacy: z.boolean(),
-  logBytes: z.number().int().nonnegative(),
-  /**
-   * Where the log's last resume point starts (null: it has none), as of `logBytes`: spares
-   * `open` the scan back for it. Absent in meta written before resume points.
-   */
-  resumeAt: z.number().int().nonnegative().nullable().optional(),
-});
+export const SessionMeta = lazily(() =>
+  z.object({
+    v: z.literal(STORE_FORMAT_VERSION),
+    id: z.string(),
+    title: z.string().nullable(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    projectRoot: z.string().nullable(),
+    costUsd: z.number().nonnegative(),
+    usage: Usage,
+    messageCount: z.number().int().nonnegative(),
+    turnCount: z.number().int().nonnegative(),
+    /** The last turn's status: its outcome, `running` when unfinished, null before any turn. */
+    lastTurn: z.union([TurnOutcome, z.literal("running")]).nullable(),
+    /** Converted from a v1 chat file (the chat list shows a v1 tag). */
+    legacy: z.boolean(),
+    logBytes: z.number().int().nonnegative(),
+    /**
+     * Where the log's last resume point starts (null: it has none), as of `logBytes`: spares
+     * `open` the scan back for it. Absent in meta written before resume points.
+     */
+    resumeAt: z.number().int().nonnegative().nullable().optional(),
+  }),
+);
 /** meta.json of one session. */
 export type SessionMeta = z.infer<typeof SessionMeta>;
 

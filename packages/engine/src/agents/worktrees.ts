@@ -12,6 +12,7 @@ import { errorOutput, textOutput, type ToolOutput } from "@z-engine/tools";
 import { existsSync } from "node:fs";
 import { readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 
 /** A worktree agent's committed changes, waiting to be applied or discarded. */
@@ -30,17 +31,19 @@ interface Pending {
  * What `.z-engine/worktrees/<agent>.json` holds (git ignores it, as the whole folder): the
  * worktree's facts, so its changes can still be applied after the session is reopened.
  */
-const Descriptor = z.object({
-  v: z.literal(2),
-  worktree: z.object({
-    name: z.string(),
-    repoRoot: z.string(),
-    path: z.string(),
-    root: z.string(),
-    branch: z.string(),
-    base: z.string(),
+const Descriptor = lazily(() =>
+  z.object({
+    v: z.literal(2),
+    worktree: z.object({
+      name: z.string(),
+      repoRoot: z.string(),
+      path: z.string(),
+      root: z.string(),
+      branch: z.string(),
+      base: z.string(),
+    }),
   }),
-});
+);
 
 /** Agent ids as the store and the worktree names accept them. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;

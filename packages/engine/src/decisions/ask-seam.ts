@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { TurnId } from "@z-engine/protocol";
+import { lazily, type TurnId } from "@z-engine/protocol";
 import { textOutput, type ToolOutput } from "@z-engine/tools";
 import { z } from "zod";
 import type { SessionCore } from "../session/core.js";
@@ -13,15 +13,17 @@ const MAX_DOCS_FOLDER = 8;
 const MAX_DOC_CHARS = 32_000;
 
 /** The part of AskUserQuestion's input the seam reads. */
-const AskInput = z.object({
-  questions: z.array(
-    z.object({
-      question: z.string(),
-      options: z.array(z.object({ label: z.string() })),
-      multiSelect: z.boolean().optional(),
-    }),
-  ),
-});
+const AskInput = lazily(() =>
+  z.object({
+    questions: z.array(
+      z.object({
+        question: z.string(),
+        options: z.array(z.object({ label: z.string() })),
+        multiSelect: z.boolean().optional(),
+      }),
+    ),
+  }),
+);
 
 /** The project's documents (ROOT_DOCS, then up to eight docs/*.md), unreadable ones skipped. */
 export async function readProjectDocs(root: string): Promise<ProjectDoc[]> {

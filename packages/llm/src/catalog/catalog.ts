@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import { builtinModel } from "./builtin.js";
 import { download } from "./download.js";
@@ -33,12 +34,14 @@ export interface CatalogOptions {
   timeoutMs?: number;
 }
 
-const CacheFile = z.object({
-  v: z.literal(2),
-  fetchedAt: z.number(),
-  source: z.string(),
-  data: z.unknown(),
-});
+const CacheFile = lazily(() =>
+  z.object({
+    v: z.literal(2),
+    fetchedAt: z.number(),
+    source: z.string(),
+    data: z.unknown(),
+  }),
+);
 
 /**
  * Context windows, output limits and prices per model: the cached models.dev catalog,

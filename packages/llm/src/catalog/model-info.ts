@@ -1,3 +1,4 @@
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 
 /** Prices in US dollars per million tokens, each token kind priced separately. */
@@ -25,27 +26,31 @@ export interface ModelInfo {
   source: ModelInfoSource;
 }
 
-const count = z.number().finite().nonnegative();
+const count = () => z.number().finite().nonnegative();
 
 /** One model in the models.dev format (unknown fields are ignored). */
-export const ModelsDevModel = z.object({
-  id: z.string().optional(),
-  name: z.string().optional(),
-  limit: z.object({ context: count.optional(), output: count.optional() }).optional(),
-  modalities: z.object({ input: z.array(z.string()).optional() }).optional(),
-  cost: z
-    .object({
-      input: count.optional(),
-      output: count.optional(),
-      cache_read: count.optional(),
-      cache_write: count.optional(),
-    })
-    .optional(),
-});
+export const ModelsDevModel = lazily(() =>
+  z.object({
+    id: z.string().optional(),
+    name: z.string().optional(),
+    limit: z.object({ context: count().optional(), output: count().optional() }).optional(),
+    modalities: z.object({ input: z.array(z.string()).optional() }).optional(),
+    cost: z
+      .object({
+        input: count().optional(),
+        output: count().optional(),
+        cache_read: count().optional(),
+        cache_write: count().optional(),
+      })
+      .optional(),
+  }),
+);
 export type ModelsDevModel = z.infer<typeof ModelsDevModel>;
 
 /** A provider in the models.dev format. */
-export const ModelsDevProvider = z.object({ models: z.record(z.string(), z.unknown()) });
+export const ModelsDevProvider = lazily(() =>
+  z.object({ models: z.record(z.string(), z.unknown()) }),
+);
 
 /** A models.dev entry as a `ModelInfo` (fields that are absent stay absent). */
 export function fromModelsDev(

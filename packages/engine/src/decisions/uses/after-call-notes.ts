@@ -1,10 +1,11 @@
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import type { DecisionUse } from "../use.js";
 
 /** Results shorter than this get no note (the model reads them whole anyway). */
 export const NOTE_MIN_CHARS = 2_000;
 
-const Note = z.object({ note: z.string().max(300).nullable() });
+const Note = lazily(() => z.object({ note: z.string().max(300).nullable() }));
 
 const INSTRUCTIONS =
   'Read the output of a coding agent\'s tool call and write one short factual note about what matters in it (e.g. "3 test failures, all in auth/"), or null when nothing stands out. Reply with JSON only: {"note": "<at most 200 characters>" or null}.';

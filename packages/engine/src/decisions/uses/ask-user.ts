@@ -1,3 +1,4 @@
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import type { DocAnswer, ProjectDoc } from "../seams.js";
 import type { DecisionUse } from "../use.js";
@@ -7,18 +8,20 @@ const DOCS_BUDGET = 6_000;
 /** A quote shorter than this backs nothing. */
 const MIN_QUOTE = 12;
 
-const Answers = z.object({
-  answers: z
-    .array(
-      z.object({
-        question: z.string(),
-        answer: z.string().nullable(),
-        source: z.string().default(""),
-        quote: z.string().default(""),
-      }),
-    )
-    .max(8),
-});
+const Answers = lazily(() =>
+  z.object({
+    answers: z
+      .array(
+        z.object({
+          question: z.string(),
+          answer: z.string().nullable(),
+          source: z.string().default(""),
+          quote: z.string().default(""),
+        }),
+      )
+      .max(8),
+  }),
+);
 
 const INSTRUCTIONS =
   'A coding agent wants to ask the user the multiple-choice questions below. Answer a question only when the project documents below settle it; otherwise give null. For each question reply with the chosen option\'s label exactly, the document\'s path, and the sentence of the document that settles it, copied exactly. Reply with JSON only: {"answers": [{"question": "<the question>", "answer": "<label>" or null, "source": "<path>", "quote": "<copied sentence>"}]}.';

@@ -1,7 +1,10 @@
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import type { DecisionUse } from "../use.js";
 
-const Level = z.object({ level: z.enum(["low", "normal", "high"]), reason: z.string().max(200) });
+const Level = lazily(() =>
+  z.object({ level: z.enum(["low", "normal", "high"]), reason: z.string().max(200) }),
+);
 
 const INSTRUCTIONS =
   'A coding agent waits for the user on the item below. How urgent is it for the person at the screen? Reply with JSON only: {"level": "low" | "normal" | "high", "reason": "<a few words>"}.';

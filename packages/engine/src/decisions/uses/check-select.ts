@@ -1,7 +1,8 @@
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import type { DecisionUse } from "../use.js";
 
-const Skip = z.object({ skip: z.array(z.string()) });
+const Skip = lazily(() => z.object({ skip: z.array(z.string()) }));
 
 const INSTRUCTIONS =
   'A coding agent changed the files listed below. Name the checks that cannot cover any of them (a Python test run for a change to TypeScript only, say). Reply with JSON only: {"skip": ["<check id>", ...]}; an empty list when unsure.';

@@ -1,10 +1,13 @@
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import type { DecisionUse } from "../use.js";
 
-const Claim = z.object({
-  claim: z.string().nullable(),
-  kind: z.enum(["tests", "build", "typecheck", "other"]).default("other"),
-});
+const Claim = lazily(() =>
+  z.object({
+    claim: z.string().nullable(),
+    kind: z.enum(["tests", "build", "typecheck", "other"]).default("other"),
+  }),
+);
 
 const INSTRUCTIONS =
   'Find the sentence of a coding agent\'s final answer that claims a verifiable result ("all tests pass", "the build is green"). Reply with JSON only: {"claim": "<the sentence, copied exactly>" or null, "kind": "tests" | "build" | "typecheck" | "other"}.';

@@ -1,3 +1,4 @@
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import type { ClearableResult } from "../seams.js";
 import type { DecisionUse } from "../use.js";
@@ -5,10 +6,12 @@ import type { DecisionUse } from "../use.js";
 /** Results listed to the model per group, at most (the newest first). */
 const MAX_LISTED = 60;
 
-const Choice = z.object({
-  keep: z.array(z.string()).default([]),
-  add: z.array(z.string()).default([]),
-});
+const Choice = lazily(() =>
+  z.object({
+    keep: z.array(z.string()).default([]),
+    add: z.array(z.string()).default([]),
+  }),
+);
 
 const INSTRUCTIONS =
   'A coding agent\'s context is getting full, so some old tool results will be cleared (their text moves to a file the agent can read again). Given the task, name the planned results the agent still needs in view (keep), and the other results it no longer needs (add). Reply with JSON only: {"keep": ["<id>", ...], "add": ["<id>", ...]}; empty lists when unsure.';

@@ -1,3 +1,4 @@
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import type { DecisionUse } from "../use.js";
 
@@ -12,9 +13,11 @@ const DIGEST_BUDGET = 7_000;
 /** Lines worth showing the model when the result does not fit whole. */
 const SIGNAL = /error|fail|warn|exception|panic|assert|expected|denied|not found|✗|×|FAIL|ERR/i;
 
-const Keep = z.object({
-  keep: z.array(z.tuple([z.number().int(), z.number().int()])).max(40),
-});
+const Keep = lazily(() =>
+  z.object({
+    keep: z.array(z.tuple([z.number().int(), z.number().int()])).max(40),
+  }),
+);
 
 const INSTRUCTIONS =
   'A coding agent ran a tool whose output is long. Pick the line ranges that matter for the agent\'s work (failures, errors, the summary, the lines it asked for); the full output stays available. Lines are numbered. Reply with JSON only: {"keep": [[<first line>, <last line>], ...]}.';

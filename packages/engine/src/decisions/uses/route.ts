@@ -1,8 +1,8 @@
-import { Effort } from "@z-engine/protocol";
+import { Effort, lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import type { DecisionUse } from "../use.js";
 
-const Route = z.object({ effort: Effort, reason: z.string().max(200) });
+const Route = lazily(() => z.object({ effort: Effort, reason: z.string().max(200) }));
 
 const INSTRUCTIONS =
   'Choose the reasoning effort a coding agent needs for the request below. Reply with JSON only: {"effort": one of the allowed values, "reason": "<a few words>"}.';

@@ -1,3 +1,4 @@
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import type { DecisionUse } from "../use.js";
 
@@ -8,7 +9,7 @@ export const STOP_REMINDER =
 /** Words that make an answer a claim of success (a cheap filter before asking the model). */
 const CLAIM = /\b(pass(es|ed|ing)?|fixed|works?|working|succeed(s|ed)?|green|resolved|done)\b/i;
 
-const Verdict = z.object({ claimsSuccess: z.boolean(), hasEvidence: z.boolean() });
+const Verdict = lazily(() => z.object({ claimsSuccess: z.boolean(), hasEvidence: z.boolean() }));
 
 const INSTRUCTIONS =
   'You review a coding agent\'s final answer. Reply with JSON only: {"claimsSuccess": boolean, "hasEvidence": boolean}. claimsSuccess: the answer says tests pass, a bug is fixed or the change works. hasEvidence: the facts given show a check ran in this turn.';

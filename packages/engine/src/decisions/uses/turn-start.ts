@@ -1,10 +1,11 @@
+import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import type { DecisionUse } from "../use.js";
 
 /** Reminders a turn start may add, at most. */
 export const MAX_TURN_START_REMINDERS = 2;
 
-const Reminders = z.object({ reminders: z.array(z.string()).max(8) });
+const Reminders = lazily(() => z.object({ reminders: z.array(z.string()).max(8) }));
 
 const INSTRUCTIONS =
   'A user starts a turn with a coding agent with the request below. Name at most two short cautions the request calls for that the agent could miss (e.g. "the user asked for a plan only: do not edit files", "the request mentions production: run no deploy or migration command"). Reply with JSON only: {"reminders": ["<at most 200 characters>", ...]}; an empty list when nothing calls for caution.';

@@ -1,8 +1,8 @@
-import { TurnTone } from "@z-engine/protocol";
+import { TurnTone, lazily } from "@z-engine/protocol";
 import { z } from "zod";
 import type { DecisionUse } from "../use.js";
 
-const Tone = z.object({ tone: TurnTone });
+const Tone = lazily(() => z.object({ tone: TurnTone }));
 
 const INSTRUCTIONS =
   'Judge the tone of the user in this exchange with a coding agent. Reply with JSON only: {"tone": "neutral" | "satisfied" | "frustrated" | "confused"}.';
