@@ -6,7 +6,7 @@ import { eagerSchemas, eagerSchemasIn } from "./eager-schemas.js";
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 describe("schemas built at import", () => {
-  it("none in this repository's packages", () => {
+  it("none in this repository's packages and apps", () => {
     const found = eagerSchemas(repoRoot).map((e) => `${e.file}:${e.line} ${e.text}`);
     expect(found).toEqual([]);
   });

@@ -1,5 +1,5 @@
 /**
- * No package builds a zod schema when it is imported (issue 18): `zeng -p` runs every
+ * No package or app builds a zod schema when it is imported (issue 18): `zeng -p` runs every
  * package's top level before its first request, and a schema built there costs its start
  * whether or not the run uses it (the reply schemas of the decision layer, meta.json's, the
  * ids' were about 5 ms of it). A schema is built on first use instead (protocol's `lazily` or
@@ -113,11 +113,15 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-/** The eager builder calls in the sources (`src/`, tests left out) of every package under `root/packages`. */
+/**
+ * The eager builder calls in the sources (`src/`, tests left out) of every package and app
+ * under `root` (`packages/*`, `apps/*`).
+ */
 export function eagerSchemas(root: string): EagerSchema[] {
-  const packages = join(root, "packages");
-  return readdirSync(packages)
-    .map((name) => join(packages, name, "src"))
+  return ["packages", "apps"]
+    .flatMap((group) =>
+      readdirSync(join(root, group)).map((name) => join(root, group, name, "src")),
+    )
     .filter((src) => statSync(src, { throwIfNoEntry: false })?.isDirectory())
     .flatMap(sourceFiles)
     .flatMap((file) => eagerSchemasIn(relative(root, file), readFileSync(file, "utf8")));
