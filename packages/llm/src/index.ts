@@ -20,6 +20,7 @@ export { REASONING_EFFORT, toOpenAiParams } from "./openai/request.js";
 export type { DetectResult, ProviderEndpoint, ProviderKind } from "./provider.js";
 export { DEFAULT_BASE_URLS, detectProvider, isAnthropicHost } from "./provider.js";
 export type { Env, KeyLookup, ResolvedKey } from "./keys.js";
+/** `AuthFile` is auth.json's schema, built on first use (a stand-in, as protocol's `lazily` makes). */
 export {
   AUTH_FILE,
   AuthFile,

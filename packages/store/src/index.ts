@@ -85,7 +85,10 @@ export { closingRecords, INTERRUPTED_TOOL_RESULT } from "./resume.js";
 export type { ClosingOptions } from "./resume.js";
 
 // meta.json
-/** meta.json's schema, its rebuild from a replay, and its atomic read and write. */
+/**
+ * meta.json's schema (built on first use: a stand-in, as protocol's `lazily` makes, that is not
+ * `===` the zod schema), its rebuild from a replay, and its atomic read and write.
+ */
 export { metaFromReplay, readMeta, SessionMeta, writeMeta } from "./meta.js";
 
 // Artifacts
