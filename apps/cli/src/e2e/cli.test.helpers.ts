@@ -231,6 +231,16 @@ export function onWasmCompile(statement: string): string {
 `;
 }
 
+/** `zeng -p <prompt>` with JSON output in bypass mode: the arguments of the preload-watching runs. */
+export const headlessBypass = (prompt: string): string[] => [
+  "-p",
+  prompt,
+  "--output-format",
+  "json",
+  "--permission-mode",
+  "bypass",
+];
+
 /**
  * Runs `zeng args` in the world with `preload` (a CommonJS module's text) loaded first
  * through `NODE_OPTIONS`. The preload writes what it saw to the file named by

@@ -2,7 +2,14 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { main, onWasmCompile, runPreloaded, type World, world } from "./cli.test.helpers.js";
+import {
+  headlessBypass,
+  main,
+  onWasmCompile,
+  runPreloaded,
+  type World,
+  world,
+} from "./cli.test.helpers.js";
 
 let w: World | undefined;
 afterEach(async () => {
@@ -53,7 +60,7 @@ process.on("exit", () => fs.writeFileSync(process.env.ZENG_TEST_REPORT, JSON.str
 `;
 
 /** `zeng -p check`, printing JSON, in bypass mode. */
-const CHECK = ["-p", "check", "--output-format", "json", "--permission-mode", "bypass"];
+const CHECK = headlessBypass("check");
 
 describe("zeng -p's V8 flags and the code cache (src/memory-tuning.ts)", () => {
   it("changes V8's flags before the first WebAssembly compile, with or without a cache to write", async () => {

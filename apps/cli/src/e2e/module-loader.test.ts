@@ -1,6 +1,13 @@
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { main, onWasmCompile, runPreloaded, type World, world } from "./cli.test.helpers.js";
+import {
+  headlessBypass,
+  main,
+  onWasmCompile,
+  runPreloaded,
+  type World,
+  world,
+} from "./cli.test.helpers.js";
 
 let w: World | undefined;
 afterEach(async () => {
@@ -31,14 +38,7 @@ describe("zeng -p's module loading (scripts/bundle.mjs)", () => {
       main(reply.toolCall("Read", { file_path: w.repo.path("src/auth/token.js") })),
       main(reply.text("done")),
     );
-    const { run, report } = await runPreloaded(w, WATCHER, [
-      "-p",
-      "look",
-      "--output-format",
-      "json",
-      "--permission-mode",
-      "bypass",
-    ]);
+    const { run, report } = await runPreloaded(w, WATCHER, headlessBypass("look"));
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ outcome: "completed", text: "done" });
     const seen = JSON.parse(report) as {

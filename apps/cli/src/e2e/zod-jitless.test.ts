@@ -1,6 +1,6 @@
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { main, runPreloaded, type World, world } from "./cli.test.helpers.js";
+import { headlessBypass, main, runPreloaded, type World, world } from "./cli.test.helpers.js";
 
 let w: World | undefined;
 afterEach(async () => {
@@ -36,14 +36,7 @@ describe("zeng -p parses with zod's interpreter (src/zod-interpreted.ts)", () =>
       main(reply.toolCall("Bash", { command: "git status --short" })),
       main(reply.text("done")),
     );
-    const { run, report } = await runPreloaded(w, COUNTER, [
-      "-p",
-      "check",
-      "--output-format",
-      "json",
-      "--permission-mode",
-      "bypass",
-    ]);
+    const { run, report } = await runPreloaded(w, COUNTER, headlessBypass("check"));
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ outcome: "completed", text: "done" });
     expect(report).toBe("0");
