@@ -20,6 +20,9 @@ if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 fi
+# Postgres and Redis for the platform tests (store-postgres, worker); they start their own
+# servers on loopback ports.
+bash scripts/install-services.sh
 
 if [ "$(pnpm --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then
   echo "setup: installing pnpm $PNPM_VERSION"
