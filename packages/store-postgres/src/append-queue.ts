@@ -64,17 +64,13 @@ export async function writeBatch(
   const agents: string[] = [];
   const kinds: string[] = [];
   const bodies: string[] = [];
-  let bytes = 0;
-  let ts = 0;
   for (const p of batch) {
     agents.push(p.agentId);
     kinds.push(p.record.kind);
     bodies.push(p.line);
-    bytes += Buffer.byteLength(p.line) + 1;
-    if (p.record.ts > ts) ts = p.record.ts;
   }
   const { id, token } = session;
-  const values = [id, token, batch.length, ts, db.leaseMs, bytes, agents, kinds, bodies];
+  const values = [id, token, session.seq, agents, kinds, bodies];
   try {
     const result = await db.pool.query(db.sql.append, values);
     return { status: result.rowCount === batch.length ? "committed" : "leaseLost" };

@@ -37,8 +37,9 @@ function migrations(s: string): readonly string[] {
        seq bigint NOT NULL,
        kind text NOT NULL,
        body text NOT NULL,
-       PRIMARY KEY (session_id, agent_id, seq)
+       PRIMARY KEY (session_id, seq)
      );
+     CREATE INDEX zeng_records_logs ON ${s}.zeng_records (session_id, agent_id, seq);
      CREATE INDEX zeng_records_resume_points ON ${s}.zeng_records (session_id, seq)
        WHERE kind = 'resumePoint' AND agent_id = '';
      CREATE TABLE ${s}.zeng_artifacts (

@@ -40,7 +40,7 @@ export interface PostgresSessionParts {
  * A session open for writing in Postgres (see `Session`). Appends are queued in call order
  * and written in batches, each one statement fenced by the lease (group commit: while one
  * batch commits, the next gathers); an append resolves once its batch committed, and only
- * then is it folded. The lease is renewed every third of its length and by every append; a
+ * then is it folded. The lease is renewed every third of its length; a
  * lost lease makes every later append reject with `locked`.
  */
 export class PostgresSession implements Session {
@@ -277,11 +277,16 @@ export class PostgresSession implements Session {
   // truth, and the next open rebuilds it).
   private queueMeta(): void {
     const meta = metaFromReplay(this.id, this.fold.snapshot(), this.logBytes, Date.now());
-    const seq = this.seq;
+    const values = [
+      this.id,
+      this.token,
+      JSON.stringify(meta),
+      this.seq,
+      this.logBytes,
+      meta.updatedAt,
+    ];
     this.metaChain = this.metaChain
-      .then(() =>
-        this.db.pool.query(this.db.sql.writeMeta, [this.id, this.token, JSON.stringify(meta), seq]),
-      )
+      .then(() => this.db.pool.query(this.db.sql.writeMeta, values))
       .then(
         () => {},
         () => {},

@@ -148,7 +148,8 @@ export class PostgresSessionStore implements SessionStore {
       const metaRebuilt = Number(row.meta_seq) !== seq;
       if (metaRebuilt) {
         const meta = metaFromReplay(id, replay, logBytes, Date.now());
-        await query(db, db.sql.writeMeta, [id, token, JSON.stringify(meta), seq], "io", what);
+        const values = [id, token, JSON.stringify(meta), seq, logBytes, meta.updatedAt];
+        await query(db, db.sql.writeMeta, values, "io", what);
       }
       const session = this.handle(id as SessionId, token, folded.fold, seq, logBytes);
       const { damage, unknown } = folded.parsed;

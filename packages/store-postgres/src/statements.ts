@@ -5,9 +5,10 @@ export interface Statements {
   /** $1 id, $2 updated_at, $3 token, $4 owner, $5 lease ms. */
   readonly insertSession: string;
   /**
-   * Appends rows to a session's logs in one statement, fenced by the lease token: no row is
-   * written unless the caller still holds the lease. $1 id, $2 token, $3 row count, $4 max ts,
-   * $5 lease ms, $6 bytes, $7 agent ids, $8 kinds, $9 bodies. Returns each row's seq.
+   * Appends rows to a session's logs in one statement, fenced by the lease token: the session
+   * row is share-locked while the token holds it, so a takeover's UPDATE waits for this
+   * statement's commit, and a statement behind a takeover sees the new token and writes no
+   * row. $1 id, $2 token, $3 the seq before the rows, $4 agent ids, $5 kinds, $6 bodies.
    */
   readonly append: string;
   /** Takes the lease when free or expired. $1 id, $2 token, $3 owner, $4 lease ms. */
@@ -16,9 +17,9 @@ export interface Statements {
   readonly renew: string;
   /** $1 id, $2 token. */
   readonly release: string;
-  /** $1 id, $2 token, $3 meta, $4 seq. */
+  /** The chat-list meta, with the log's size and last activity it describes. $1 id, $2 token, $3 meta, $4 seq, $5 bytes, $6 updated_at. */
   readonly writeMeta: string;
-  /** The session's sequence while the token holds its lease. $1 id, $2 token. */
+  /** The session's last seq, and whether the token still holds its lease. $1 id, $2 token. */
   readonly sequenceOf: string;
   /** The owner and expiry of a session's lease. $1 id. */
   readonly leaseOf: string;
@@ -45,26 +46,24 @@ export function statements(schema: string): Statements {
     insertSession: `INSERT INTO ${s}.zeng_sessions (id, updated_at, lease_token, lease_owner, lease_expires)
       VALUES ($1, $2, $3, $4, ${leaseAt(5)})`,
     append: `WITH owned AS (
-        UPDATE ${s}.zeng_sessions
-           SET next_seq = next_seq + $3, updated_at = GREATEST(updated_at, $4),
-               log_bytes = log_bytes + $6, lease_expires = ${leaseAt(5)}
-         WHERE id = $1 AND lease_token = $2
-        RETURNING next_seq - $3 AS base)
+        SELECT 1 FROM ${s}.zeng_sessions WHERE id = $1 AND lease_token = $2 FOR SHARE)
       INSERT INTO ${s}.zeng_records (session_id, agent_id, seq, kind, body)
-      SELECT $1, r.agent, owned.base + r.n, r.kind, r.body
-        FROM owned, unnest($7::text[], $8::text[], $9::text[]) WITH ORDINALITY AS r(agent, kind, body, n)
-      RETURNING seq`,
+      SELECT $1, r.agent, $3::bigint + r.n, r.kind, r.body
+        FROM owned, unnest($4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS r(agent, kind, body, n)`,
     acquire: `UPDATE ${s}.zeng_sessions
          SET lease_token = $2, lease_owner = $3, lease_expires = ${leaseAt(4)}
        WHERE id = $1 AND (lease_token IS NULL OR lease_expires < now())
-      RETURNING next_seq, meta_seq, log_bytes`,
+      RETURNING (SELECT COALESCE(max(seq), 0) FROM ${s}.zeng_records WHERE session_id = $1) AS next_seq,
+        meta_seq, log_bytes`,
     renew: `UPDATE ${s}.zeng_sessions SET lease_expires = ${leaseAt(3)}
        WHERE id = $1 AND lease_token = $2`,
     release: `UPDATE ${s}.zeng_sessions SET lease_token = NULL, lease_owner = NULL, lease_expires = NULL
        WHERE id = $1 AND lease_token = $2`,
-    writeMeta: `UPDATE ${s}.zeng_sessions SET meta = $3, meta_seq = $4
+    writeMeta: `UPDATE ${s}.zeng_sessions
+         SET meta = $3, meta_seq = $4, log_bytes = $5, updated_at = GREATEST(updated_at, $6)
        WHERE id = $1 AND lease_token = $2`,
-    sequenceOf: `SELECT next_seq FROM ${s}.zeng_sessions WHERE id = $1 AND lease_token = $2`,
+    sequenceOf: `SELECT (SELECT COALESCE(max(seq), 0) FROM ${s}.zeng_records WHERE session_id = $1) AS next_seq
+       FROM ${s}.zeng_sessions WHERE id = $1 AND lease_token = $2`,
     leaseOf: `SELECT lease_owner, lease_expires > now() AS held FROM ${s}.zeng_sessions WHERE id = $1`,
     readFromResumePoint: `SELECT seq, body FROM ${s}.zeng_records
        WHERE session_id = $1 AND agent_id = '' AND seq >= COALESCE(
