@@ -3,22 +3,17 @@ import { once } from "node:events";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { MessageId } from "@z-engine/protocol";
-import { logRecord, StoreError } from "@z-engine/store";
+import { logRecord, type StoreError } from "@z-engine/store";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createPostgresStore, type PostgresSessionStore } from "./index.js";
-import { dropSchema, freshSchema, postgresUrl } from "./test-support/postgres.js";
+import { codeOf, dropSchema, freshSchema, postgresUrl } from "./test-support/postgres.js";
 
 const dist = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "index.js"));
 const message = (id: string, text: string) =>
   logRecord("message", {
     message: { id: id as MessageId, role: "user", content: [{ type: "text", text }] },
   });
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "resolved",
-    (e: unknown) => (e instanceof StoreError ? e.code : String(e)),
-  );
 
 describe.skipIf(postgresUrl === null)("one writer per session across processes", () => {
   const url = postgresUrl ?? "";

@@ -1,5 +1,5 @@
 import type { Message, MessageId } from "@z-engine/protocol";
-import { logRecord, StoreError } from "@z-engine/store";
+import { logRecord } from "@z-engine/store";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -8,7 +8,7 @@ import {
   type PostgresSessionStore,
   SCHEMA_VERSION,
 } from "./index.js";
-import { dropSchema, freshSchema, postgresUrl } from "./test-support/postgres.js";
+import { codeOf, dropSchema, freshSchema, postgresUrl } from "./test-support/postgres.js";
 
 const user = (id: string, text: string): Message => ({
   id: id as MessageId,
@@ -26,11 +26,6 @@ const compaction = (summaryId: string, dropped: string[]) =>
       tokensAfter: 5,
     },
   });
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "resolved",
-    (e: unknown) => (e instanceof StoreError ? e.code : String(e)),
-  );
 
 describe.skipIf(postgresUrl === null)("PostgresSessionStore", () => {
   const url = postgresUrl ?? "";

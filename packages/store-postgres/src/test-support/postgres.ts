@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
+import { StoreError } from "@z-engine/store";
 import { createPostgresStore, type PostgresStoreOptions } from "../index.js";
 
 /** The test server's URL (null when Postgres cannot be had here) and why it is missing. */
@@ -34,3 +35,10 @@ export async function dropSchema(schema: string): Promise<void> {
     await client.end();
   }
 }
+
+/** What a promise settles as: "resolved", a `StoreError`'s code, or the other error's text. */
+export const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "resolved",
+    (e: unknown) => (e instanceof StoreError ? e.code : String(e)),
+  );
