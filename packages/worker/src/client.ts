@@ -63,6 +63,9 @@ export async function connectWorkerClient(options: WorkerClientOptions): Promise
   const eventsConnection = connect();
   const events = new QueueEvents(keys.queue, { connection: eventsConnection, prefix: keys.prefix });
   await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+  // Every `result` waiting at once holds a listener until its job ends: hundreds are normal.
+  queue.setMaxListeners(0);
+  events.setMaxListeners(0);
   const followers = new Set<Redis>();
   const kept = { removeOnComplete: 1000, removeOnFail: 1000 };
   const client: WorkerClient = {
