@@ -112,7 +112,10 @@ for (const [i, id] of ids.entries()) {
     completed === 1
   )
     once_++;
-  const entries = (await redis.xrange(`zeng:bench:events:${id}`, "-", "+")) as [string, string[]][];
+  const entries = (await redis.xrange(`zeng:bench:session-events:${id}`, "-", "+")) as [
+    string,
+    string[],
+  ][];
   for (const [entryId, fields] of entries) {
     const event = JSON.parse(fields[1] ?? "{}") as WorkerEvent;
     if (event.type !== "opened" || !event.takeover) continue;

@@ -23,7 +23,7 @@ export function keysOf(location: QueueLocation = {}): Keys {
   return {
     queue,
     prefix,
-    events: (id) => `${prefix}:${queue}:events:${id}`,
-    control: (id) => `${prefix}:${queue}:control:${id}`,
+    events: (id) => `${prefix}:${queue}:session-events:${id}`,
+    control: (id) => `${prefix}:${queue}:session-control:${id}`,
   };
 }
