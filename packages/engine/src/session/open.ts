@@ -217,6 +217,7 @@ async function buildSession(
     log,
     jobs,
     env: ctx.childEnv,
+    dataDir: ctx.paths.dataDir,
     lifetime: ctx.parent,
     session: () => built,
   });
