@@ -47,7 +47,8 @@ export async function sessionAgents(w: SessionAgentsWiring): Promise<{
     run: (run) => {
       const core = w.session();
       if (!core) throw new Error("the session is not open yet");
-      return runSubagent(core, run, core.currentTurn?.turnId ?? ("turn_none" as TurnId));
+      const turnId = core.currentTurn?.turnId ?? ("turn_none" as TurnId);
+      return runSubagent(core, run, turnId, w.env);
     },
     sessionSignal: w.lifetime,
     env: w.env,
