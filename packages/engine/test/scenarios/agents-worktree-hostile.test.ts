@@ -73,6 +73,7 @@ describe("a worktree agent in a project whose git config names programs (item 2)
       when(main, reply.text("ready to apply")),
     );
     expect((await h.session.run("change a")).outcome).toBe("completed");
+    expect(await planted.ran()).toEqual([]);
     const agentId = agentIdIn(h);
     expect(allResults(h).join("\n")).toContain("- src/a.ts (modified, +1 -1)");
     h.model.push(
