@@ -102,6 +102,13 @@ describe("agent worktrees", () => {
     expect(await r.read("pkg/app/a.txt")).toBe("A\n");
   });
 
+  it("takes the place of the empty mount point a running sandbox leaves for .z-engine/worktrees", async () => {
+    const r = await repo({ "a.txt": "a\n" });
+    await r.write(".z-engine/worktrees", "");
+    const wt = await createAgentWorktree(r.root, "a1", gitDirOf("a1"), { env });
+    expect(await readFile(join(wt.path, "a.txt"), "utf8")).toBe("a\n");
+  });
+
   it("gives a clear error outside git, for a bad name and for a name in use", async () => {
     const plain = await repo({ "a.txt": "a\n" }, false);
     await expect(
