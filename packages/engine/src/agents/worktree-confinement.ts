@@ -112,7 +112,7 @@ function worktreeChecks(
     artifacts: core.log.artifacts,
     clock: core.clock,
     fingerprint: () => fingerprint(root, { env }),
-    checks: core.checks,
+    checks: () => core.checks(),
     changedPaths: () => [],
     records: [],
     badge: async () => null,

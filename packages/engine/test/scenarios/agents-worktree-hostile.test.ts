@@ -11,7 +11,7 @@ import type {
 } from "@z-engine/protocol";
 import { reply, ScriptedModel, type ScriptReply, when } from "@z-engine/testkit";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Harness, harness, resultsOf } from "../harness.js";
+import { type Harness, harness, resultsOf, waitForCount } from "../harness.js";
 import { plantGitPrograms } from "../hostile-git.js";
 
 // Issue 38, items 2, 3, 4, 11 and 16: a worktree agent, run through the real engine with real
@@ -37,7 +37,7 @@ const SANDBOX = "[shell.sandbox]\nenabled = true\nauto_allow = true\n";
 
 const files = {
   "src/a.ts": "export const a = 1;\n",
-  ".claude/agents/basher.md": `---\nname: basher\ndescription: Edits files\ntools: Bash, Write, Read\n---\n${BASHER}\n`,
+  ".claude/agents/basher.md": `---\nname: basher\ndescription: Edits files\ntools: Bash, Write, Read, Verify\n---\n${BASHER}\n`,
 };
 
 const startAgent = (prompt = "do the work") =>
@@ -84,8 +84,8 @@ describe("a worktree agent in a project whose git config names programs (item 2)
     expect(await h.repo.read("src/a.ts")).toBe("export const a = 2;\n");
     expect(await planted.ran()).toEqual([]);
     // The plants are live: plain git in the project runs them.
-    await h.repo.git("checkout", "--", "src/a.ts").catch(() => "");
-    await h.repo.git("add", "-A").catch(() => "");
+    await writeFile(h.repo.path("live.txt"), "live\n");
+    await h.repo.git("add", "live.txt").catch(() => "");
     expect(await planted.ran()).toEqual(expect.arrayContaining(["ran-clean"]));
   });
 });
@@ -120,6 +120,9 @@ describe("ApplyAgentChanges and symbolic links the project committed (item 3)", 
     );
     await h.session.run("apply");
     expect(await readFile(bashrc, "utf8")).toBe("# the user's shell setup\n");
+    // The gate saw where the write would land (outside the project), so it asked.
+    const asked = h.recorder.ofType("approvalRequested").map((e) => e.toolName);
+    expect(asked).toContain("ApplyAgentChanges");
     const result = resultsOf(h, h.model.requests.length - 1)[0];
     expect(result?.isError).toBe(true);
     expect(text(result)).toContain("notes.txt");
@@ -236,6 +239,45 @@ describe("a worktree agent is told, and allowed, only its worktree (item 11)", (
     const asked = h.recorder.ofType("approvalRequested").map((e) => e.title);
     expect(asked.some((t) => t.includes(target))).toBe(true);
     expect(subResults[1]).toMatch(/read-only file system/i);
+  });
+});
+
+describe("a worktree agent's background shells and checks (item 11)", () => {
+  it("run in its sandbox and its worktree, not the project", async () => {
+    const test = `node -e "require('fs').writeFileSync('ran-in.txt', process.cwd())"`;
+    h = await harness({
+      files: { ...files, "package.json": JSON.stringify({ scripts: { test } }) },
+      script: [],
+      userSettings: SANDBOX,
+      overrides: { mode: "bypass" },
+      projectParent: relative(tmpdir(), "/var/tmp"),
+    });
+    const target = h.repo.path("src/bg.ts");
+    h.model.push(
+      startAgent(`write ${target} in the background, then run the tests`),
+      when(
+        sub,
+        reply.toolCalls([
+          { name: "Bash", input: { command: `echo x > ${target}`, run_in_background: true } },
+          { name: "Verify", input: { checks: ["npm:test"] } },
+        ]),
+      ),
+      when(sub, reply.text("done")),
+      when(main, reply.text("ok")),
+    );
+    await h.session.run("go");
+    // The job's start, then its end.
+    await waitForCount(h, "jobUpdated", 2);
+    expect(existsSync(target)).toBe(false);
+    expect(h.recorder.ofType("jobUpdated").at(-1)?.job.status).toBe("failed");
+    const agentId = agentIdIn(h);
+    const worktree = h.repo.path(`.z-engine/worktrees/${agentId}`);
+    expect(await readFile(join(worktree, "ran-in.txt"), "utf8")).toBe(worktree);
+    expect(existsSync(h.repo.path("ran-in.txt"))).toBe(false);
+    // The check proves the worktree, not the project: it is not the session's evidence.
+    const recorded = h.recorder.envelopes.filter((e) => e.event.type === "checkRecorded");
+    expect(recorded.length).toBe(1);
+    expect(recorded[0]?.agentId).toBe(agentId);
   });
 });
 
