@@ -1,5 +1,4 @@
-import { constants } from "node:fs";
-import { lstat, mkdir, open, readFile, realpath, rm, unlink, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { HostError } from "../errors.js";
 import { type GitOutput, runGit, runGitScript, splitNul } from "../git.js";
@@ -10,6 +9,7 @@ import {
   gitLinkText,
   writeAgentRepository,
 } from "./agent-repository.js";
+import { worktreesFolder, writeNewFile } from "./worktrees-folder.js";
 
 /** Options shared by the worktree functions. */
 export interface WorktreeOptions {
@@ -95,54 +95,6 @@ async function locate(projectRoot: string, options: WorktreeOptions) {
   return { found, prefix: relative(found.workTree, projectRoot), head, objectFormat };
 }
 
-/**
- * `<project>/.z-engine/worktrees`, made folder by folder as real folders (a link or a file in
- * the way is refused: the project could commit `.z-engine -> ~`), with a `.gitignore` of `*`
- * so the project's own status never lists it (an existing one is replaced, never written
- * through).
- */
-async function worktreesFolder(projectRoot: string): Promise<string> {
-  let folder = projectRoot;
-  for (const part of [".z-engine", "worktrees"]) {
-    folder = join(folder, part);
-    await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "EEXIST") throw error;
-    });
-    let entry = await lstat(folder);
-    if (part === "worktrees" && entry.isFile() && entry.size === 0) {
-      // The mount point a running sandboxed command's bubblewrap made for the protected,
-      // missing `.z-engine/worktrees`: an empty file, replaced by the folder.
-      await unlink(folder);
-      await mkdir(folder);
-      entry = await lstat(folder);
-    }
-    if (!entry.isDirectory())
-      throw new HostError("worktree_failed", `${folder} is not a folder the engine can use`);
-  }
-  await writeNewFile(join(folder, ".gitignore"), "*\n", true);
-  return folder;
-}
-
-/**
- * Writes `text` as a new regular file at `path`, never through a link: created `O_EXCL |
- * O_NOFOLLOW`. With `replace`, whatever is there (a link the project committed, say) is
- * removed first unless it already is a regular file holding `text`.
- */
-async function writeNewFile(path: string, text: string, replace: boolean): Promise<void> {
-  if (replace) {
-    const entry = await lstat(path).catch(() => null);
-    if (entry?.isFile() && (await readFile(path, "utf8")) === text) return;
-    if (entry) await unlink(path);
-  }
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-  const handle = await open(path, flags, 0o644);
-  try {
-    await handle.writeFile(text);
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Checks out `base` into the new worktree, on the agent's branch, in the agent's repository. */
 const CHECKOUT = `set -e
 git "$@" update-ref "refs/heads/$ZENG_BRANCH" "$ZENG_BASE"
@@ -174,35 +126,47 @@ export async function createAgentWorktree(
       "not_git_repository",
       `${projectRoot} is not in a git repository with a commit; worktree isolation needs one`,
     );
+  if (await lstat(gitDir).catch(() => null))
+    throw new HostError("worktree_failed", `the agent's repository ${gitDir} already exists`);
   const path = join(await worktreesFolder(project), name);
   await mkdir(path).catch((error: NodeJS.ErrnoException) => {
     throw new HostError("worktree_failed", `worktree ${path} already exists`, { cause: error });
   });
-  if (await lstat(gitDir).catch(() => null))
-    throw new HostError("worktree_failed", `the agent's repository ${gitDir} already exists`);
-  writeAgentRepository({
-    gitDir,
-    projectCommonDir: where.found.commonDir,
-    objectFormat: where.objectFormat,
-  });
-  const branch = `z-engine/agents/${name}`;
-  await writeFile(join(gitDir, "HEAD"), `ref: refs/heads/${branch}\n`);
   const worktree: AgentWorktree = {
     name,
     repoRoot: where.found.workTree,
     path,
     root: where.prefix === "" ? path : join(path, where.prefix),
     gitDir,
-    branch,
+    branch: `z-engine/agents/${name}`,
     base: where.head,
   };
+  try {
+    await checkOut(worktree, where.found.commonDir, where.objectFormat, options);
+  } catch (error) {
+    // Nothing half made is left behind.
+    await removeAgentWorktree(worktree).catch(() => {});
+    throw error;
+  }
+  return worktree;
+}
+
+/** Makes the agent's repository and checks its base out into the (new, empty) worktree. */
+async function checkOut(
+  worktree: AgentWorktree,
+  projectCommonDir: string,
+  objectFormat: "sha1" | "sha256",
+  options: WorktreeOptions,
+): Promise<void> {
+  const { gitDir, path, branch, base } = worktree;
+  writeAgentRepository({ gitDir, projectCommonDir, objectFormat });
+  await writeFile(join(gitDir, "HEAD"), `ref: refs/heads/${branch}\n`);
   await runGitScript("check out the agent's worktree", CHECKOUT, {
     repo: agentRepository(gitDir, path),
     ...(options.env ? { env: options.env } : {}),
-    set: { ZENG_BRANCH: branch, ZENG_BASE: where.head },
+    set: { ZENG_BRANCH: branch, ZENG_BASE: base },
   });
   await writeNewFile(join(path, ".git"), gitLinkText(gitDir), false);
-  return worktree;
 }
 
 const STATUS: Record<string, WorktreeFileChange["status"]> = {
