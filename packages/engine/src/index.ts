@@ -11,6 +11,12 @@ export type { SessionOverrides } from "./settings/session-config.js";
 export type { Submission, TurnSummary } from "./run/turn.js";
 export type { ModelCatalog, ModelInfo } from "./session/core.js";
 export type { RepoMapStatus } from "./repo-map/session-map.js";
+/**
+ * The project's files (for `@` completion, a file picker): git's tracked and untracked
+ * files through host's git door (read-only, no program the project names runs), else a
+ * walk; `.z-engine/` left out; sorted, at most 50,000. Never rejects.
+ */
+export { listProjectFiles } from "./repo-map/project-files.js";
 
 // Slash commands (runCommand): the catalog a UI completes `/` from, and what a run did
 /** A catalog entry for `/` completion: name, kind, description, argument hint, scope. */

@@ -20,9 +20,14 @@ export type { EnvPolicy } from "./process/env-policy.js";
 export { buildEnvironment, DEFAULT_ENV_DENY, NON_INTERACTIVE_ENV } from "./process/env-policy.js";
 export { DEFAULT_MAX_OUTPUT_CHARS } from "./process/output-collector.js";
 
-// Git: every git process the engine starts is built here
-export type { SafeGitCommand, SafeGitOptions } from "./git-command.js";
-export { GIT_NEUTRAL_CONFIG, safeGitCommand } from "./git-command.js";
+// Git: the door every git process the engine starts goes through
+export type { GitOutput, GitRepository, GitRunOptions, UserRepository } from "./git.js";
+export { GIT_TIME_LIMIT_MS, GitTimeLimit, runGit, runGitScript } from "./git.js";
+export type { EngineRepository } from "./engine-repository.js";
+export { GIT_NEUTRAL_CONFIG } from "./git-command.js";
+export type { FoundRepository } from "./git-repository.js";
+export { findGitRepository } from "./git-repository.js";
+export { listRepositoryFiles } from "./git-list.js";
 
 // Fingerprint
 export type { FingerprintOptions } from "./fingerprint.js";
@@ -65,6 +70,12 @@ export {
   commitAgentWorktree,
   createAgentWorktree,
   removeAgentWorktree,
+  WORKTREE_NAME,
 } from "./worktree/worktree.js";
-export type { ApplyResult, ConflictKind, MergeConflict } from "./worktree/apply.js";
+export type {
+  ApplyResult,
+  ConflictKind,
+  MergeConflict,
+  RefusedPath,
+} from "./worktree/apply.js";
 export { applyAgentCommit } from "./worktree/apply.js";

@@ -165,6 +165,8 @@ export async function gateCall(
   const ctx = toolCtx(core, run, use.id, signal);
   const described = await parsedToolActions(tool, parsed, ctx);
   if (!described.ok) return answered(described.error);
+  // A worktree agent's sandbox auto-allows writes in its worktree only.
+  const sandbox = run.confinement?.sandbox ?? core.sandbox;
   const policy = decide(
     { toolName: tool.name, actions: described.actions },
     run.agent.mode(),
@@ -176,13 +178,8 @@ export async function gateCall(
       autoAllowReadOnlyBash: core.config.settings.permissions.auto_allow_read_only_bash,
       engineDirs: core.engineDirs,
       untrustedRepository: !core.trusted,
-      ...(core.sandbox.active
-        ? {
-            sandbox: {
-              autoAllow: core.sandbox.autoAllow,
-              writableRoots: core.sandbox.writableRoots,
-            },
-          }
+      ...(sandbox.active
+        ? { sandbox: { autoAllow: sandbox.autoAllow, writableRoots: sandbox.writableRoots } }
         : {}),
     },
   );

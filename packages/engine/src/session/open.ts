@@ -131,7 +131,7 @@ async function buildSession(
   const checksFound = projectChecks(projectRoot, config);
   const repoRoot = await gitToplevel(projectRoot);
   const dirs = config.settings.permissions.additional_directories;
-  const { shell, sandbox } = await shellFor(ctx, config, projectRoot, dirs, notices);
+  const { shell, sandbox, confine } = await shellFor(ctx, config, projectRoot, dirs, notices);
   const sessionState = new SessionState(journal, {
     settings: {
       config,
@@ -217,6 +217,7 @@ async function buildSession(
     log,
     jobs,
     env: ctx.childEnv,
+    dataDir: ctx.paths.dataDir,
     lifetime: ctx.parent,
     session: () => built,
   });
@@ -246,6 +247,7 @@ async function buildSession(
     state: sessionState,
     turnCount: state?.turnCount ?? 0,
     sandbox,
+    ...(confine ? { confine } : {}),
     approvals: new Approvals(journal, ctx.headless, (requests) =>
       notify(`Z Engine needs your approval: ${requests.map((r) => r.title).join(", ")}`),
     ),

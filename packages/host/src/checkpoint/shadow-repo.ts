@@ -3,7 +3,12 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type HashLength, countIndexEntries } from "../git-index.js";
-import { type GitOutput, runGit, runGitScript } from "../git.js";
+import {
+  ENGINE_ATTRIBUTES,
+  type EngineRepository,
+  engineConfigText,
+} from "../engine-repository.js";
+import { type GitOutput, type GitRunOptions, runGit, runGitScript } from "../git.js";
 
 /**
  * How long one checkpoint git call may take by default (two minutes): git blocks for ever
@@ -28,33 +33,11 @@ const IDENTITY = {
  */
 const SHADOW_CONFIG = ["safe.directory=*", "core.splitIndex=true"];
 
-/**
- * The shadow's `info/attributes`: the highest-precedence attributes file, so whatever a
- * project's `.gitattributes` says, files are stored and restored byte for byte (no filter
- * driver, end-of-line conversion, `ident` or re-encoding).
- */
-export const SHADOW_ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
+/** The shadow's `info/attributes` (see `ENGINE_ATTRIBUTES`). */
+export const SHADOW_ATTRIBUTES = ENGINE_ATTRIBUTES;
 
-/**
- * The shadow's config file: a non-bare sha1 repository (what `git init` makes with no
- * system or user config, which engine git never reads) whose files are stored byte for byte
- * (no end-of-line conversion), links as links, the executable bit kept, a compact index,
- * paths unquoted, no automatic gc.
- */
-const SHADOW_CONFIG_FILE = `[core]
-\trepositoryformatversion = 0
-\tbare = false
-\tlogallrefupdates = false
-\tautocrlf = false
-\tsafecrlf = false
-\tsymlinks = true
-\tfileMode = true
-\tquotePath = false
-[index]
-\tversion = 4
-[gc]
-\tauto = 0
-`;
+/** The shadow's config file (see `engineConfigText`). */
+const SHADOW_CONFIG_FILE = engineConfigText("sha1");
 
 /** A small file's text, or null when it cannot be read. */
 function readSmall(file: string): string | null {
@@ -89,7 +72,6 @@ export class ShadowRepo {
   /** How long one git call on this repository (or reading the user's) may take. */
   readonly timeLimitMs: number;
   private readonly baseEnv: Readonly<Record<string, string | undefined>>;
-  private readonly shadowEnv: Record<string, string>;
   private ready: Promise<void> | undefined;
 
   constructor(
@@ -104,7 +86,6 @@ export class ShadowRepo {
     this.gitDir = join(checkpointsDir, id);
     this.indexFile = join(this.gitDir, "index");
     this.baseEnv = env;
-    this.shadowEnv = { ...IDENTITY, GIT_DIR: this.gitDir, GIT_WORK_TREE: this.projectRoot };
   }
 
   /** Creates the repository on first use. Rejects with a `HostError` when git fails. */
@@ -131,16 +112,19 @@ export class ShadowRepo {
     return runGitScript(label, script, this.runOptions(options));
   }
 
-  private runOptions(options: ShadowGitOptions & { env?: Record<string, string> }) {
+  /** The shadow as the git door names it: its folder, the project as work tree, `indexFile` (default its own). */
+  repository(indexFile: string = this.indexFile): EngineRepository {
+    return { kind: "engine", gitDir: this.gitDir, workTree: this.projectRoot, indexFile };
+  }
+
+  private runOptions(options: ShadowGitOptions & { env?: Record<string, string> }): GitRunOptions {
     const excludes = this.excludesFile ? [`core.excludesFile=${this.excludesFile}`] : [];
-    const set = {
-      ...options.env,
-      ...this.shadowEnv,
-      GIT_INDEX_FILE: options.indexFile ?? this.indexFile,
-    };
     return {
+      repo: this.repository(options.indexFile),
       cwd: this.projectRoot,
-      git: { env: this.baseEnv, set, config: [...SHADOW_CONFIG, ...excludes] },
+      env: this.baseEnv,
+      set: { ...options.env, ...IDENTITY },
+      config: [...SHADOW_CONFIG, ...excludes],
       ...(options.input === undefined ? {} : { input: options.input }),
       ...(options.okCodes === undefined ? {} : { okCodes: options.okCodes }),
       timeoutMs: this.timeLimitMs,

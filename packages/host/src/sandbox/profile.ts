@@ -26,6 +26,12 @@ export interface SandboxProfileOptions {
   readonly homeDir: string;
   readonly tmpDir: string;
   readonly allowNetwork?: boolean;
+  /**
+   * More absolute paths that stay read-only even inside a writable folder (the engine's own
+   * data that a command must not change, such as worktree agents' repositories when the
+   * data folder is under the temporary folder).
+   */
+  readonly readOnly?: readonly string[];
   /** Defaults to `process.platform`; decides the macOS-only caches. */
   readonly platform?: NodeJS.Platform;
 }
@@ -54,7 +60,7 @@ function real(path: string): string {
  * Builds the profile: writable are the root, the additional directories, the temporary
  * folder, the tool caches that exist and the extra entries (symlinks resolved, duplicates
  * and missing caches dropped); protected are {@link PROTECTED_PATHS} under the root and each
- * additional directory. Reads the file system (to resolve paths); never throws.
+ * additional directory, and the `readOnly` entries. Reads the file system (to resolve paths); never throws.
  */
 export function buildSandboxProfile(options: SandboxProfileOptions): SandboxProfile {
   const root = real(options.root);
@@ -74,7 +80,10 @@ export function buildSandboxProfile(options: SandboxProfileOptions): SandboxProf
   return {
     root,
     writable: [...new Set(writable)],
-    readOnlyInside: projects.flatMap((dir) => PROTECTED_PATHS.map((path) => join(dir, path))),
+    readOnlyInside: [
+      ...projects.flatMap((dir) => PROTECTED_PATHS.map((path) => join(dir, path))),
+      ...(options.readOnly ?? []).map(real),
+    ],
     network: options.allowNetwork ?? false,
   };
 }
