@@ -58,12 +58,16 @@ export {
 export type { Redactor } from "./util/secrets.js";
 export {
   createRedactor,
+  encodedForms,
+  isProviderKeyVariable,
   isSecretVariable,
   REDACTED,
   SECRET_VARIABLES,
   scrubbedEnvironment,
   secretValues,
 } from "./util/secrets.js";
+/** `zeng trust`'s line naming the variables a project's MCP servers would be handed. Pure. */
+export { mcpVariablesReport } from "./session/trust.js";
 
 // What a host shows when it opens a stored session (its conversation and rewind targets)
 export type { HistoryMessage, SessionView } from "./queries/history.js";

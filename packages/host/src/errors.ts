@@ -5,7 +5,8 @@ export type HostErrorCode =
   | "fingerprint_failed"
   | "sandbox_unavailable"
   | "not_git_repository"
-  | "worktree_failed";
+  | "worktree_failed"
+  | "spawn_refused";
 
 /** An operational failure of the host (git missing or failing, an unreadable folder). */
 export class HostError extends Error {

@@ -20,6 +20,19 @@ export type { EnvPolicy } from "./process/env-policy.js";
 export { buildEnvironment, DEFAULT_ENV_DENY, NON_INTERACTIVE_ENV } from "./process/env-policy.js";
 export { DEFAULT_MAX_OUTPUT_CHARS } from "./process/output-collector.js";
 
+// The child-process door: every process the engine starts goes through spawnChild
+export type { ChildRequest } from "./process/spawn-child.js";
+export { signalGroup, spawnChild } from "./process/spawn-child.js";
+export type { ChildEnvironment, ChildEnvironmentOptions } from "./process/child-env.js";
+export { childEnvironment } from "./process/child-env.js";
+export type { ChildFolder, ChildFolderReason } from "./process/child-folder.js";
+export { neutralFolder } from "./process/child-folder.js";
+export {
+  isProviderKeyVariable,
+  isSecretVariable,
+  SECRET_VARIABLES,
+} from "./process/secret-names.js";
+
 // Git: every git process the engine starts is built here
 export type { SafeGitCommand, SafeGitOptions } from "./git-command.js";
 export { GIT_NEUTRAL_CONFIG, safeGitCommand } from "./git-command.js";

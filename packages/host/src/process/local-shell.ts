@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import type { SandboxBackend, WrappedCommand } from "../sandbox/backend.js";
 import type { SandboxProfile } from "../sandbox/profile.js";
 import type { BackgroundProcess, CommandRequest, CommandResult, Shell } from "../shell.js";
+import { childEnvironment } from "./child-env.js";
 import { type EnvPolicy, buildEnvironment } from "./env-policy.js";
 import { OutputCollector } from "./output-collector.js";
 import { type ProcessGroup, startProcessGroup } from "./process-group.js";
@@ -69,7 +70,18 @@ export function createShell(options: ShellOptions = {}): Shell {
   const program = options.program ?? "bash";
   const start = (request: CommandRequest, onOutput: (text: string) => void): Started | string => {
     if (!isDirectory(request.cwd)) return `working folder does not exist: ${request.cwd}`;
-    const env = buildEnvironment(options.env ?? {}, options.baseEnv ?? process.env, request.env);
+    const policy = options.env ?? {};
+    // The policy's own filter, then the door's: secrets stay out unless the policy names them.
+    const env = childEnvironment(
+      buildEnvironment(policy, options.baseEnv ?? process.env, request.env),
+      {
+        allow: [
+          ...(policy.allow ?? []),
+          ...Object.keys(policy.set ?? {}),
+          ...Object.keys(request.env ?? {}),
+        ],
+      },
+    );
     let wrapped: WrappedCommand = {
       program,
       args: ["-c", request.command],
@@ -87,7 +99,15 @@ export function createShell(options: ShellOptions = {}): Shell {
     }
     const collector = new OutputCollector(request.maxOutputChars);
     const group = startProcessGroup(
-      { program: wrapped.program, args: wrapped.args, cwd: request.cwd, env },
+      {
+        program: wrapped.program,
+        args: wrapped.args,
+        folder: {
+          path: request.cwd,
+          reason: options.sandbox ? "sandboxed" : "approvedCommand",
+        },
+        env,
+      },
       {
         onOutput: (text) => {
           if (text.length === 0) return;
