@@ -66,6 +66,18 @@ export {
   scrubbedEnvironment,
   secretValues,
 } from "./util/secrets.js";
+/**
+ * The child-process door (host's): a host that starts a program of its own (a browser for a
+ * URL) starts it here, from an environment without secrets, in a folder it names the reason
+ * for. See host's README.
+ */
+export type {
+  ChildEnvironment,
+  ChildFolder,
+  ChildFolderReason,
+  ChildRequest,
+} from "@z-engine/host";
+export { childEnvironment, spawnChild } from "@z-engine/host";
 /** `zeng trust`'s line naming the variables a project's MCP servers would be handed. Pure. */
 export { mcpVariablesReport } from "./session/trust.js";
 
