@@ -78,6 +78,12 @@ export type {
   ChildRequest,
 } from "@z-engine/host";
 export { childEnvironment, spawnChild } from "@z-engine/host";
+/**
+ * Takes secret variables out of the process for good, the initial environment block that
+ * `/proc/<pid>/environ` shows included (Linux); host's contract. The CLI calls it at start.
+ */
+export type { EnvironErasure } from "@z-engine/host";
+export { eraseInitialEnvironment } from "@z-engine/host";
 /** `zeng trust`'s line naming the variables a project's MCP servers would be handed. Pure. */
 export { mcpVariablesReport } from "./session/trust.js";
 

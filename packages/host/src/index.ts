@@ -27,6 +27,8 @@ export type { ChildEnvironment, ChildEnvironmentOptions } from "./process/child-
 export { childEnvironment } from "./process/child-env.js";
 export type { ChildFolder, ChildFolderReason } from "./process/child-folder.js";
 export { neutralFolder } from "./process/child-folder.js";
+export type { EnvironErasure } from "./process/initial-environ.js";
+export { eraseInitialEnvironment } from "./process/initial-environ.js";
 export {
   isProviderKeyVariable,
   isSecretVariable,
