@@ -10,6 +10,7 @@ import { type ToolCtxCore, type ToolCtxRun, toolCtx } from "./tool-ctx.js";
 import { reviewAtGate } from "../decisions/gate-seam.js";
 import type { DecisionHost } from "../decisions/session-hub.js";
 import { type HookDeps, runHook } from "../hooks/run-hook.js";
+import { decideWithSandbox } from "../session/unconfined.js";
 
 /**
  * What gating a call takes of its session: the tool context's parts, the MCP tools to find
@@ -165,11 +166,8 @@ export async function gateCall(
   const ctx = toolCtx(core, run, use.id, signal);
   const described = await parsedToolActions(tool, parsed, ctx);
   if (!described.ok) return answered(described.error);
-  const policy = decide(
-    { toolName: tool.name, actions: described.actions },
-    run.agent.mode(),
-    effectiveRules(core),
-    {
+  const policy = decideWithSandbox(core.sandbox, run.agent.mode(), described.actions, (mode) =>
+    decide({ toolName: tool.name, actions: described.actions }, mode, effectiveRules(core), {
       projectRoot: run.root,
       additionalDirectories: core.additionalDirectories,
       homeDir: core.homeDir,
@@ -184,7 +182,7 @@ export async function gateCall(
             },
           }
         : {}),
-    },
+    }),
   );
   const call = { toolName: tool.name, input, actions: described.actions };
   const decision = await reviewAtGate(core, call, hook ? withHook(policy, hook) : policy, signal);

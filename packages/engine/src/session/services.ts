@@ -66,12 +66,10 @@ export async function shellFor(
       ? { backend: null, reason: "the host turned the sandbox off" }
       : await detectSandbox(ctx.sandbox ? { backend: ctx.sandbox } : {});
   if (!detected.backend) {
-    notices.push(
-      `The sandbox is on in the settings but cannot run (${detected.reason}); commands run unconfined and keep asking.`,
-    );
+    notices.push(unconfinedNotice(detected.reason));
     return {
       shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv }),
-      sandbox: none,
+      sandbox: { ...none, unavailable: detected.reason },
     };
   }
   const profile = buildSandboxProfile({
@@ -90,6 +88,11 @@ export async function shellFor(
     }),
     sandbox: { writableRoots: profile.writable, active: true, autoAllow: box.auto_allow },
   };
+}
+
+/** What a session says when its sandbox cannot run: what really happens to commands. */
+export function unconfinedNotice(reason: string): string {
+  return `The sandbox is on in the settings but cannot run (${reason}). Commands run unconfined, so each one needs your approval: bypass mode and sandbox auto-allow do not apply to them, and headless runs deny them (your allow rules still apply).`;
 }
 
 /** The tools that reach the web; `web.enabled = false` withholds them. */
