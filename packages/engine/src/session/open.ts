@@ -132,7 +132,14 @@ async function buildSession(
   const checksFound = projectChecks(projectRoot, config);
   const repoRoot = await gitToplevel(projectRoot);
   const dirs = config.settings.permissions.additional_directories;
-  const { shell, sandbox } = await shellFor(ctx, config, projectRoot, dirs, notices);
+  const { shell, sandbox } = await shellFor(
+    ctx,
+    config,
+    projectRoot,
+    dirs,
+    notices,
+    (message) => void journal.notice("warning", "sandbox.gitCreated", message).catch(() => {}),
+  );
   const sessionState = new SessionState(journal, {
     settings: {
       config,

@@ -51,6 +51,8 @@ export async function shellFor(
   projectRoot: string,
   dirs: readonly string[],
   notices: string[],
+  /** Where a sandboxed command's warnings go (a `.git` it created): the session's notices. */
+  warn: (message: string) => void = () => {},
 ) {
   const none: SandboxState = { writableRoots: [], active: false, autoAllow: false };
   const program = config.settings.shell.program;
@@ -85,6 +87,7 @@ export async function shellFor(
       ...(program ? { program } : {}),
       baseEnv: ctx.childEnv,
       sandbox: { backend: detected.backend, profile },
+      onSandboxWarning: warn,
     }),
     sandbox: { writableRoots: profile.writable, active: true, autoAllow: box.auto_allow },
   };
