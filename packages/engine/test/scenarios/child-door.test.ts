@@ -64,12 +64,17 @@ describe("the child-process door", { timeout: 60_000 }, () => {
       script: [reply.text("hello")],
     });
     await h.session.run("hi");
-    for (const name of ["npx", "python", "module", "relative"])
-      await serverState(h, name, "failed", 30_000);
+    await h.session.mcp.settled();
     const ran = ["server", "tool", "module", "python"].filter((m) =>
       existsSync(join(markers, `ran-${m}`)),
     );
     expect(ran).toEqual([]);
+    expect(h.session.mcp.servers().map((s) => [s.name, s.state])).toEqual([
+      ["npx", "failed"],
+      ["python", "failed"],
+      ["module", "failed"],
+      ["relative", "failed"],
+    ]);
     // The hook ran (in the engine's empty neutral folder) and was told the project.
     const cwd = (await readFile(join(markers, "hook-cwd"), "utf8")).trim();
     expect(cwd).toBe(join(h.env.ZENGINE_HOME ?? "", "neutral"));
@@ -127,14 +132,14 @@ describe("the child-process door", { timeout: 60_000 }, () => {
       ],
       approve: () => ({ type: "allowOnce" }),
     });
+    await serverState(h, "user", "ready");
+    await h.session.run("look");
+    expect(resultText(resultsOf(h, 1)[0])).toBe("(unset)");
     // Before trust: the report says what the project's server would be handed.
     const report = await h.recorder.waitFor("notice", { code: "trust.mcpVariables" });
     expect(report.message).toContain("project (");
     expect(report.message).toMatch(/\$\{ZENGINE_API_KEY\} \(left empty\)/);
     expect(report.message).toMatch(/\$\{GH_PAT\}/);
-    await serverState(h, "user", "ready");
-    await h.session.run("look");
-    expect(resultText(resultsOf(h, 1)[0])).toBe("(unset)");
     h.session.send({ type: "trustWorkspace", trusted: true });
     await serverState(h, "project", "ready");
     const withheld = await h.recorder.waitFor("notice", { code: "mcp.keyWithheld" });
