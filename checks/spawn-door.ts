@@ -5,9 +5,10 @@
  * and apps/ that could start a process past it: a value import (static, dynamic, `require`,
  * re-export) of a module that spawns. `import type` is fine (a type starts nothing).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import ts from "typescript";
+import { sourceFiles } from "./dependency-rule.js";
 
 /** Modules whose import can start a process. */
 export const SPAWNING_MODULES: readonly string[] = [
@@ -44,8 +45,6 @@ export interface SpawnImport {
   readonly module: string;
 }
 
-const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
-const SKIP_DIRS = new Set(["node_modules", "dist", ".turbo", "coverage", "fixtures"]);
 /** Folders that hold tests, their support, benchmarks and build scripts (not shipped code). */
 const TEST_DIRS = new Set(["test", "tests", "test-support", "bench", "scripts", "test-servers"]);
 
@@ -129,17 +128,6 @@ export function spawnImportsIn(file: string, text: string): SpawnImport[] {
   };
   visit(source);
   return found;
-}
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir)) {
-    if (SKIP_DIRS.has(entry)) continue;
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (SOURCE.test(entry) && !entry.endsWith(".d.ts")) out.push(path);
-  }
-  return out;
 }
 
 /** What the check found in a repository. */

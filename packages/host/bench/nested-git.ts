@@ -9,20 +9,10 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NestedGitScanner } from "../src/sandbox/nested-git.js";
+import { median, time } from "./timing.js";
 
 const RUNS = 21;
 const FOLDERS = 5_000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-function time(run: () => unknown): number {
-  const start = process.hrtime.bigint();
-  run();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
 
 function makeProject(root: string): void {
   for (let i = 0; i < FOLDERS; i++) {

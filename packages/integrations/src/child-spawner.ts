@@ -8,23 +8,19 @@ export interface ChildSpawnRequest {
   readonly env?: Readonly<Record<string, string>>;
 }
 
+/** A started child, and how to signal the whole process group it leads. */
+export interface SpawnedChild {
+  readonly process: ChildProcessWithoutNullStreams;
+  /** Sends `signal` to the child's process group; false when the group is gone. Never throws. */
+  signalGroup(signal: NodeJS.Signals): boolean;
+}
+
 /**
  * Starts a child for an integration, injected by the caller: this package cannot reach the
  * engine's child-process door (host's `spawnChild`), so the engine hands it a spawner that
  * chose the working folder and the scrubbed environment already. Contract: stdin, stdout
- * and stderr are pipes, and the child leads a process group of its own (the integration
- * stops the whole group with `process.kill(-pid)`). A program that cannot start reports it
- * through the child's `error` event; the spawner may also throw.
+ * and stderr are pipes, and the child leads a process group of its own, which
+ * `signalGroup` reaches (the integration stops the whole group with it). A program that
+ * cannot start reports it through the child's `error` event; the spawner may also throw.
  */
-export type ChildSpawner = (request: ChildSpawnRequest) => ChildProcessWithoutNullStreams;
-
-/** Sends `signal` to the group `pid` leads; false when it is gone. Never throws. */
-export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export type ChildSpawner = (request: ChildSpawnRequest) => SpawnedChild;

@@ -1,7 +1,7 @@
 // The public API of @z-engine/integrations. Everything exported here is public.
 
 /** How a stdio MCP server or a language server is started: a spawner the caller injects. */
-export type { ChildSpawner, ChildSpawnRequest } from "./child-spawner.js";
+export type { ChildSpawner, ChildSpawnRequest, SpawnedChild } from "./child-spawner.js";
 
 // MCP
 /** Server specs, states, listed tools/resources/prompts, call results and McpError. */

@@ -4,7 +4,8 @@ import {
   LspManager,
   queryLsp,
 } from "@z-engine/integrations";
-import { childEnvironment, spawnChild } from "@z-engine/host";
+import { childEnvironment } from "@z-engine/host";
+import { doorSpawner } from "../mcp/specs.js";
 import { LSP_OPERATIONS, type LspOperation } from "@z-engine/protocol";
 import {
   errorOutput,
@@ -100,14 +101,10 @@ export class SessionLsp implements LspPort {
     this.manager ??= new LspManager({
       root: this.options.root,
       env: this.options.env,
-      spawn: (request) =>
-        spawnChild({
-          program: request.program,
-          args: request.args,
-          folder: { path: this.options.root, reason: "trustedProject" },
-          env: childEnvironment(this.options.env),
-          ...(request.env ? { extraEnv: request.env } : {}),
-        }),
+      spawn: doorSpawner({
+        folder: { path: this.options.root, reason: "trustedProject" },
+        env: childEnvironment(this.options.env),
+      }),
       servers: settings.servers,
     });
     return this.manager;

@@ -1,5 +1,5 @@
 import type { McpServer, McpServerSource } from "@z-engine/config";
-import { isProviderKeyVariable, spawnChild } from "@z-engine/host";
+import { isProviderKeyVariable, signalGroup, spawnChild } from "@z-engine/host";
 import { type ChildSpawner, type McpServerSpec, withoutVariables } from "@z-engine/integrations";
 import type { ChildLaunch } from "../session/child-launch.js";
 
@@ -30,15 +30,18 @@ export interface ServerContext {
   readonly launch: ChildLaunch;
 }
 
-function spawnerFor(launch: ChildLaunch): ChildSpawner {
-  return (request) =>
-    spawnChild({
+/** A spawner over host's door: the launch's folder and environment, the entry's own variables. */
+export function doorSpawner(launch: ChildLaunch): ChildSpawner {
+  return (request) => {
+    const child = spawnChild({
       program: request.program,
       args: request.args,
       folder: launch.folder,
       env: launch.env,
       ...(request.env ? { extraEnv: request.env } : {}),
     });
+    return { process: child, signalGroup: (signal) => signalGroup(child.pid, signal) };
+  };
 }
 
 /** The entry with every provider-key `${VAR}` taken out of its values, and the names taken. */
@@ -72,7 +75,7 @@ export function serverEntries(
   servers: Readonly<Record<string, McpServer>>,
   context: ServerContext,
 ): ServerEntry[] {
-  const spawn = spawnerFor(context.launch);
+  const spawn = doorSpawner(context.launch);
   const folder = context.launch.folder.path;
   return Object.entries(servers).map(([name, original]) => {
     const projectDefined = context.sources[name]?.projectDefined === true;

@@ -5,7 +5,7 @@ import type {
   ProtocolConnection,
   ServerCapabilities,
 } from "vscode-languageserver-protocol/node";
-import { type ChildSpawner, signalGroup } from "../child-spawner.js";
+import type { ChildSpawner, SpawnedChild } from "../child-spawner.js";
 import { LspError } from "./errors.js";
 import { connectTo, loadRpc } from "./rpc.js";
 import type { LspServerSpec } from "./specs.js";
@@ -72,8 +72,12 @@ export class LspClient {
   private readonly exit: Promise<void>;
   private readonly stderrDone: Promise<void>;
 
-  private constructor(options: LspClientOptions, child: ChildProcess) {
+  private constructor(
+    options: LspClientOptions,
+    private readonly spawned: SpawnedChild,
+  ) {
     this.spec = options.spec;
+    const child = spawned.process;
     this.child = child;
     child.stderr?.on("data", (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString("utf8")).slice(-STDERR_KEEP);
@@ -104,9 +108,9 @@ export class LspClient {
   static async start(options: LspClientOptions): Promise<LspClient> {
     // Its own process group (the spawner's contract), so stopping it also ends the helpers
     // it starts (tsserver).
-    let child: ChildProcess;
+    let spawned: SpawnedChild;
     try {
-      child = options.spawn({
+      spawned = options.spawn({
         program: options.binary,
         args: options.spec.args,
         ...(options.spec.env ? { env: options.spec.env } : {}),
@@ -116,15 +120,16 @@ export class LspClient {
         cause: error,
       });
     }
-    const client = new LspClient(options, child);
-    const spawned = new Promise<void>((resolve, reject) => {
+    const child = spawned.process;
+    const client = new LspClient(options, spawned);
+    const started = new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
       child.once("error", (e) =>
         reject(new LspError("startFailed", `${options.spec.name}: ${e.message}`, { cause: e })),
       );
     });
     try {
-      await spawned;
+      await started;
       child.stdin?.on("error", () => {});
       client.connection = await connectTo(child);
       client.listen();
@@ -310,7 +315,7 @@ export class LspClient {
   }
 
   private killGroup(): void {
-    signalGroup(this.child.pid, "SIGKILL");
+    this.spawned.signalGroup("SIGKILL");
   }
 
   private live(): ProtocolConnection {

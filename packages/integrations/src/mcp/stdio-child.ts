@@ -1,7 +1,6 @@
-import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { type ChildSpawnRequest, type ChildSpawner, signalGroup } from "../child-spawner.js";
+import type { ChildSpawnRequest, ChildSpawner, SpawnedChild } from "../child-spawner.js";
 
 type StdioModule = typeof import("@modelcontextprotocol/sdk/shared/stdio.js");
 
@@ -32,7 +31,7 @@ export class ChildStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  private child: ChildProcessWithoutNullStreams | undefined;
+  private spawned: SpawnedChild | undefined;
   private exited: Promise<void> = Promise.resolve();
   private buffer: InstanceType<StdioModule["ReadBuffer"]> | undefined;
 
@@ -45,19 +44,20 @@ export class ChildStdioTransport implements Transport {
 
   /** The leader's process id once started, else null. */
   get pid(): number | null {
-    return this.child?.pid ?? null;
+    return this.spawned?.process.pid ?? null;
   }
 
   async start(): Promise<void> {
-    if (this.child) throw new Error("ChildStdioTransport already started");
-    const child = this.spawn(this.request);
-    this.child = child;
+    if (this.spawned) throw new Error("ChildStdioTransport already started");
+    const spawned = this.spawn(this.request);
+    this.spawned = spawned;
+    const child = spawned.process;
     const buffer = new this.stdio.ReadBuffer();
     this.buffer = buffer;
     child.once("exit", () => {
       // Whatever the server left in its group goes with it; a straggler outside the group
       // that holds stdout open is not waited for.
-      signalGroup(child.pid, "SIGKILL");
+      spawned.signalGroup("SIGKILL");
       const timer = setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();
@@ -97,7 +97,7 @@ export class ChildStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.child?.stdin;
+    const stdin = this.spawned?.process.stdin;
     if (!stdin || stdin.destroyed) return Promise.reject(new Error("Not connected"));
     const json = this.stdio.serializeMessage(message);
     return new Promise((resolve) => {
@@ -107,10 +107,10 @@ export class ChildStdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    const pid = child.pid;
-    if (pid === undefined) return; // it never started
+    const spawned = this.spawned;
+    if (!spawned) return;
+    const child = spawned.process;
+    if (child.pid === undefined) return; // it never started
     if (child.exitCode === null && child.signalCode === null) {
       try {
         child.stdin.end();
@@ -119,12 +119,12 @@ export class ChildStdioTransport implements Transport {
       }
       await waitFor(this.exited, STDIO_CLOSE_GRACE_MS);
       if (child.exitCode === null && child.signalCode === null) {
-        signalGroup(pid, "SIGTERM");
+        spawned.signalGroup("SIGTERM");
         await waitFor(this.exited, STDIO_CLOSE_GRACE_MS);
       }
     }
     // The leader is gone (or stubborn): nothing of its group stays.
-    signalGroup(pid, "SIGKILL");
+    spawned.signalGroup("SIGKILL");
     await waitFor(this.exited, STDIO_CLOSE_GRACE_MS);
     child.stdout.destroy();
     child.stderr.destroy();

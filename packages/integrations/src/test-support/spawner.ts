@@ -10,11 +10,24 @@ export function testSpawner(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
 ): ChildSpawner {
-  return (request) =>
-    spawn(request.program, [...request.args], {
+  return (request) => {
+    const child = spawn(request.program, [...request.args], {
       cwd,
       env: { ...env, ...request.env },
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
+    const signalGroup = (signal: NodeJS.Signals) =>
+      child.pid !== undefined && process.kill(-child.pid, signal);
+    return {
+      process: child,
+      signalGroup: (signal) => {
+        try {
+          return signalGroup(signal);
+        } catch {
+          return false;
+        }
+      },
+    };
+  };
 }
