@@ -97,7 +97,8 @@ function listPackages(root: string): WorkspacePackage[] {
   return out;
 }
 
-function sourceFiles(dir: string): string[] {
+/** Every source file under `dir` (not node_modules, dist, fixtures, ...; no `.d.ts`). */
+export function sourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir)) {
     if (SKIP_DIRS.has(entry)) continue;

@@ -9,7 +9,9 @@ export type HostErrorCode =
   | "not_git_repository"
   | "worktree_failed"
   /** A worktree's `.git` file or the engine's repository for it was changed by someone else. */
-  | "worktree_tampered";
+  | "worktree_tampered"
+  /** A child the door refuses to start (a relative or forged folder). */
+  | "spawn_refused";
 
 /** An operational failure of the host (git missing or failing, an unreadable folder). */
 export class HostError extends Error {

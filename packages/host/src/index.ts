@@ -20,6 +20,21 @@ export type { EnvPolicy } from "./process/env-policy.js";
 export { buildEnvironment, DEFAULT_ENV_DENY, NON_INTERACTIVE_ENV } from "./process/env-policy.js";
 export { DEFAULT_MAX_OUTPUT_CHARS } from "./process/output-collector.js";
 
+// The child-process door: every process the engine starts goes through spawnChild
+export type { ChildRequest } from "./process/spawn-child.js";
+export { signalGroup, spawnChild } from "./process/spawn-child.js";
+export type { ChildEnvironment, ChildEnvironmentOptions } from "./process/child-env.js";
+export { childEnvironment } from "./process/child-env.js";
+export type { ChildFolder, ChildFolderReason } from "./process/child-folder.js";
+export { neutralFolder } from "./process/child-folder.js";
+export type { EnvironErasure } from "./process/initial-environ.js";
+export { eraseInitialEnvironment } from "./process/initial-environ.js";
+export {
+  isProviderKeyVariable,
+  isSecretVariable,
+  SECRET_VARIABLES,
+} from "./process/secret-names.js";
+
 // Git: the door every git process the engine starts goes through
 export type { GitOutput, GitRepository, GitRunOptions, UserRepository } from "./git.js";
 export { GIT_TIME_LIMIT_MS, GitTimeLimit, runGit, runGitScript } from "./git.js";

@@ -10,6 +10,7 @@ import { type ToolCtxCore, type ToolCtxRun, toolCtx } from "./tool-ctx.js";
 import { reviewAtGate } from "../decisions/gate-seam.js";
 import type { DecisionHost } from "../decisions/session-hub.js";
 import { type HookDeps, runHook } from "../hooks/run-hook.js";
+import { decideWithSandbox } from "../session/unconfined.js";
 
 /**
  * What gating a call takes of its session: the tool context's parts, the MCP tools to find
@@ -167,11 +168,8 @@ export async function gateCall(
   if (!described.ok) return answered(described.error);
   // A worktree agent's sandbox auto-allows writes in its worktree only.
   const sandbox = run.confinement?.sandbox ?? core.sandbox;
-  const policy = decide(
-    { toolName: tool.name, actions: described.actions },
-    run.agent.mode(),
-    effectiveRules(core),
-    {
+  const policy = decideWithSandbox(sandbox, run.agent.mode(), described.actions, (mode) =>
+    decide({ toolName: tool.name, actions: described.actions }, mode, effectiveRules(core), {
       projectRoot: run.root,
       additionalDirectories: core.additionalDirectories,
       homeDir: core.homeDir,
@@ -181,7 +179,7 @@ export async function gateCall(
       ...(sandbox.active
         ? { sandbox: { autoAllow: sandbox.autoAllow, writableRoots: sandbox.writableRoots } }
         : {}),
-    },
+    }),
   );
   const call = { toolName: tool.name, input, actions: described.actions };
   const decision = await reviewAtGate(core, call, hook ? withHook(policy, hook) : policy, signal);

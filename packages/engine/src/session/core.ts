@@ -54,6 +54,11 @@ export interface SandboxState {
   readonly writableRoots: readonly string[];
   readonly active: boolean;
   readonly autoAllow: boolean;
+  /**
+   * Set when the settings turn the sandbox on but it cannot run: why. Commands then run
+   * unconfined and need a person's yes (`decideWithSandbox`).
+   */
+  readonly unavailable?: string;
 }
 
 /**

@@ -63,26 +63,26 @@ export async function shellFor(
   projectRoot: string,
   dirs: readonly string[],
   notices: string[],
+  /** Where a sandboxed command's warnings go (a `.git` it created): the session's notices. */
+  warn: (message: string) => void = () => {},
 ): Promise<SessionShell> {
   const none: SandboxState = { writableRoots: [], active: false, autoAllow: false };
   const program = config.settings.shell.program;
   if (ctx.shell) return { shell: ctx.shell, sandbox: none };
   const box = config.settings.shell.sandbox;
-  const plain = (): SessionShell => {
+  const plain = (sandbox: SandboxState): SessionShell => {
     const shell = createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv });
-    return { shell, sandbox: none, confine: () => ({ shell, sandbox: none }) };
+    return { shell, sandbox, confine: () => ({ shell, sandbox }) };
   };
-  if (!box.enabled) return plain();
+  if (!box.enabled) return plain(none);
   const detected =
     ctx.sandbox === null
       ? { backend: null, reason: "the host turned the sandbox off" }
       : await detectSandbox(ctx.sandbox ? { backend: ctx.sandbox } : {});
   const backend = detected.backend;
   if (!backend) {
-    notices.push(
-      `The sandbox is on in the settings but cannot run (${detected.reason}); commands run unconfined and keep asking.`,
-    );
-    return plain();
+    notices.push(unconfinedNotice(detected.reason));
+    return plain({ ...none, unavailable: detected.reason });
   }
   const confine = (root: string) => {
     const profile = buildSandboxProfile({
@@ -98,11 +98,17 @@ export async function shellFor(
       ...(program ? { program } : {}),
       baseEnv: ctx.childEnv,
       sandbox: { backend, profile },
+      onSandboxWarning: warn,
     });
     const sandbox = { writableRoots: profile.writable, active: true, autoAllow: box.auto_allow };
     return { shell, sandbox };
   };
   return { ...confine(projectRoot), confine };
+}
+
+/** What a session says when its sandbox cannot run: what really happens to commands. */
+export function unconfinedNotice(reason: string): string {
+  return `The sandbox is on in the settings but cannot run (${reason}). Commands run unconfined, so each one needs your approval: bypass mode and sandbox auto-allow do not apply to them, and headless runs deny them (your allow rules still apply).`;
 }
 
 /** The tools that reach the web; `web.enabled = false` withholds them. */

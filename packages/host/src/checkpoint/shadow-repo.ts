@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { PRIVATE_DIR, PRIVATE_FILE } from "../private-modes.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type HashLength, countIndexEntries } from "../git-index.js";
@@ -31,7 +32,7 @@ const IDENTITY = {
  * Per-call config on top of the neutral settings every engine git call gets: a split
  * index, so each index write is the few entries that changed, not the whole tree.
  */
-const SHADOW_CONFIG = ["safe.directory=*", "core.splitIndex=true"];
+const SHADOW_CONFIG = ["safe.directory=*", "core.splitIndex=true", "core.sharedRepository=0600"];
 
 /** The shadow's `info/attributes` (see `ENGINE_ATTRIBUTES`). */
 export const SHADOW_ATTRIBUTES = ENGINE_ATTRIBUTES;
@@ -151,8 +152,8 @@ export class ShadowRepo {
       // Not written yet.
     }
     if (current === text) return false;
-    mkdirSync(join(this.gitDir, "info"), { recursive: true });
-    writeFileSync(file, text);
+    mkdirSync(join(this.gitDir, "info"), { recursive: true, mode: PRIVATE_DIR });
+    writeFileSync(file, text, { mode: PRIVATE_FILE });
     return true;
   }
 
@@ -181,12 +182,13 @@ export class ShadowRepo {
     // each folder costs on a slow disk). `HEAD` is written last, so a folder without it is
     // one whose creation did not finish, made again next time.
     for (const dir of ["objects/pack", "refs", "info"]) {
-      mkdirSync(join(this.gitDir, dir), { recursive: true });
+      mkdirSync(join(this.gitDir, dir), { recursive: true, mode: PRIVATE_DIR });
     }
-    writeFileSync(join(this.gitDir, "config"), SHADOW_CONFIG_FILE);
-    writeFileSync(join(this.gitDir, "project"), `${this.projectRoot}\n`);
+    const own = { mode: PRIVATE_FILE };
+    writeFileSync(join(this.gitDir, "config"), SHADOW_CONFIG_FILE, own);
+    writeFileSync(join(this.gitDir, "project"), `${this.projectRoot}\n`, own);
     await this.writeInfo("attributes", SHADOW_ATTRIBUTES);
-    writeFileSync(join(this.gitDir, "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(this.gitDir, "HEAD"), "ref: refs/heads/main\n", own);
     this.hashLength = 20;
   }
 
