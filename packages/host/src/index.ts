@@ -24,6 +24,13 @@ export { DEFAULT_MAX_OUTPUT_CHARS } from "./process/output-collector.js";
 export type { SafeGitCommand, SafeGitOptions } from "./git-command.js";
 export { GIT_NEUTRAL_CONFIG, safeGitCommand } from "./git-command.js";
 
+// The project-files door: every project-controlled file the engine reads
+export type { ProjectFileFacts, ProjectFileReaderOptions } from "./project-files/project-file-reader.js";
+export {
+  createProjectFileReader,
+  DEFAULT_PROJECT_FILE_BYTES,
+} from "./project-files/project-file-reader.js";
+
 // Fingerprint
 export type { FingerprintOptions } from "./fingerprint.js";
 export { fingerprint } from "./fingerprint.js";
