@@ -51,6 +51,8 @@ export interface HarnessOptions {
   readonly trusted?: boolean;
   /** Build the repo map (default off: it joins the prompt when ready, which other tests need not see). */
   readonly repoMap?: boolean;
+  /** Runs once the fixture and the home exist, before the engine starts (plant links, FIFOs, secrets). */
+  readonly prepare?: (repo: FixtureRepo, home: string) => Promise<void>;
 }
 
 export interface Harness {
@@ -78,6 +80,7 @@ export async function harness(options: HarnessOptions): Promise<Harness> {
   };
   const paths = resolvePaths(env);
   await mkdir(paths.configDir, { recursive: true });
+  await options.prepare?.(repo, home);
   if (options.userSettings) await writeFile(paths.userSettingsFile, options.userSettings);
   const model = new ScriptedModel(options.script);
   const fast = new ScriptedModel(

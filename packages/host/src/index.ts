@@ -25,7 +25,10 @@ export type { SafeGitCommand, SafeGitOptions } from "./git-command.js";
 export { GIT_NEUTRAL_CONFIG, safeGitCommand } from "./git-command.js";
 
 // The project-files door: every project-controlled file the engine reads
-export type { ProjectFileFacts, ProjectFileReaderOptions } from "./project-files/project-file-reader.js";
+export type {
+  ProjectFileFacts,
+  ProjectFileReaderOptions,
+} from "./project-files/project-file-reader.js";
 export {
   createProjectFileReader,
   DEFAULT_PROJECT_FILE_BYTES,

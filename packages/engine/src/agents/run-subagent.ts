@@ -91,6 +91,7 @@ export async function runSubagent(
       projectRoot: run.root,
       scopedRules: [],
       homeDir: core.homeDir,
+      fs: core.doors.instructions,
     }),
     files: createFileTracker(),
     shellSession: createShellSession(core.shell, { cwd: run.root }),

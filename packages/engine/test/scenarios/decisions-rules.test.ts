@@ -94,6 +94,8 @@ async function run(
       reply.text("Done. All tests pass."),
     ],
     userSettings: settings(mode, timeoutMs, features),
+    // ask_user answers only from a trusted project's documents (issue 38, item 23).
+    trusted: true,
     approve: (r) =>
       r.title.includes("rm -rf") ? { type: "deny", feedback: "no" } : { type: "allowOnce" },
     // The user picks npm: a result that differs from what the documents say.
