@@ -1,5 +1,5 @@
 import { constants, type Stats } from "node:fs";
-import { type FileHandle, open, realpath, stat } from "node:fs/promises";
+import { type FileHandle, open, readlink, realpath, stat } from "node:fs/promises";
 
 const { O_NOCTTY, O_NOFOLLOW, O_NONBLOCK, O_RDONLY } = constants;
 
@@ -11,21 +11,37 @@ export interface VerifiedRead {
 
 const sameFile = (a: Stats, b: Stats) => a.dev === b.dev && a.ino === b.ino;
 
+/** Whether the open file is still the file at `real` (found by its path again). */
+async function stillThere(real: string, handle: FileHandle, opened: Stats): Promise<boolean> {
+  // Linux names an open file's real path in /proc: one call instead of resolving it again.
+  if (process.platform === "linux") {
+    const named = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+    if (named !== undefined) return named === real;
+  }
+  const now = await realpath(real).catch(() => undefined);
+  const there = now === real ? await stat(real).catch(() => undefined) : undefined;
+  return there !== undefined && sameFile(there, opened);
+}
+
 /** Why the open file is not the one that was admitted at `real`, or undefined when it is. */
-async function changed(real: string, admitted: Stats, opened: Stats): Promise<string | undefined> {
+async function changed(
+  real: string,
+  admitted: Stats,
+  handle: FileHandle,
+): Promise<string | undefined> {
+  const opened = await handle.stat();
   if (!opened.isFile()) return "is no longer a regular file";
   if (!sameFile(admitted, opened)) return "was replaced while it was opened";
   if (opened.nlink > 1 && admitted.nlink <= 1) return "gained a hard link while it was opened";
   // A folder on the way swapped for a link between the check and the open: the open file
   // would be somewhere else. It must still be the file at its real path.
-  const now = await realpath(real).catch(() => undefined);
-  const there = now === real ? await stat(real).catch(() => undefined) : undefined;
-  if (!there || !sameFile(there, opened)) return "moved while it was opened";
+  if (!(await stillThere(real, handle, opened))) return "moved while it was opened";
   return undefined;
 }
 
-async function readUpTo(handle: FileHandle, maxBytes: number): Promise<VerifiedRead> {
-  const buffer = Buffer.alloc(Math.min(maxBytes + 1, 64 * 1024));
+async function readUpTo(handle: FileHandle, size: number, maxBytes: number): Promise<VerifiedRead> {
+  // Sized for the file (a byte more shows it grew), at most 64 KiB a read.
+  const buffer = Buffer.allocUnsafe(Math.min(maxBytes, size, 64 * 1024) + 1);
   const chunks: Buffer[] = [];
   let total = 0;
   while (total <= maxBytes) {
@@ -63,9 +79,9 @@ export async function readVerified(
     return `cannot be read (${c ?? String(error)})`;
   }
   try {
-    const why = await changed(real, admitted, await handle.stat());
+    const why = await changed(real, admitted, handle);
     if (why) return why;
-    return await readUpTo(handle, maxBytes);
+    return await readUpTo(handle, admitted.size, maxBytes);
   } catch (error) {
     return `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
   } finally {
