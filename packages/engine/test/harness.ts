@@ -13,6 +13,7 @@ import type {
   ApprovalDecision,
   EngineEventType,
   EventEnvelope,
+  ModelClient,
   Question,
   QuestionAnswers,
   ToolResultBlock,
@@ -38,6 +39,8 @@ export interface HarnessOptions {
   readonly script: readonly ScriptResponse[];
   /** The fast model's script (titles, compaction); default: a title reply. */
   readonly fastScript?: readonly ScriptResponse[];
+  /** A client for the fast role instead of the scripted one (the decision layer's model). */
+  readonly fastClient?: ModelClient;
   /** User settings.toml text. */
   readonly userSettings?: string;
   readonly overrides?: SessionOverrides;
@@ -112,7 +115,7 @@ export async function harness(options: HarnessOptions): Promise<Harness> {
     paths,
     onEvent: sink,
     env,
-    clientFactory: ({ role }) => (role === "fast" ? fast : model),
+    clientFactory: ({ role }) => (role === "fast" ? (options.fastClient ?? fast) : model),
     catalogSource: "off",
     homeDir: home,
     repoMap: options.repoMap ?? false,

@@ -4,6 +4,7 @@ import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
+import { everythingSent, noticeText } from "../model-saw.js";
 import { type Harness, type HarnessOptions, harness } from "../harness.js";
 
 // Issue 38, items 6 and 7: definition files and a command's `@path` read through symlinks and
@@ -25,14 +26,6 @@ async function plantSecrets(home: string, extra: Record<string, string> = {}): P
   for (const [name, text] of Object.entries(extra)) await writeFile(join(home, name), text);
 }
 
-/** Everything the main and the fast model were sent. */
-const sent = (x: Harness) => JSON.stringify([x.model.requests, x.fast.requests]);
-const notices = (x: Harness) =>
-  x.recorder
-    .ofType("notice")
-    .map((n) => n.message)
-    .join("\n");
-
 async function open(options: Partial<HarnessOptions> & Pick<HarnessOptions, "prepare">) {
   h = await harness({ files: { "README.md": "A project.\n" }, script: [], ...options });
   return h;
@@ -50,8 +43,8 @@ describe("definition files through the door (item 6)", { timeout: 60_000 }, () =
     });
     x.model.push(reply.text("ok"));
     await x.session.run("hello");
-    expect(sent(x)).not.toContain(SECRET);
-    expect(notices(x)).toContain("is not a plain name");
+    expect(everythingSent(x)).not.toContain(SECRET);
+    expect(noticeText(x)).toContain("is not a plain name");
   });
 
   it("an output style, a SKILL.md, a command and an agent linked out of the project are refused", async () => {
@@ -78,9 +71,9 @@ describe("definition files through the door (item 6)", { timeout: 60_000 }, () =
     const commands = await x.session.commands();
     expect(commands.map((c) => c.name)).not.toContain("evil");
     await x.session.run("/evil");
-    expect(sent(x)).not.toContain(SECRET);
-    expect(sent(x)).not.toContain("BEGIN KEY");
-    const said = notices(x);
+    expect(everythingSent(x)).not.toContain(SECRET);
+    expect(everythingSent(x)).not.toContain("BEGIN KEY");
+    const said = noticeText(x);
     expect(said).toContain(".claude/skills/evil/SKILL.md was not read");
     expect(said).toContain(".claude/commands/evil.md was not read");
     expect(said).toContain(".claude/agents/helper.md was skipped: cannot be read");
@@ -104,8 +97,8 @@ describe("definition files through the door (item 6)", { timeout: 60_000 }, () =
     const system = JSON.stringify(x.model.requests[0]?.system);
     expect(system).toContain("Project rules.");
     expect(system).toContain("[import @private/notes.md refused: reading it is denied");
-    expect(sent(x)).not.toContain(SECRET);
-    expect(notices(x)).toContain("import @private/notes.md refused");
+    expect(everythingSent(x)).not.toContain(SECRET);
+    expect(noticeText(x)).toContain("import @private/notes.md refused");
   });
 
   it("an instruction file that is a FIFO does not hold the session", async () => {
@@ -119,7 +112,7 @@ describe("definition files through the door (item 6)", { timeout: 60_000 }, () =
     const summary = await x.session.run("hello");
     expect(summary.outcome).toBe("completed");
     expect(JSON.stringify(x.model.requests[0]?.system)).toContain("Project rules.");
-    expect(notices(x)).toContain("FIFO (named pipe), not a regular file");
+    expect(noticeText(x)).toContain("FIFO (named pipe), not a regular file");
   });
 });
 
@@ -135,9 +128,9 @@ describe("a command's @path (item 7)", { timeout: 60_000 }, () => {
     });
     x.model.push(reply.text("ok"));
     await x.session.run("/show");
-    expect(sent(x)).not.toContain(SECRET);
+    expect(everythingSent(x)).not.toContain(SECRET);
     expect(JSON.stringify(x.model.requests[0]?.messages)).toContain("Look at @docs.txt please.");
-    expect(notices(x)).toContain("@docs.txt was not inlined: the permission rules do not allow");
+    expect(noticeText(x)).toContain("@docs.txt was not inlined: the permission rules do not allow");
   });
 
   it("a link inside the project is inlined from where it leads", async () => {

@@ -7,6 +7,7 @@ import type { ModelRequest } from "@z-engine/protocol";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { decisionModel } from "../decision-model.js";
+import { everythingSent, noticeText } from "../model-saw.js";
 import { type Harness, type HarnessOptions, harness, resultsOf } from "../harness.js";
 
 // Issue 38: the repo map (items 8, 9, 12), the ask_user documents (23) and hard links (25).
@@ -19,13 +20,6 @@ afterEach(async () => {
   await h?.dispose();
   h = undefined;
 });
-
-const sent = (x: Harness) => JSON.stringify([x.model.requests, x.fast.requests]);
-const notices = (x: Harness) =>
-  x.recorder
-    .ofType("notice")
-    .map((n) => n.message)
-    .join("\n");
 
 /** The last repo map a request's user messages carry. */
 function mapOf(request: ModelRequest | undefined): string | undefined {
@@ -66,9 +60,9 @@ describe("the repo map through the door", { timeout: 90_000 }, () => {
     await x.session.run("hello");
     const map = mapOf(x.model.requests[0]);
     expect(map).toContain("visibleThing");
-    expect(sent(x)).not.toContain(SECRET);
-    expect(sent(x)).not.toContain("leakedKey");
-    expect(notices(x)).toMatch(
+    expect(everythingSent(x)).not.toContain(SECRET);
+    expect(everythingSent(x)).not.toContain("leakedKey");
+    expect(noticeText(x)).toMatch(
       /the repo map left out 1 file it may not read: .*src\/keys\.ts leads to .*outside the project/,
     );
   });
@@ -104,7 +98,7 @@ describe("the repo map through the door", { timeout: 90_000 }, () => {
     expect(second).not.toBe(first);
     expect(second).toContain("visibleThing");
     expect(second).not.toContain("lateThing");
-    expect(sent(x)).not.toContain(SECRET);
+    expect(everythingSent(x)).not.toContain(SECRET);
   });
 
   it("never blocks on a link to a FIFO or reads a link to /dev/zero (item 12)", async () => {
@@ -121,7 +115,7 @@ describe("the repo map through the door", { timeout: 90_000 }, () => {
     const summary = await x.session.run("hello");
     expect(summary.outcome).toBe("completed");
     expect(mapOf(x.model.requests[0])).toContain("visibleThing");
-    expect(notices(x)).toContain("not a regular file");
+    expect(noticeText(x)).toContain("not a regular file");
   });
 });
 
@@ -143,8 +137,7 @@ describe("ask_user's documents (item 23)", { timeout: 90_000 }, () => {
   /** A session whose fast model answers every decision question eagerly (ask_user: from the docs). */
   async function askSession(trusted: boolean, questions: string[]): Promise<Harness> {
     const fast = decisionModel("eager");
-    let main: Harness | undefined;
-    main = await harness({
+    h = await harness({
       files: { "README.md": "# Here\n\nUse pnpm for every package command; never npm.\n" },
       script: [reply.toolCalls([ask]), reply.text("done")],
       userSettings: '[experimental]\ndecisions_ask_user = "on"\n',
@@ -153,14 +146,8 @@ describe("ask_user's documents (item 23)", { timeout: 90_000 }, () => {
         return Object.fromEntries(q.questions.map((x) => [x.question, "npm"]));
       },
       trusted,
-      engine: {
-        clientFactory: ({ role }) =>
-          role === "fast"
-            ? fast
-            : { stream: (request, signal) => (main as Harness).model.stream(request, signal) },
-      },
+      fastClient: fast,
     });
-    h = main;
     await h.session.run("set it up");
     return h;
   }
@@ -209,6 +196,6 @@ describe("hard links (item 25)", { timeout: 90_000 }, () => {
     const [read, grep] = resultsOf(x, 1);
     expect(read?.isError).toBe(true);
     expect(JSON.stringify(grep?.content)).toContain("other hard links");
-    expect(sent(x)).not.toContain(`${SECRET} private key`);
+    expect(everythingSent(x)).not.toContain(`${SECRET} private key`);
   });
 });
