@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
+import { setMaxListeners } from "node:events";
 import { join } from "node:path";
 import {
   type EffectiveSettings,
@@ -157,6 +158,9 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   const { paths, temporary } = await foldersOf(options, env);
   await privateFolder(paths.dataDir);
   const lifetime = new AbortController();
+  // Each open session listens on the engine's lifetime once (released when it closes), so a
+  // host with many sessions open is not a leak: no listener limit on this signal.
+  setMaxListeners(0, lifetime.signal);
   const sessions = new Map<string, EngineSession>();
   let llmCatalog: LlmCatalog | undefined;
   let opening: Promise<void> | undefined;
