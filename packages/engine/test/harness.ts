@@ -52,6 +52,12 @@ export interface HarnessOptions {
   readonly extraEnv?: Readonly<Record<string, string>>;
   /** Trust the fixture folder before the session opens. */
   readonly trusted?: boolean;
+  /**
+   * Where the fixture project's folder is made, relative to the system's temporary folder
+   * (default: in it). A sandbox keeps the temporary folder writable, so a test of what a
+   * sandboxed command may not write puts the project elsewhere (`../var/tmp`).
+   */
+  readonly projectParent?: string;
   /** Build the repo map (default off: it joins the prompt when ready, which other tests need not see). */
   readonly repoMap?: boolean;
   /** Runs once the fixture and the home exist, before the engine starts (plant links, FIFOs, secrets). */
@@ -72,7 +78,10 @@ export interface Harness {
 
 /** An engine over a fresh fixture repository and a temporary home, driven by scripted models. */
 export async function harness(options: HarnessOptions): Promise<Harness> {
-  const repo = await createFixtureRepo({ files: options.files });
+  const repo = await createFixtureRepo({
+    files: options.files,
+    ...(options.projectParent ? { prefix: join(options.projectParent, "zeng-fixture-") } : {}),
+  });
   const home = await mkdtemp(join(tmpdir(), "zeng-home-"));
   const env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",

@@ -22,7 +22,10 @@ export type ToolCtxCore = Pick<
 >;
 
 /** What a tool call's context takes of its agent's run. */
-export type ToolCtxRun = Pick<AgentRun, "agent" | "agentId" | "root" | "shellSession" | "files">;
+export type ToolCtxRun = Pick<
+  AgentRun,
+  "agent" | "agentId" | "root" | "shellSession" | "files" | "confinement"
+>;
 
 /** The main agent's id in events and tool contexts. */
 export const MAIN_AGENT = "main" as AgentId;
@@ -104,7 +107,7 @@ export function toolCtx(
     root: run.root,
     additionalDirectories: core.additionalDirectories,
     shellSession: run.shellSession,
-    shell: core.shell,
+    shell: run.confinement?.shell ?? core.shell,
     signal,
     files: run.files,
     locks: core.locks,
@@ -116,6 +119,6 @@ export function toolCtx(
     ...(readDenied ? { readDenied } : {}),
     hardLinkReadAllowed: hardLinkReadOf(core, run),
     vision: agentVision(core, run.agent.model()),
-    ports: core.ports,
+    ports: run.confinement?.ports ?? core.ports,
   };
 }

@@ -1,3 +1,4 @@
+import { decideWithSandbox } from "../session/unconfined.js";
 import {
   type CompiledRule,
   compileRules,
@@ -73,9 +74,12 @@ function portsFor(
       if (!mayRun) return false;
       const parsed = await parseCommand(command);
       const action = { kind: "command" as const, command: parsed, cwd: host.projectRoot };
-      return (
-        decide({ toolName: "Bash", actions: [action] }, host.mode, rules, context).type === "allow"
+      // A `!` line asks no one: it runs only when allowed (never by bypass alone when the
+      // sandbox it relied on cannot run).
+      const decision = decideWithSandbox(host.sandbox, host.mode, [action], (mode) =>
+        decide({ toolName: "Bash", actions: [action] }, mode, rules, context),
       );
+      return decision.type === "allow";
     },
     run: async (command) => {
       const result = await host.shell.run({

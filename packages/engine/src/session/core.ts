@@ -55,6 +55,11 @@ export interface SandboxState {
   readonly writableRoots: readonly string[];
   readonly active: boolean;
   readonly autoAllow: boolean;
+  /**
+   * Set when the settings turn the sandbox on but it cannot run: why. Commands then run
+   * unconfined and need a person's yes (`decideWithSandbox`).
+   */
+  readonly unavailable?: string;
 }
 
 /**
@@ -90,6 +95,12 @@ export interface SessionCore {
   readonly sessionRules: PermissionRules;
   readonly additionalDirectories: readonly string[];
   readonly sandbox: SandboxState;
+  /**
+   * The shell and sandbox for an agent rooted at `root` (a worktree agent's worktree): the
+   * session's shell settings, and its sandbox, when one runs, with `root` as the writable
+   * root in place of the project. Absent when the host supplied the shell.
+   */
+  readonly confine?: (root: string) => { readonly shell: Shell; readonly sandbox: SandboxState };
 
   readonly approvals: Approvals;
   /** Steering messages waiting for the next round. */

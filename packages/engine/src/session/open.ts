@@ -36,6 +36,7 @@ import { skillPort } from "../commands/skill-port.js";
 import { grantSkillRules } from "../commands/turn-overrides.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
 import { BackgroundTasks, notifier } from "./background.js";
+import { childLaunch, mcpContext } from "./child-launch.js";
 import { TurnCheckpoints } from "./checkpoint.js";
 import { instructionDoors } from "./instruction-gate.js";
 import { projectDoor, type SessionDoors, sessionDoorView, userDoor } from "./project-doors.js";
@@ -43,7 +44,7 @@ import { Journal } from "./journal.js";
 import type { OpenContext } from "./open-context.js";
 import { repairCrash } from "./repair.js";
 import { SessionState } from "./state.js";
-import { type TrustTarget, trustWorkspace } from "./trust.js";
+import { mcpVariablesReport, type TrustTarget, trustWorkspace } from "./trust.js";
 import {
   clientCache,
   loadProjectSettings,
@@ -165,7 +166,14 @@ async function buildSession(
   const checksFound = projectChecks(projectRoot, config);
   const repoRoot = await gitToplevel(projectRoot);
   const dirs = config.settings.permissions.additional_directories;
-  const { shell, sandbox } = await shellFor(ctx, config, projectRoot, dirs, notices);
+  const { shell, sandbox, confine } = await shellFor(
+    ctx,
+    config,
+    projectRoot,
+    dirs,
+    notices,
+    (message) => void journal.notice("warning", "sandbox.gitCreated", message).catch(() => {}),
+  );
   const sessionState = new SessionState(journal, {
     settings: {
       config,
@@ -175,7 +183,7 @@ async function buildSession(
         sessionId: log.id,
         transcriptPath: log.transcriptPath ?? "",
         cwd: projectRoot,
-        env: { ...ctx.childEnv },
+        ...childLaunch(ctx, projectRoot, prep.loaded.trusted),
       }),
       checks: await checksFound,
     },
@@ -231,11 +239,11 @@ async function buildSession(
   );
   const lsp = new SessionLsp({
     root: projectRoot,
-    env: ctx.env,
+    env: ctx.childEnv,
     trusted: () => sessionState.settings.trusted,
     settings: () => sessionState.settings.config.settings.lsp,
   });
-  const mcp = new McpHub({ journal, reminders, env: ctx.env, cwd: projectRoot, clock: ctx.clock });
+  const mcp = new McpHub({ journal, reminders, env: ctx.env, clock: ctx.clock });
   // The agents' port reaches the session once it is built (its calls come only from turns).
   let built: EngineSession | undefined;
   const agents = await sessionAgents({
@@ -247,6 +255,7 @@ async function buildSession(
     log,
     jobs,
     env: ctx.childEnv,
+    dataDir: ctx.paths.dataDir,
     lifetime: ctx.parent,
     session: () => built,
   });
@@ -277,6 +286,7 @@ async function buildSession(
     state: sessionState,
     turnCount: state?.turnCount ?? 0,
     sandbox,
+    ...(confine ? { confine } : {}),
     approvals: new Approvals(journal, ctx.headless, (requests) =>
       notify(`Z Engine needs your approval: ${requests.map((r) => r.title).join(", ")}`),
     ),
@@ -356,7 +366,7 @@ async function buildSession(
   // MCP servers start in the background: no request waits for them, and the first one is
   // not slowed by their start-up (held until it went out, or the session sits idle).
   mcp.holdStarts();
-  mcp.reconcile(config.settings.mcp.servers);
+  mcp.reconcile(config.settings.mcp.servers, mcpContext(ctx, projectRoot, prep.loaded));
   return session;
 }
 
@@ -420,6 +430,8 @@ async function announce(
       { projectRoot: session.projectRoot, withheld, decision: "required" },
       { type: "trustRequired", projectRoot: session.projectRoot, withheld },
     );
+    const variables = mcpVariablesReport(session.projectRoot, loaded);
+    if (variables) await session.journal.notice("info", "trust.mcpVariables", variables);
   }
 }
 
