@@ -116,6 +116,20 @@ describe("definition files through the door (item 6)", { timeout: 60_000 }, () =
   });
 });
 
+describe("settings files a project controls", { timeout: 60_000 }, () => {
+  it("a .z-engine/settings.toml that is a FIFO is skipped with a notice, not waited on", async () => {
+    const x = await open({
+      prepare: async (repo) => {
+        await mkdir(repo.path(".z-engine"), { recursive: true });
+        await exec("mkfifo", [repo.path(".z-engine/settings.toml")]);
+      },
+    });
+    x.model.push(reply.text("ok"));
+    expect((await x.session.run("hello")).outcome).toBe("completed");
+    expect(noticeText(x)).toContain("not a regular file");
+  });
+});
+
 describe("a command's @path (item 7)", { timeout: 60_000 }, () => {
   it("checks and reads the real path: a link to a denied file is not inlined", async () => {
     const x = await open({
