@@ -50,7 +50,7 @@ export {
   loadUserLayer,
   PROJECT_FILES,
 } from "./layers.js";
-export { readMcpJson } from "./mcp-json.js";
+export { parseMcpJson, readMcpJson } from "./mcp-json.js";
 export type { McpServerSource, ProjectServerVariables } from "./mcp-sources.js";
 export { mcpServerSources, projectServerVariables } from "./mcp-sources.js";
 export type { MergeContext } from "./merge.js";

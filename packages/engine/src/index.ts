@@ -18,6 +18,20 @@ export type { RepoMapStatus } from "./repo-map/session-map.js";
  */
 export { listProjectFiles } from "./repo-map/project-files.js";
 
+// Structured output (`--json-schema`, the Agent SDK's `outputFormat`)
+/** How a structured run ended: the summary of all attempts, the value or the last error. */
+export type {
+  JsonSchemaObject,
+  StructuredOptions,
+  StructuredRun,
+} from "./structured/structured-output.js";
+/**
+ * Runs a prompt whose final answer must be JSON matching a JSON Schema, sending a mismatch
+ * back with its error (up to `maxAttempts` turns). Throws StructuredOutputError
+ * (`structuredOutput.badSchema`) before any turn for a schema that cannot be read.
+ */
+export { runStructured, StructuredOutputError } from "./structured/structured-output.js";
+
 // Slash commands (runCommand): the catalog a UI completes `/` from, and what a run did
 /** A catalog entry for `/` completion: name, kind, description, argument hint, scope. */
 export type { SlashCommandInfo, SlashCommandKind } from "./commands/catalog.js";
