@@ -69,7 +69,8 @@ describe("parseArgs", () => {
     expect(ok(["mcp", "list"])).toEqual({ kind: "mcpList" });
     expect(ok(["mcp", "list", "--cwd", "/srv/app"])).toEqual({ kind: "mcpList", cwd: "/srv/app" });
     expect(bad(["mcp"])).toBe("zeng mcp needs a command: list");
-    expect(bad(["mcp", "add"])).toBe('unknown mcp command "add"');
+    expect(bad(["mcp", "serve-nothing"])).toBe('unknown mcp command "serve-nothing"');
+    expect(ok(["mcp", "add", "x", "npx"])).toEqual({ kind: "mcpEdit", argv: ["add", "x", "npx"] });
     expect(bad(["mcp", "list", "x"])).toBe('unexpected argument "x" after mcp list');
     expect(bad(["mcp", "list", "--model", "m"])).toBe("--model does not apply to `zeng mcp`");
   });

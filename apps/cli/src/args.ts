@@ -68,7 +68,9 @@ export type Command =
   | { readonly kind: "headless"; readonly args: HeadlessArgs }
   | { readonly kind: "trust"; readonly dir?: string }
   | { readonly kind: "mcpList"; readonly cwd?: string }
-  | { readonly kind: "demo" };
+  | { readonly kind: "demo" }
+  /** A subcommand that parses its own flags (`zeng login`, `zeng mcp add|remove`): the words after it. */
+  | { readonly kind: "login" | "mcpEdit"; readonly argv: readonly string[] };
 
 /** The parser's answer: a command, or the one-line reason the usage is bad. */
 export type ParsedArgs = { ok: true; command: Command } | { ok: false; error: string };
@@ -242,6 +244,9 @@ function interactive(scanned: Scanned): Command {
 }
 
 function command(argv: readonly string[]): Command {
+  if (argv[0] === "login") return { kind: "login", argv: argv.slice(1) };
+  if (argv[0] === "mcp" && (argv[1] === "add" || argv[1] === "remove"))
+    return { kind: "mcpEdit", argv: argv.slice(1) };
   const scanned = scan(argv);
   const { flags, positionals } = scanned;
   const [first, ...rest] = positionals;

@@ -42,6 +42,17 @@ async function dispatch(command: Command): Promise<number> {
       // It starts the MCP servers: none of them may find a key in this process's environment.
       return runMcpList(command.cwd, io, takeEnvironment(process.env));
     }
+    case "login": {
+      const [{ runLogin }, { takeEnvironment }] = await Promise.all([
+        import("./sub/login.js"),
+        import("./environment.js"),
+      ]);
+      return runLogin(command.argv, io, takeEnvironment(process.env), process.stdin);
+    }
+    case "mcpEdit": {
+      const { runMcpEdit } = await import("./sub/mcp-edit.js");
+      return runMcpEdit(command.argv, io, process.env);
+    }
     case "demo": {
       const [{ runDemo }, { takeEnvironment }] = await Promise.all([
         import("./demo.js"),

@@ -71,6 +71,8 @@ export {
   persistAdditionalDirectory,
   persistProjectRule,
 } from "./persist.js";
+/** Edits the user's settings.toml, keeping comments and other keys (see user-edit.ts). */
+export { editUserSettings } from "./user-edit.js";
 
 // Errors
 export type { ConfigErrorCode } from "./errors.js";

@@ -32,6 +32,15 @@ export type {
  */
 export { runStructured, StructuredOutputError } from "./structured/structured-output.js";
 
+// Keys (`zeng login`)
+/** Where a key was stored: the provider host and auth.json. */
+export type { StoredKey } from "./settings/provider-key.js";
+/**
+ * Stores a key in auth.json (0600) for the provider the user's settings name. Throws
+ * ProviderKeyError (`providerKey.badProvider`) or llm's LlmError (`authFile`).
+ */
+export { ProviderKeyError, storeProviderKey } from "./settings/provider-key.js";
+
 // Slash commands (runCommand): the catalog a UI completes `/` from, and what a run did
 /** A catalog entry for `/` completion: name, kind, description, argument hint, scope. */
 export type { SlashCommandInfo, SlashCommandKind } from "./commands/catalog.js";

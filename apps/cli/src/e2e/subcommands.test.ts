@@ -1,0 +1,97 @@
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { resolvePaths } from "@z-engine/config";
+import { reply } from "@z-engine/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { main, type World, world } from "./cli.test.helpers.js";
+
+let w: World | undefined;
+afterEach(async () => {
+  await w?.dispose();
+  w = undefined;
+});
+
+describe("zeng login", () => {
+  it("stores the key from stdin in auth.json (0600) for the provider's host; -p then uses it", async () => {
+    w = await world({ format: "anthropic", apiKey: "stored-key" });
+    const login = w.spawn(["login"], { ZENGINE_API_KEY: undefined });
+    login.child.stdin?.end("stored-key\n");
+    const run = await login.done;
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const file = join(resolvePaths(w.env).dataDir, "auth.json");
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const host = new URL(w.env.ZENGINE_BASE_URL as string).host;
+    expect(JSON.parse(await readFile(file, "utf8"))).toEqual({ [host]: { apiKey: "stored-key" } });
+    w.provider.push(main(reply.text("authorised")));
+    const asked = await w.run(["-p", "hi"], { ZENGINE_API_KEY: undefined });
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain("authorised");
+  });
+
+  it("exits 2 with the reason when stdin holds no key", async () => {
+    w = await world({ format: "anthropic" });
+    const login = w.spawn(["login"]);
+    login.child.stdin?.end("\n");
+    const run = await login.done;
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("no API key on stdin");
+  });
+});
+
+describe("zeng mcp add|remove", () => {
+  it("writes each scope's file with Claude Code's flags, and removes again", async () => {
+    w = await world({ format: "anthropic" });
+    const root = w.repo.root;
+    const local = await w.run([
+      "mcp",
+      "add",
+      "-e",
+      "TOKEN=abc",
+      "files",
+      "npx",
+      "-y",
+      "srv",
+      "/tmp",
+    ]);
+    expect(local.stderr).toBe("");
+    expect(local.code).toBe(0);
+    const toml = await readFile(join(root, ".z-engine", "settings.local.toml"), "utf8");
+    expect(toml).toContain("[mcp.servers.files]");
+    expect(toml).toContain('args = [ "-y", "srv", "/tmp" ]');
+    expect(toml).toContain('TOKEN = "abc"');
+    const project = await w.run([
+      "mcp",
+      "add",
+      "--scope",
+      "project",
+      "-t",
+      "http",
+      "-H",
+      "Authorization: Bearer x",
+      "remote",
+      "https://example.test/mcp",
+    ]);
+    expect(project.code).toBe(0);
+    expect(JSON.parse(await readFile(join(root, ".mcp.json"), "utf8"))).toEqual({
+      mcpServers: {
+        remote: { url: "https://example.test/mcp", headers: { Authorization: "Bearer x" } },
+      },
+    });
+    const user = await w.run(["mcp", "add", "-s", "user", "mine", "node", "server.js"]);
+    expect(user.code).toBe(0);
+    const userToml = await readFile(resolvePaths(w.env).userSettingsFile, "utf8");
+    expect(userToml).toContain('source = "off"');
+    expect(userToml).toMatch(/mine/);
+    expect(userToml).toContain("server.js");
+    const removed = await w.run(["mcp", "remove", "-s", "project", "remote"]);
+    expect(removed.code).toBe(0);
+    expect(JSON.parse(await readFile(join(root, ".mcp.json"), "utf8"))).toEqual({ mcpServers: {} });
+    const missing = await w.run(["mcp", "remove", "remote", "-s", "project"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no server "remote"');
+    const bad = await w.run(["mcp", "add", "-s", "global", "x", "y"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--scope must be one of local, project, user");
+  });
+});
