@@ -49,6 +49,10 @@ async function dispatch(command: Command): Promise<number> {
       ]);
       return runLogin(command.argv, io, takeEnvironment(process.env), process.stdin);
     }
+    case "config": {
+      const { runConfig } = await import("./sub/config-cmd.js");
+      return runConfig(command.argv, io, process.env);
+    }
     case "mcpEdit": {
       const { runMcpEdit } = await import("./sub/mcp-edit.js");
       return runMcpEdit(command.argv, io, process.env);

@@ -95,3 +95,27 @@ describe("zeng mcp add|remove", () => {
     expect(bad.stderr).toContain("--scope must be one of local, project, user");
   });
 });
+
+describe("zeng config get|set|list", () => {
+  it("sets a project key and reads it back; a value the settings reject is put back", async () => {
+    w = await world({ format: "anthropic" });
+    await w.run(["trust"]);
+    const set = await w.run(["config", "set", "model.main", "claude-test-model"]);
+    expect(set.stderr).toBe("");
+    expect(set.code).toBe(0);
+    expect(await readFile(join(w.repo.root, ".z-engine", "settings.toml"), "utf8")).toContain(
+      'main = "claude-test-model"',
+    );
+    const got = await w.run(["config", "get", "model.main"]);
+    expect(got.stdout).toBe("claude-test-model\n");
+    const global = await w.run(["config", "set", "-g", "agents.max_turns", "12"]);
+    expect(global.code).toBe(0);
+    expect((await w.run(["config", "get", "agents.max_turns"])).stdout).toBe("12\n");
+    const rejected = await w.run(["config", "set", "agents.max_turns", '"many"']);
+    expect(rejected.code).toBe(2);
+    expect(rejected.stderr).toContain("(not set)");
+    expect((await w.run(["config", "get", "agents.max_turns"])).stdout).toBe("12\n");
+    const list = await w.run(["config", "list"]);
+    expect(JSON.parse(list.stdout)).toMatchObject({ model: { main: "claude-test-model" } });
+  });
+});
