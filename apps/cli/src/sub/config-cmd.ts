@@ -52,7 +52,7 @@ function at(value: unknown, path: readonly string[]): unknown {
 }
 
 /** A value as typed: JSON when it parses (numbers, booleans, lists), else the text. */
-function valueOf(text: string): unknown {
+function typedValue(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -64,7 +64,8 @@ function setAt(doc: TomlTable, path: readonly string[], value: unknown): void {
   let t = doc;
   for (const p of path.slice(0, -1)) {
     const next = t[p];
-    t = (typeof next === "object" && next !== null ? next : (t[p] = {})) as TomlTable;
+    if (typeof next !== "object" || next === null) t[p] = {};
+    t = t[p] as TomlTable;
   }
   if (value === undefined) delete t[path.at(-1) as string];
   else t[path.at(-1) as string] = value;
@@ -127,7 +128,7 @@ async function setKey(
   try {
     const { file } = await edit((doc) => {
       previous = at(doc, path);
-      setAt(doc, path, valueOf(args.words[1] as string));
+      setAt(doc, path, typedValue(args.words[1] as string));
     });
     const key = path.join(".");
     const problem = load().problems.find((p) => p.file === file && p.key?.startsWith(key));
