@@ -1,12 +1,18 @@
 // `zeng trust [DIR]`, `zeng demo`, `zeng mcp list [--cwd DIR]`: their arguments.
-import type { Command } from "./args.js";
 import type { FlagName } from "./flag-table.js";
 import { quote, shown, UsageError } from "./usage-error.js";
+
+/** What these subcommands parse to (part of args.ts's Command). */
+export type LegacyCommand =
+  | { readonly kind: "usage" }
+  | { readonly kind: "trust"; readonly dir?: string }
+  | { readonly kind: "mcpList"; readonly cwd?: string }
+  | { readonly kind: "demo" };
 
 /** The words that are subcommands (any other first word is a prompt). */
 export const SUBCOMMANDS: ReadonlySet<string> = new Set(["trust", "demo", "mcp"]);
 
-function mcpCommand(rest: string[], flags: Map<FlagName, string>): Command {
+function mcpCommand(rest: string[], flags: Map<FlagName, string>): LegacyCommand {
   if (rest[0] !== "list")
     throw new UsageError(
       rest[0] === undefined
@@ -24,7 +30,7 @@ export function legacySubcommand(
   name: string,
   rest: string[],
   flags: Map<FlagName, string>,
-): Command {
+): LegacyCommand {
   const allowed = name === "mcp" ? ["help", "cwd"] : ["help"];
   const stray = [...flags.keys()].find((f) => !allowed.includes(f));
   if (stray) throw new UsageError(`${shown(stray)} does not apply to \`zeng ${name}\``);
