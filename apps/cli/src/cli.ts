@@ -49,6 +49,13 @@ async function dispatch(command: Command): Promise<number> {
       ]);
       return runLogin(command.argv, io, takeEnvironment(process.env), process.stdin);
     }
+    case "web": {
+      const [{ runWeb }, { takeEnvironment }] = await Promise.all([
+        import("./sub/web.js"),
+        import("./environment.js"),
+      ]);
+      return runWeb(command.argv, io, takeEnvironment(process.env));
+    }
     case "config": {
       const { runConfig } = await import("./sub/config-cmd.js");
       return runConfig(command.argv, io, process.env);

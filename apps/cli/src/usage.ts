@@ -11,6 +11,7 @@ Usage:
   zeng mcp remove [-s SCOPE] NAME
   zeng config get KEY | set [-g] KEY VALUE | list
   zeng login                   store an API key (read from stdin) in auth.json
+  zeng web [--open] [--port N] start the web UI
   zeng --help | --version
 
 Options:

@@ -119,3 +119,18 @@ describe("zeng config get|set|list", () => {
     expect(JSON.parse(list.stdout)).toMatchObject({ model: { main: "claude-test-model" } });
   });
 });
+
+describe("zeng web", () => {
+  it("runs the web UI's bin with the arguments given and exits with its code", async () => {
+    w = await world({ format: "anthropic" });
+    const help = await w.run(["web", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stderr).toContain("usage: zeng-web");
+    const bad = await w.run(["web", "--port", "nope"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--port needs a number");
+    const missing = await w.run(["web"], { ZENGINE_WEB_BIN: join(w.home, "absent.js") });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("the web UI is not installed");
+  });
+});
