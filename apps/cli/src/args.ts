@@ -70,7 +70,10 @@ export type Command =
   | { readonly kind: "mcpList"; readonly cwd?: string }
   | { readonly kind: "demo" }
   /** A subcommand that parses its own flags (`zeng login`, `zeng mcp add|remove`): the words after it. */
-  | { readonly kind: "login" | "mcpEdit" | "config" | "web"; readonly argv: readonly string[] };
+  | {
+      readonly kind: "login" | "mcpEdit" | "config" | "web" | "doctor";
+      readonly argv: readonly string[];
+    };
 
 /** The parser's answer: a command, or the one-line reason the usage is bad. */
 export type ParsedArgs = { ok: true; command: Command } | { ok: false; error: string };
@@ -244,8 +247,9 @@ function interactive(scanned: Scanned): Command {
 }
 
 function command(argv: readonly string[]): Command {
-  if (argv[0] === "login" || argv[0] === "config" || argv[0] === "web")
-    return { kind: argv[0], argv: argv.slice(1) };
+  const word = argv[0];
+  if (word === "login" || word === "config" || word === "web" || word === "doctor")
+    return { kind: word, argv: argv.slice(1) };
   if (argv[0] === "mcp" && (argv[1] === "add" || argv[1] === "remove"))
     return { kind: "mcpEdit", argv: argv.slice(1) };
   const scanned = scan(argv);

@@ -56,6 +56,13 @@ async function dispatch(command: Command): Promise<number> {
       ]);
       return runWeb(command.argv, io, takeEnvironment(process.env));
     }
+    case "doctor": {
+      const [{ runDoctor }, { takeEnvironment }] = await Promise.all([
+        import("./sub/doctor.js"),
+        import("./environment.js"),
+      ]);
+      return runDoctor(command.argv, io, takeEnvironment(process.env));
+    }
     case "config": {
       const { runConfig } = await import("./sub/config-cmd.js");
       return runConfig(command.argv, io, process.env);

@@ -12,6 +12,7 @@ Usage:
   zeng config get KEY | set [-g] KEY VALUE | list
   zeng login                   store an API key (read from stdin) in auth.json
   zeng web [--open] [--port N] start the web UI
+  zeng doctor [--cwd DIR]      check the key, provider, git, sandbox, ripgrep, trust, settings, MCP servers
   zeng --help | --version
 
 Options:

@@ -41,6 +41,12 @@ export type { StoredKey } from "./settings/provider-key.js";
  */
 export { ProviderKeyError, storeProviderKey } from "./settings/provider-key.js";
 
+// `zeng doctor`
+/** One checked thing (`key`, `provider`, `git`, `sandbox`, `ripgrep`, `trust`, `settings`) and its state. */
+export type { DiagnoseOptions, Diagnosis } from "./doctor/diagnose.js";
+/** Checks what a run of a project folder needs; never rejects (failures are `fail` lines). */
+export { diagnose } from "./doctor/diagnose.js";
+
 // Slash commands (runCommand): the catalog a UI completes `/` from, and what a run did
 /** A catalog entry for `/` completion: name, kind, description, argument hint, scope. */
 export type { SlashCommandInfo, SlashCommandKind } from "./commands/catalog.js";

@@ -134,3 +134,20 @@ describe("zeng web", () => {
     expect(missing.stderr).toContain("the web UI is not installed");
   });
 });
+
+describe("zeng doctor", () => {
+  it("reports the key, the provider answering, git, trust and a settings problem; exit 0 without a failure", async () => {
+    w = await world({ format: "anthropic", userSettings: '[agents]\nmax_turns = "many"\n' });
+    const run = await w.run(["doctor"]);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatch(/^ok +key: a key for .* from ZENGINE_API_KEY$/m);
+    expect(run.stdout).toMatch(/^ok +provider: .* answered \(HTTP \d+\)$/m);
+    expect(run.stdout).toMatch(/^ok +git: git runs; the folder is a git repository$/m);
+    expect(run.stdout).toMatch(/^warn +trust: .* is not trusted/m);
+    expect(run.stdout).toMatch(/^warn +settings: .*agents\.max_turns/m);
+    expect(run.code).toBe(0);
+    const keyless = await w.run(["doctor"], { ZENGINE_API_KEY: undefined });
+    expect(keyless.stdout).toMatch(/^FAIL +key: no key for/m);
+    expect(keyless.code).toBe(1);
+  });
+});
