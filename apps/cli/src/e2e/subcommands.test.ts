@@ -151,3 +151,12 @@ describe("zeng doctor", () => {
     expect(keyless.code).toBe(1);
   });
 });
+
+describe("zeng doctor usage", () => {
+  it("exits 2 for a stray word", async () => {
+    w = await world({ format: "anthropic" });
+    const run = await w.run(["doctor", "now"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('doctor takes only --cwd DIR (got "now")');
+  });
+});

@@ -40,7 +40,7 @@ async function mcpLines(folder: string, env: Env): Promise<Diagnosis[]> {
  */
 export async function runDoctor(argv: readonly string[], io: Io, env: Env): Promise<number> {
   const cwdAt = argv.indexOf("--cwd");
-  const stray = argv.find((a, i) => i !== cwdAt && i !== cwdAt + 1);
+  const stray = argv.find((_word, i) => cwdAt < 0 || (i !== cwdAt && i !== cwdAt + 1));
   if (stray !== undefined || (cwdAt >= 0 && argv[cwdAt + 1] === undefined)) {
     io.stderr(
       `zeng: doctor takes only --cwd DIR${stray ? ` (got ${JSON.stringify(stray)})` : ""}\n`,
