@@ -71,7 +71,7 @@ export type Command =
   | { readonly kind: "demo" }
   /** A subcommand that parses its own flags (`zeng login`, `zeng mcp add|remove`): the words after it. */
   | {
-      readonly kind: "login" | "mcpEdit" | "config" | "web" | "doctor";
+      readonly kind: "login" | "mcpEdit" | "mcpGet" | "config" | "web" | "doctor";
       readonly argv: readonly string[];
     };
 
@@ -250,6 +250,7 @@ function command(argv: readonly string[]): Command {
   const word = argv[0];
   if (word === "login" || word === "config" || word === "web" || word === "doctor")
     return { kind: word, argv: argv.slice(1) };
+  if (argv[0] === "mcp" && argv[1] === "get") return { kind: "mcpGet", argv: argv.slice(2) };
   if (argv[0] === "mcp" && (argv[1] === "add" || argv[1] === "remove"))
     return { kind: "mcpEdit", argv: argv.slice(1) };
   const scanned = scan(argv);

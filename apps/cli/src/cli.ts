@@ -67,6 +67,10 @@ async function dispatch(command: Command): Promise<number> {
       const { runConfig } = await import("./sub/config-cmd.js");
       return runConfig(command.argv, io, process.env);
     }
+    case "mcpGet": {
+      const { runMcpGet } = await import("./sub/mcp-get.js");
+      return runMcpGet(command.argv, io, process.env);
+    }
     case "mcpEdit": {
       const { runMcpEdit } = await import("./sub/mcp-edit.js");
       return runMcpEdit(command.argv, io, process.env);

@@ -9,6 +9,7 @@ Usage:
   zeng mcp list [--cwd DIR]    start the folder's MCP servers, print each one's state, stop them
   zeng mcp add [-s local|project|user] [-t stdio|http|sse] [-e K=V] [-H "K: V"] NAME CMD|URL [ARGS...]
   zeng mcp remove [-s SCOPE] NAME
+  zeng mcp get NAME [--cwd DIR]
   zeng config get KEY | set [-g] KEY VALUE | list
   zeng login                   store an API key (read from stdin) in auth.json
   zeng web [--open] [--port N] start the web UI

@@ -84,6 +84,16 @@ describe("zeng mcp add|remove", () => {
     expect(userToml).toContain('source = "off"');
     expect(userToml).toMatch(/mine/);
     expect(userToml).toContain("server.js");
+    const got = await w.run(["mcp", "get", "mine"]);
+    expect(got.code).toBe(0);
+    expect(JSON.parse(got.stdout)).toMatchObject({
+      name: "mine",
+      command: "node",
+      args: ["server.js"],
+    });
+    const unknown = await w.run(["mcp", "get", "nobody"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no server "nobody"');
     const removed = await w.run(["mcp", "remove", "-s", "project", "remote"]);
     expect(removed.code).toBe(0);
     expect(JSON.parse(await readFile(join(root, ".mcp.json"), "utf8"))).toEqual({ mcpServers: {} });
