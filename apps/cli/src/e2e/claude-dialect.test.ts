@@ -210,4 +210,19 @@ describe("claude -p's flags through zeng", () => {
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain("missing.json: ENOENT");
   });
+
+  it("--fallback-model: a request the main model fails is sent again to the fallback", async () => {
+    w = await world({ format: "anthropic" });
+    w.provider.push(
+      main(reply.error("invalidRequest", "this model is gone")),
+      main(reply.text("from the fallback")),
+    );
+    const run = await w.run(["-p", "hi", "--fallback-model", "backup-model"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("from the fallback");
+    const models = w.mainRequests().map((r) => (r.body as { model: string }).model);
+    expect(models).toHaveLength(2);
+    expect(models[1]).toBe("backup-model");
+    expect(models[0]).not.toBe("backup-model");
+  });
 });
