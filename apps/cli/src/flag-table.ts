@@ -3,13 +3,11 @@
  * Claude Code's spelling (`--allowedTools`, `--add-dir`). Imports nothing (start-up).
  */
 
-/** Flags that take one value. */
-export const VALUE_FLAGS = [
-  "output-format",
-  "permission-mode",
-  "model",
-  "cwd",
-  "max-turns",
+/** zeng's own flags that take one value. */
+const ZENG_VALUE_FLAGS = ["output-format", "permission-mode", "model", "cwd", "max-turns"] as const;
+
+/** Claude Code's flags (only Claude Code has them) that take one value. */
+const CLAUDE_VALUE_FLAGS = [
   "system-prompt",
   "system-prompt-file",
   "append-system-prompt",
@@ -22,17 +20,20 @@ export const VALUE_FLAGS = [
   "json-schema",
 ] as const;
 
-/** Flags that take no value. */
-export const BOOLEAN_FLAGS = [
-  "continue",
-  "help",
-  "version",
+/** Claude Code's flags that take no value. */
+const CLAUDE_BOOLEAN_FLAGS = [
   "strict-mcp-config",
   "fork-session",
   "verbose",
   "include-partial-messages",
   "dangerously-skip-permissions",
 ] as const;
+
+/** Flags that take one value. */
+export const VALUE_FLAGS = [...ZENG_VALUE_FLAGS, ...CLAUDE_VALUE_FLAGS] as const;
+
+/** Flags that take no value. */
+export const BOOLEAN_FLAGS = ["continue", "help", "version", ...CLAUDE_BOOLEAN_FLAGS] as const;
 
 /**
  * Flags that take one or more values (Claude Code's variadic options: every following word
@@ -70,25 +71,9 @@ export const ALIASES: Readonly<Record<string, FlagName>> = {
  * Claude Code's message shapes (README, "Claude Code's dialect").
  */
 export const CLAUDE_ONLY: ReadonlySet<FlagName> = new Set<FlagName>([
-  "system-prompt",
-  "system-prompt-file",
-  "append-system-prompt",
-  "append-system-prompt-file",
-  "settings",
-  "session-id",
-  "max-budget-usd",
-  "fallback-model",
-  "input-format",
-  "json-schema",
-  "strict-mcp-config",
-  "fork-session",
-  "verbose",
-  "include-partial-messages",
-  "dangerously-skip-permissions",
-  "allowedTools",
-  "disallowedTools",
-  "add-dir",
-  "mcp-config",
+  ...CLAUDE_VALUE_FLAGS,
+  ...CLAUDE_BOOLEAN_FLAGS,
+  ...LIST_FLAGS,
 ]);
 
 const KINDS = new Map<string, "value" | "boolean" | "list" | "optional">([
