@@ -13,6 +13,7 @@ import type {
   ApprovalDecision,
   EngineEventType,
   EventEnvelope,
+  ModelClient,
   Question,
   QuestionAnswers,
   ToolResultBlock,
@@ -38,6 +39,8 @@ export interface HarnessOptions {
   readonly script: readonly ScriptResponse[];
   /** The fast model's script (titles, compaction); default: a title reply. */
   readonly fastScript?: readonly ScriptResponse[];
+  /** A client for the fast role instead of the scripted one (the decision layer's model). */
+  readonly fastClient?: ModelClient;
   /** User settings.toml text. */
   readonly userSettings?: string;
   readonly overrides?: SessionOverrides;
@@ -57,6 +60,8 @@ export interface HarnessOptions {
   readonly projectParent?: string;
   /** Build the repo map (default off: it joins the prompt when ready, which other tests need not see). */
   readonly repoMap?: boolean;
+  /** Runs once the fixture and the home exist, before the engine starts (plant links, FIFOs, secrets). */
+  readonly prepare?: (repo: FixtureRepo, home: string) => Promise<void>;
 }
 
 export interface Harness {
@@ -87,6 +92,7 @@ export async function harness(options: HarnessOptions): Promise<Harness> {
   };
   const paths = resolvePaths(env);
   await mkdir(paths.configDir, { recursive: true });
+  await options.prepare?.(repo, home);
   if (options.userSettings) await writeFile(paths.userSettingsFile, options.userSettings);
   const model = new ScriptedModel(options.script);
   const fast = new ScriptedModel(
@@ -118,7 +124,7 @@ export async function harness(options: HarnessOptions): Promise<Harness> {
     paths,
     onEvent: sink,
     env,
-    clientFactory: ({ role }) => (role === "fast" ? fast : model),
+    clientFactory: ({ role }) => (role === "fast" ? (options.fastClient ?? fast) : model),
     catalogSource: "off",
     homeDir: home,
     repoMap: options.repoMap ?? false,

@@ -44,6 +44,16 @@ export type { FoundRepository } from "./git-repository.js";
 export { findGitRepository } from "./git-repository.js";
 export { listRepositoryFiles } from "./git-list.js";
 
+// The project-files door: every project-controlled file the engine reads
+export type {
+  ProjectFileFacts,
+  ProjectFileReaderOptions,
+} from "./project-files/project-file-reader.js";
+export {
+  createProjectFileReader,
+  DEFAULT_PROJECT_FILE_BYTES,
+} from "./project-files/project-file-reader.js";
+
 // Fingerprint
 export type { FingerprintOptions } from "./fingerprint.js";
 export { fingerprint } from "./fingerprint.js";

@@ -98,6 +98,7 @@ export async function runSubagent(
       projectRoot: run.root,
       scopedRules: [],
       homeDir: core.homeDir,
+      fs: core.doors.instructions,
     }),
     files: createFileTracker(),
     shellSession: createShellSession(confinement?.shell ?? core.shell, { cwd: run.root }),

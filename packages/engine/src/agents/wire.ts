@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { PermissionMode, TurnId } from "@z-engine/protocol";
 import type { Session as StoreSession } from "@z-engine/store";
 import type { Tool } from "@z-engine/tools";
+import type { DefinitionDoors } from "../commands/discover.js";
 import type { SessionJobs } from "../ports/jobs.js";
 import type { SessionCore } from "../session/core.js";
 import type { Journal } from "../session/journal.js";
@@ -15,6 +16,8 @@ export interface SessionAgentsWiring {
   readonly projectRoot: string;
   readonly userConfigDir: string;
   readonly homeDir: string;
+  /** The doors agent files are read through (the project's, the user's). */
+  readonly files: DefinitionDoors;
   readonly journal: Journal;
   readonly log: StoreSession;
   readonly jobs: SessionJobs;

@@ -61,6 +61,36 @@ function readDeniedOf(
     ).type === "deny";
 }
 
+/**
+ * `ToolCtx.hardLinkReadAllowed` for the session: what the gate answers for a Read of the path
+ * marked `hardLinked` (allowed only by a rule matching it under its own name), with the
+ * session's and the settings' rules as they are when asked.
+ */
+function hardLinkReadOf(
+  core: Pick<ToolCtxCore, "sessionRules" | "config" | "additionalDirectories" | "homeDir">,
+  run: Pick<ToolCtxRun, "root" | "agent">,
+): (path: string) => boolean {
+  const context: DecideContext = {
+    projectRoot: run.root,
+    additionalDirectories: core.additionalDirectories,
+    homeDir: core.homeDir,
+    autoAllowReadOnlyBash: false,
+  };
+  let rules: PermissionRules | undefined;
+  return (path) => {
+    const { sessionRules: s, config } = core;
+    const c = config.rules;
+    rules ??= {
+      allow: [...s.allow, ...c.allow],
+      ask: [...s.ask, ...c.ask],
+      deny: [...s.deny, ...c.deny],
+    };
+    const action = { kind: "read" as const, paths: [path], hardLinked: true };
+    const call = { toolName: "Read", actions: [action] };
+    return decide(call, run.agent.mode(), rules, context).type === "allow";
+  };
+}
+
 /** Builds the per-call capability bundle of a tool call of an agent's run. Never throws. */
 export function toolCtx(
   core: ToolCtxCore,
@@ -87,6 +117,7 @@ export function toolCtx(
     artifacts: core.log.artifacts,
     limits: DEFAULT_TOOL_LIMITS,
     ...(readDenied ? { readDenied } : {}),
+    hardLinkReadAllowed: hardLinkReadOf(core, run),
     vision: agentVision(core, run.agent.model()),
     ports: run.confinement?.ports ?? core.ports,
   };

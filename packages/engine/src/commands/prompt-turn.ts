@@ -12,6 +12,7 @@ import { effectiveRules } from "../batch/gate.js";
 import type { CommandHost } from "./host.js";
 import type { CustomCommand } from "./discover.js";
 import { type ExpandPorts, expandTemplate } from "./expand.js";
+import { includeDoor } from "../session/project-doors.js";
 
 /** A prompt command ready to start its turn, and notes for what expansion left out. */
 export interface PreparedTurn {
@@ -59,13 +60,16 @@ function portsFor(
   return {
     projectRoot: host.projectRoot,
     homeDir: host.homeDir,
-    canRead: (path) =>
-      decide(
-        { toolName: "Read", actions: [{ kind: "read", paths: [path] }] },
-        host.mode,
+    files: includeDoor(
+      { projectRoot: host.projectRoot, homeDir: host.homeDir },
+      () => ({
+        trusted: host.trusted,
+        mode: host.mode,
         rules,
-        context,
-      ).type === "allow",
+        additionalDirectories: host.additionalDirectories,
+      }),
+      rules,
+    ),
     canRun: async (command) => {
       if (!mayRun) return false;
       const parsed = await parseCommand(command);

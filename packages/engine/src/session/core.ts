@@ -32,6 +32,7 @@ import type { SessionRepoMap } from "../repo-map/session-map.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { SessionState } from "./state.js";
 import type { SessionDefinitions } from "../commands/definitions.js";
+import type { SessionDoors } from "./project-doors.js";
 
 /** Sizes and prices of a model. */
 export interface ModelInfo {
@@ -106,6 +107,8 @@ export interface SessionCore {
   readonly steering: string[];
   readonly reminders: ReminderQueue;
   readonly instructions: InstructionTracker;
+  /** The project-files doors: every project-controlled file the session reads goes through one. */
+  readonly doors: SessionDoors;
   readonly estimator: TokenEstimator;
   /** The system sections; replaced when `/remember` changed the instructions (next turn). */
   system: readonly SystemSection[];

@@ -38,7 +38,8 @@ import { environmentText, gitToplevel, realFolder } from "./environment.js";
 import { BackgroundTasks, notifier } from "./background.js";
 import { childLaunch, mcpContext } from "./child-launch.js";
 import { TurnCheckpoints } from "./checkpoint.js";
-import { instructionReadGate } from "./instruction-gate.js";
+import { instructionDoors } from "./instruction-gate.js";
+import { projectDoor, type SessionDoors, sessionDoorView, userDoor } from "./project-doors.js";
 import { Journal } from "./journal.js";
 import type { OpenContext } from "./open-context.js";
 import { repairCrash } from "./repair.js";
@@ -123,6 +124,39 @@ function portsFor(
   return { interaction, jobs, checks, sideModel };
 }
 
+/**
+ * The session's project-files doors and its instruction discovery: every project-controlled
+ * file it reads goes through one of the doors, whose rules are read from the session's
+ * state at each question (trust and settings reloads apply at once).
+ */
+function sessionFiles(
+  ctx: OpenContext,
+  projectRoot: string,
+  repoRoot: string | undefined,
+  state: SessionState,
+): { doors: SessionDoors; discovery: DiscoverOptions } {
+  const place = { projectRoot, homeDir: ctx.homeDir };
+  const view = sessionDoorView(state);
+  const top = repoRoot ?? projectRoot;
+  const instructions = instructionDoors(place, view, { top, userConfigDir: ctx.paths.configDir });
+  const doors: SessionDoors = {
+    instructions: instructions.files,
+    userInstructions: instructions.userFiles,
+    project: projectDoor(place, view),
+    user: userDoor(place, view),
+  };
+  const discovery: DiscoverOptions = {
+    userConfigDir: ctx.paths.configDir,
+    ...(repoRoot ? { repoRoot } : {}),
+    projectRoot,
+    homeDir: ctx.homeDir,
+    fs: doors.instructions,
+    userFs: doors.userInstructions,
+    readAllowed: instructions.readAllowed,
+  };
+  return { doors, discovery };
+}
+
 /** Builds a session over an open log: settings, services, ports and tools. */
 async function buildSession(
   ctx: OpenContext,
@@ -170,17 +204,7 @@ async function buildSession(
   const notify = notifier(() => sessionState.settings.hooks, journal, background);
   const fingerprintOf = () => fingerprint(projectRoot, { env: ctx.childEnv });
   prep.configNow = () => sessionState.settings.config;
-  const readAllowed = instructionReadGate(projectRoot, ctx.homeDir, () => ({
-    ...sessionState.settings,
-    mode: sessionState.mode,
-  }));
-  const discovery: DiscoverOptions = {
-    userConfigDir: ctx.paths.configDir,
-    ...(repoRoot ? { repoRoot } : {}),
-    projectRoot,
-    homeDir: ctx.homeDir,
-    readAllowed,
-  };
+  const { doors, discovery } = sessionFiles(ctx, projectRoot, repoRoot, sessionState);
   const instructionSet = await discoverInstructions(discovery);
   for (const p of instructionSet.problems) notices.push(`instructions: ${p}`);
   const model = state?.model ?? config.model;
@@ -196,7 +220,12 @@ async function buildSession(
         now: ctx.clock(),
       }),
       discovery,
-      roots: { projectRoot, userConfigDir: ctx.paths.configDir, homeDir: ctx.homeDir },
+      roots: {
+        projectRoot,
+        userConfigDir: ctx.paths.configDir,
+        homeDir: ctx.homeDir,
+        files: { project: doors.project, user: doors.user },
+      },
       outputStyle: config.settings.appearance.output_style,
     },
     instructionSet.systemText,
@@ -228,6 +257,7 @@ async function buildSession(
     projectRoot,
     userConfigDir: ctx.paths.configDir,
     homeDir: ctx.homeDir,
+    files: { project: doors.project, user: doors.user },
     journal,
     log,
     jobs,
@@ -244,6 +274,7 @@ async function buildSession(
       ? {
           skills: skillPort(
             () => definitions.skills,
+            { project: doors.project, user: doors.user },
             (skill) => built && grantSkillRules(built, skill),
           ),
         }
@@ -271,8 +302,10 @@ async function buildSession(
       projectRoot,
       scopedRules: instructionSet.scopedRules,
       homeDir: ctx.homeDir,
+      fs: doors.instructions,
       scope: instructionScope(discovery, "project"),
     }),
+    doors,
     estimator: createTokenEstimator(),
     system: definitions.sections(),
     definitions,
@@ -282,6 +315,7 @@ async function buildSession(
           projectRoot,
           cacheFile: repoMapCacheFile(ctx.paths.dataDir, projectRoot),
           env: ctx.env,
+          files: doors.project,
           tokens: () => sessionState.settings.config.settings.context.repo_map_tokens,
           messages: () => log.snapshot().workingSet.slice(),
           reminders,
