@@ -90,6 +90,8 @@ interface RunInput {
   readonly dialect: DialectSetup;
   readonly stdin: Stdin;
   readonly warn: (message: string) => void;
+  /** Called once the session is open, before its first turn. */
+  readonly opened: (session: SessionHandle) => Promise<void>;
 }
 
 async function runTurn(
@@ -105,6 +107,7 @@ async function runTurn(
     const streamed = args.inputFormat === "stream-json";
     const prompt = streamed ? "" : (args.prompt ?? (await stdinPrompt(input.stdin)));
     session = await openSession(engine, args, projectRoot, input.dialect);
+    await input.opened(session);
     if (signals.received) return cancelledEarly(output, session.id);
     if (streamed)
       return turnEnd(
@@ -194,6 +197,13 @@ const CLAUDE_MODES: Readonly<Record<string, string>> = {
   bypass: "bypassPermissions",
 };
 
+/** The init line's facts of an open session: its MCP servers and `/` commands. */
+function sessionFacts(known: { session?: SessionHandle; commands?: string[] }) {
+  if (!known.session) return {};
+  const mcpServers = known.session.mcp.servers().map((s) => ({ name: s.name, status: s.state }));
+  return { mcpServers, ...(known.commands ? { slashCommands: known.commands } : {}) };
+}
+
 /** The permission mode as Claude Code names it (`default` when the settings decide). */
 function claudeMode(args: HeadlessArgs): string {
   return args.mode ? (CLAUDE_MODES[args.mode] ?? args.mode) : "default";
@@ -216,10 +226,17 @@ export async function runHeadless(
     const dialect = await dialectSetup(args, projectRoot);
     const warn = (message: string) => io.stderr(`zeng: warning: ${message}\n`);
     for (const problem of dialect.problems) warn(problem);
+    const known: { session?: SessionHandle; commands?: string[] } = {};
     const output = outputFor(args.outputFormat, io, {
       partial: args.includePartialMessages === true,
       facts: { cwd: projectRoot, model: args.model ?? "", permissionMode: claudeMode(args) },
+      session: () => sessionFacts(known),
     });
+    const opened = async (session: SessionHandle) => {
+      known.session = session;
+      if (args.outputFormat === "claude-stream-json")
+        known.commands = (await session.commands()).map((c) => c.name);
+    };
     const step = favourMemory(hooks);
     const engine = await createEngine({
       paths: resolvePaths(env),
@@ -239,6 +256,7 @@ export async function runHeadless(
       dialect,
       stdin: hooks.stdin ?? process.stdin,
       warn,
+      opened,
     });
   } catch (error) {
     if (error instanceof DialectError) {

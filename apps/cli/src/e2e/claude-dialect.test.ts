@@ -37,7 +37,13 @@ describe.each(FORMATS)("claude -p's stream-json over %s", (format) => {
     expect(run.stderr).not.toContain("internal error");
     expect(run.code).toBe(0);
     const out = lines(run.stdout);
-    expect(out[0]).toMatchObject({ type: "system", subtype: "init", cwd: w.repo.root });
+    expect(out[0]).toMatchObject({
+      type: "system",
+      subtype: "init",
+      cwd: w.repo.root,
+      mcp_servers: [],
+      slash_commands: expect.arrayContaining(["cost", "status"]),
+    });
     const types = out.map((l) => l.type);
     expect(types.filter((t) => t === "assistant")).toHaveLength(2);
     expect(types).toContain("stream_event");

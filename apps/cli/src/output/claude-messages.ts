@@ -100,6 +100,10 @@ export interface InitFacts {
   readonly cwd: string;
   readonly model: string;
   readonly permissionMode: string;
+  /** The session's MCP servers and their states, once it is open. */
+  readonly mcpServers?: ReadonlyArray<{ readonly name: string; readonly status: string }>;
+  /** The session's `/` command names, once it is open. */
+  readonly slashCommands?: readonly string[];
 }
 
 /** The `system` `init` line. */
@@ -111,6 +115,8 @@ export function initLine(sessionId: string, facts: InitFacts): Json {
     session_id: sessionId,
     model: facts.model,
     permissionMode: facts.permissionMode,
+    ...(facts.mcpServers ? { mcp_servers: facts.mcpServers } : {}),
+    ...(facts.slashCommands ? { slash_commands: facts.slashCommands } : {}),
     apiKeySource: "none",
     uuid: randomUUID(),
   };

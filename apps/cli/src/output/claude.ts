@@ -18,6 +18,8 @@ export interface ClaudeOutputOptions {
   readonly partial: boolean;
   /** The init line's facts; its model is the first request's (this one when none ran). */
   readonly facts: InitFacts;
+  /** More facts once the session is open (read when the init line is written). */
+  readonly session?: () => Partial<InitFacts>;
 }
 
 /**
@@ -36,7 +38,7 @@ export function claudeOutput(io: Io, options: ClaudeOutputOptions): OutputFormat
   const init = (id: string) => {
     if (sessionId !== undefined) return;
     sessionId = id;
-    write(initLine(id, { ...options.facts, model }));
+    write(initLine(id, { ...options.facts, ...options.session?.(), model }));
   };
   return {
     onEvent: (envelope: EventEnvelope) => {
