@@ -134,6 +134,9 @@ describe("claude -p's flags through zeng", () => {
     expect(second).toContain("allowed-ran");
     expect(third).toMatch(/denied|deny/i);
     expect(third).not.toContain("test/token.test.js");
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      permission_denials: [{ tool_name: "Glob", tool_input: { pattern: "**/*.js" } }],
+    });
   });
 
   it("stops the turn at --max-budget-usd with Claude Code's error_max_budget_usd", async () => {

@@ -131,7 +131,12 @@ function subtype(end: RunEnd): string {
 }
 
 /** The `result` line (also the whole of `--output-format json` in Claude Code's shape). */
-export function resultMessage(end: RunEnd, text: string, numTurns: number): Json {
+export function resultMessage(
+  end: RunEnd,
+  text: string,
+  numTurns: number,
+  denials: readonly Json[] = [],
+): Json {
   const kind = subtype(end);
   return {
     type: "result",
@@ -144,7 +149,7 @@ export function resultMessage(end: RunEnd, text: string, numTurns: number): Json
     session_id: end.sessionId,
     total_cost_usd: end.usage.costUsd,
     usage: claudeUsage(end.usage),
-    permission_denials: [],
+    permission_denials: denials,
     ...(end.structuredOutput === undefined ? {} : { structured_output: end.structuredOutput }),
     badge: end.badge,
     uuid: randomUUID(),

@@ -35,6 +35,22 @@ export function claudeOutput(io: Io, options: ClaudeOutputOptions): OutputFormat
   let sessionId: string | undefined;
   let model = options.facts.model;
   let rounds = 0;
+  const calls = new Map<string, { name: string; input: unknown }>();
+  const denials: Array<Record<string, unknown>> = [];
+  const track = (envelope: EventEnvelope) => {
+    const e = envelope.event;
+    if (e.type === "assistantFinished")
+      for (const b of e.message.content)
+        if (b.type === "toolUse") calls.set(b.id, { name: b.name, input: b.input });
+    if (e.type === "toolFinished" && e.status === "denied") {
+      const call = calls.get(e.toolCallId);
+      denials.push({
+        tool_name: e.toolName,
+        tool_use_id: e.toolCallId,
+        tool_input: call?.input ?? {},
+      });
+    }
+  };
   const init = (id: string) => {
     if (sessionId !== undefined) return;
     sessionId = id;
@@ -44,6 +60,7 @@ export function claudeOutput(io: Io, options: ClaudeOutputOptions): OutputFormat
     onEvent: (envelope: EventEnvelope) => {
       final.push(envelope);
       if (envelope.agentId !== undefined) return;
+      track(envelope);
       const e = envelope.event;
       if (e.type === "assistantStarted") {
         model = e.model;
@@ -56,7 +73,7 @@ export function claudeOutput(io: Io, options: ClaudeOutputOptions): OutputFormat
     },
     finish: (end: RunEnd) => {
       init(end.sessionId);
-      io.stdout(`${JSON.stringify(resultMessage(end, final.value, rounds))}\n`);
+      io.stdout(`${JSON.stringify(resultMessage(end, final.value, rounds, denials))}\n`);
     },
   };
 }
