@@ -42,6 +42,39 @@ async function dispatch(command: Command): Promise<number> {
       // It starts the MCP servers: none of them may find a key in this process's environment.
       return runMcpList(command.cwd, io, takeEnvironment(process.env));
     }
+    case "login": {
+      const [{ runLogin }, { takeEnvironment }] = await Promise.all([
+        import("./sub/login.js"),
+        import("./environment.js"),
+      ]);
+      return runLogin(command.argv, io, takeEnvironment(process.env), process.stdin);
+    }
+    case "web": {
+      const [{ runWeb }, { takeEnvironment }] = await Promise.all([
+        import("./sub/web.js"),
+        import("./environment.js"),
+      ]);
+      return runWeb(command.argv, io, takeEnvironment(process.env));
+    }
+    case "doctor": {
+      const [{ runDoctor }, { takeEnvironment }] = await Promise.all([
+        import("./sub/doctor.js"),
+        import("./environment.js"),
+      ]);
+      return runDoctor(command.argv, io, takeEnvironment(process.env));
+    }
+    case "config": {
+      const { runConfig } = await import("./sub/config-cmd.js");
+      return runConfig(command.argv, io, process.env);
+    }
+    case "mcpGet": {
+      const { runMcpGet } = await import("./sub/mcp-get.js");
+      return runMcpGet(command.argv, io, process.env);
+    }
+    case "mcpEdit": {
+      const { runMcpEdit } = await import("./sub/mcp-edit.js");
+      return runMcpEdit(command.argv, io, process.env);
+    }
     case "demo": {
       const [{ runDemo }, { takeEnvironment }] = await Promise.all([
         import("./demo.js"),

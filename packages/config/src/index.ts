@@ -50,7 +50,7 @@ export {
   loadUserLayer,
   PROJECT_FILES,
 } from "./layers.js";
-export { readMcpJson } from "./mcp-json.js";
+export { parseMcpJson, readMcpJson } from "./mcp-json.js";
 export type { McpServerSource, ProjectServerVariables } from "./mcp-sources.js";
 export { mcpServerSources, projectServerVariables } from "./mcp-sources.js";
 export type { MergeContext } from "./merge.js";
@@ -71,6 +71,8 @@ export {
   persistAdditionalDirectory,
   persistProjectRule,
 } from "./persist.js";
+/** Edits the user's settings.toml, keeping comments and other keys (see user-edit.ts). */
+export { editUserSettings } from "./user-edit.js";
 
 // Errors
 export type { ConfigErrorCode } from "./errors.js";

@@ -18,6 +18,35 @@ export type { RepoMapStatus } from "./repo-map/session-map.js";
  */
 export { listProjectFiles } from "./repo-map/project-files.js";
 
+// Structured output (`--json-schema`, the Agent SDK's `outputFormat`)
+/** How a structured run ended: the summary of all attempts, the value or the last error. */
+export type {
+  JsonSchemaObject,
+  StructuredOptions,
+  StructuredRun,
+} from "./structured/structured-output.js";
+/**
+ * Runs a prompt whose final answer must be JSON matching a JSON Schema, sending a mismatch
+ * back with its error (up to `maxAttempts` turns). Throws StructuredOutputError
+ * (`structuredOutput.badSchema`) before any turn for a schema that cannot be read.
+ */
+export { runStructured, StructuredOutputError } from "./structured/structured-output.js";
+
+// Keys (`zeng login`)
+/** Where a key was stored: the provider host and auth.json. */
+export type { StoredKey } from "./settings/provider-key.js";
+/**
+ * Stores a key in auth.json (0600) for the provider the user's settings name. Throws
+ * ProviderKeyError (`providerKey.badProvider`) or llm's LlmError (`authFile`).
+ */
+export { ProviderKeyError, storeProviderKey } from "./settings/provider-key.js";
+
+// `zeng doctor`
+/** One checked thing (`key`, `provider`, `git`, `sandbox`, `ripgrep`, `trust`, `settings`) and its state. */
+export type { DiagnoseOptions, Diagnosis } from "./doctor/diagnose.js";
+/** Checks what a run of a project folder needs; never rejects (failures are `fail` lines). */
+export { diagnose } from "./doctor/diagnose.js";
+
 // Slash commands (runCommand): the catalog a UI completes `/` from, and what a run did
 /** A catalog entry for `/` completion: name, kind, description, argument hint, scope. */
 export type { SlashCommandInfo, SlashCommandKind } from "./commands/catalog.js";

@@ -39,7 +39,7 @@ describe("usage and bad usage of the binary", () => {
       [["--frobnicate"], "zeng: unknown option --frobnicate (see zeng --help)\n"],
       [
         ["-p", "x", "--output-format", "xml"],
-        'zeng: --output-format must be one of text, json, stream-json (got "xml") (see zeng --help)\n',
+        'zeng: --output-format must be one of text, json, stream-json, claude-json, claude-stream-json (got "xml") (see zeng --help)\n',
       ],
       [
         ["-p", "x", "--max-turns", "0"],

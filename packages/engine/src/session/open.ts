@@ -55,6 +55,13 @@ import {
 import { EngineSession, type SessionParts } from "./session.js";
 import { runHook } from "../hooks/run-hook.js";
 
+/** The base system prompt: zeng's, or the host's in its place, with the host's addition. */
+function systemBase(overrides: SessionOverrides): string {
+  const base = overrides.systemPrompt ?? basePrompt();
+  const more = overrides.appendSystemPrompt;
+  return more ? `${base}\n\n${more}` : base;
+}
+
 interface Prepared {
   readonly projectRoot: string;
   readonly loaded: LoadedSettings;
@@ -203,7 +210,7 @@ async function buildSession(
   const model = state?.model ?? config.model;
   const { definitions, problems } = await SessionDefinitions.load(
     {
-      base: basePrompt(),
+      base: systemBase(prep.overrides),
       environment: environmentText({
         projectRoot,
         ...(repoRoot ? { repoRoot } : {}),
