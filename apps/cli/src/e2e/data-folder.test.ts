@@ -1,8 +1,8 @@
 import { chmod, lstat, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { reply } from "@z-engine/testkit";
+import { type FakeProviderRequest, reply, when } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { main, type World, world } from "./cli.test.helpers.js";
+import { isMain, main, type World, world } from "./cli.test.helpers.js";
 
 // Issue 38, item 24: the data folder holds copies of the user's files (checkpoints, the repo
 // map's cache) and their conversations: it and everything under it is the user's alone.
@@ -42,13 +42,25 @@ describe("the data folder", () => {
     await chmod(data, 0o755);
     expect((await w.run(["trust"])).code).toBe(0);
     for (let i = 0; i < 2; i++) {
-      // A Bash call makes a checkpoint; two runs write the code cache, then use it.
+      // A Bash call makes a checkpoint; two runs write the code cache, then use it. The map
+      // builds in the background and reaches the model as a reminder: the turn goes on with
+      // harmless calls until it has, so the map's cache is written whatever the load.
+      const prompt = `change it (run ${i})`;
+      const ofRun = (r: FakeProviderRequest) =>
+        isMain(r) && JSON.stringify(r.body).includes(prompt);
+      const hasMap = (r: FakeProviderRequest) => JSON.stringify(r.body).includes("Repository map:");
       w.provider.push(
-        main(reply.toolCall("Bash", { command: "echo changed >> secret.txt" })),
-        main(reply.text("done")),
+        when(ofRun, reply.toolCall("Bash", { command: "echo changed >> secret.txt" })),
+        when((r: FakeProviderRequest) => ofRun(r) && hasMap(r), reply.text("done")),
+        ...Array.from({ length: 40 }, () =>
+          when(
+            (r: FakeProviderRequest) => ofRun(r) && !hasMap(r),
+            reply.toolCall("Bash", { command: "true" }),
+          ),
+        ),
         main(reply.text("more")),
       );
-      const run = await w.run(["-p", "change it", "--permission-mode", "bypass"]);
+      const run = await w.run(["-p", prompt, "--permission-mode", "bypass"]);
       expect(run.code, run.stderr).toBe(0);
     }
     const names = await readdir(data);
