@@ -147,6 +147,12 @@ export class WorktreeAgents {
     return true;
   }
 
+  /** The worktree and the committed changes waiting for `agentId`, or undefined (for the user's review). */
+  review(agentId: string): { worktree: AgentWorktree; changes: WorktreeChanges } | undefined {
+    const entry = this.pending.get(agentId);
+    return entry ? { worktree: entry.worktree, changes: entry.changes } : undefined;
+  }
+
   /** The absolute project paths the pending changes touch, or `null` when none wait. */
   pendingPaths(agentId: string): readonly string[] | null {
     const entry = this.pending.get(agentId);
