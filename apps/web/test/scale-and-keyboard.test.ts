@@ -116,7 +116,7 @@ describe("scale and keyboard", { timeout: 90_000 }, () => {
     await p.keyboard.type("plan");
     await p.keyboard.press("Enter");
     await expect
-      .poll(() => p.locator("header select").first().inputValue(), { timeout: 15_000 })
+      .poll(() => p.getByLabel("Mode", { exact: true }).inputValue(), { timeout: 15_000 })
       .toBe("plan");
   });
 

@@ -11,6 +11,8 @@ export interface AgentSummary {
   readonly agentType: string;
   readonly description: string;
   readonly background: boolean;
+  /** The Agent call that started it, when one did (links the call's row to the agent). */
+  readonly toolCallId?: string;
   readonly status: "running" | "completed" | "failed" | "cancelled";
   readonly reason?: string;
   /** What its responses cost (priced like the session's). */
@@ -47,6 +49,7 @@ export async function sessionAgentList(handle: SessionHandle): Promise<SessionAg
         agentType: r.agentType,
         description: r.description,
         background: r.background,
+        ...(r.toolCallId ? { toolCallId: r.toolCallId } : {}),
         status: "running",
         usage: agents.get(r.agentId)?.usage ?? emptyUsage(),
         startedAt: r.ts,

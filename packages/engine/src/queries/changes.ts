@@ -20,7 +20,7 @@ export interface ChangedFile {
   readonly hunks: readonly DiffHunk[];
   /** Why there is no line diff: a binary file, one too large, a link or not a file. */
   readonly noDiff?: "binary" | "tooLarge" | "link";
-  /** A digest of the file as it is now: a revert names it so that a file changed since is left alone. */
+  /** A digest of the file as it is now (empty between two checkpoints): a revert names it so that a file changed since is left alone. */
   readonly currentSha: string;
 }
 
@@ -107,7 +107,11 @@ function compare(path: string, status: FileChangeStatus, old: Side, now: Side, s
  */
 export async function sessionChanges(
   handle: SessionHandle,
-  options: { readonly checkpointId?: string } = {},
+  options: {
+    readonly checkpointId?: string;
+    /** Compare with this later checkpoint instead of the files now (what one turn changed). */
+    readonly untilCheckpointId?: string;
+  } = {},
 ): Promise<SessionChanges> {
   const { session, ctx } = targetOf(handle);
   const checkpoints = session.log.snapshot().state.checkpoints;
@@ -119,17 +123,27 @@ export async function sessionChanges(
       throw new Error(`no checkpoint ${options.checkpointId} in this session`);
     return { checkpoint: null, checkpoints, files: [] };
   }
-  const changes = await store.diff(checkpoint.commit, "worktree");
+  const until = options.untilCheckpointId
+    ? checkpoints.find((c) => c.id === options.untilCheckpointId)
+    : undefined;
+  if (options.untilCheckpointId && !until)
+    throw new Error(`no checkpoint ${options.untilCheckpointId} in this session`);
+  const changes = await store.diff(checkpoint.commit, until ? until.commit : "worktree");
   if ("disabled" in changes) return { checkpoint, checkpoints, files: [], note: changes.disabled };
+  const read = (commit: string, path: string) =>
+    readStoredFile(store.gitDir, commit, path, ctx.childEnv);
+  const newSide = async (path: string): Promise<{ side: Side; sha: string }> => {
+    if (until) return { side: storedSide(await read(until.commit, path)), sha: "" };
+    const now = await readProjectFile(session.projectRoot, path);
+    return { side: currentSide(now), sha: currentSha(now) };
+  };
   const files: ChangedFile[] = [];
   for (const change of changes.slice(0, MAX_CHANGED_FILES)) {
-    const [stored, now] = await Promise.all([
-      readStoredFile(store.gitDir, checkpoint.commit, change.path, ctx.childEnv),
-      readProjectFile(session.projectRoot, change.path),
+    const [stored, after] = await Promise.all([
+      read(checkpoint.commit, change.path),
+      newSide(change.path),
     ]);
-    files.push(
-      compare(change.path, change.status, storedSide(stored), currentSide(now), currentSha(now)),
-    );
+    files.push(compare(change.path, change.status, storedSide(stored), after.side, after.sha));
   }
   const left = changes.length - files.length;
   return {
