@@ -85,6 +85,12 @@ export async function startFixture(options: {
   files: FixtureFiles;
   script: readonly ScriptResponse[];
   settings?: Readonly<Record<string, unknown>>;
+  /** The server's folder (new sessions default to it); default the fixture repository. */
+  cwd?: string;
+  /** The warning the server shows on every screen. */
+  warning?: string;
+  /** The fast model's script (titles, compaction summaries); default: titles. */
+  fastScript?: readonly ScriptResponse[];
 }): Promise<WebFixture> {
   const home = await mkdtemp(join(tmpdir(), "zeng-web-"));
   const repo = await createFixtureRepo({ files: options.files });
@@ -96,7 +102,9 @@ export async function startFixture(options: {
   const boot = async (script: readonly ScriptResponse[]) => {
     const model = new ScriptedModel([...script]);
     const titles = new ScriptedModel(
-      Array.from({ length: 8 }, () => reply.text("Fix the login bug")),
+      options.fastScript
+        ? [...options.fastScript]
+        : Array.from({ length: 8 }, () => reply.text("Fix the login bug")),
     );
     const engine = await createEngine({
       paths,
@@ -106,7 +114,13 @@ export async function startFixture(options: {
       repoMap: false,
       ...(options.settings ? { settings: options.settings } : {}),
     });
-    const server = await startWebServer({ engine, dataDir: paths.dataDir, publicDir: PUBLIC_DIR });
+    const server = await startWebServer({
+      engine,
+      dataDir: paths.dataDir,
+      publicDir: PUBLIC_DIR,
+      cwd: options.cwd ?? repo.root,
+      ...(options.warning ? { warning: options.warning } : {}),
+    });
     return { model, engine, server };
   };
   const stop = async (f: WebFixture) => {
@@ -137,6 +151,16 @@ export async function newSession(page: Page, fixture: WebFixture): Promise<void>
   await page.getByRole("button", { name: "Start" }).click();
   await page.getByLabel("Message").waitFor();
   await page.getByTestId("connection").filter({ hasText: "live" }).waitFor();
+}
+
+/** Opens a side panel tab (on narrow screens the panel is a sheet the header's Details opens). */
+export async function openTab(
+  page: Page,
+  name: "Overview" | "Changes" | "Agents" | "Context",
+): Promise<void> {
+  const tab = page.getByRole("tab", { name: new RegExp(`^${name}`) });
+  if (!(await tab.isVisible())) await page.getByRole("button", { name: "Details" }).click();
+  await tab.click();
 }
 
 /** Types a prompt and sends it. */

@@ -107,6 +107,8 @@ export const api = {
   settings: (id: string) => call<SettingsReport>("GET", s(id, "settings")),
   editRule: (id: string, edit: RuleEdit) => call<RuleEditOutcome>("POST", s(id, "rules"), edit),
   trust: (id: string) => call<TrustReport>("GET", s(id, "trust")),
+  /** Trusts the session's folder; resolves once the engine applied it. */
+  trustFolder: (id: string) => call<{ message: string | null }>("POST", s(id, "trust"), {}),
   models: (id: string) => call<ModelChoice[]>("GET", s(id, "models")),
 };
 

@@ -2,6 +2,7 @@
 // engine's command catalog (read again each time a "/" starts the box), images attached by
 // paste, drop or the picker, and the prompt a rewind gave back.
 import type { ImageBlock } from "@z-engine/protocol";
+import { Icon } from "./icons.js";
 import {
   type ClipboardEvent,
   type DragEvent,
@@ -186,7 +187,7 @@ export function Composer({ sessionId, running, onSubmit, onSteer, onCommand, res
           title="Attach images (or paste or drop them)"
           onClick={() => picker.current?.click()}
         >
-          ＋
+          <Icon name="attach" />
         </button>
         <input
           ref={picker}

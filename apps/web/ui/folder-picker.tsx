@@ -1,6 +1,7 @@
 // The folder picker: the server lists folders (names only, never a file or its contents);
 // the user walks them and starts a session in one.
 import { useEffect, useRef, useState } from "react";
+import { Icon } from "./icons.js";
 import { api } from "./api.js";
 import { useData } from "./use-data.js";
 
@@ -74,14 +75,14 @@ export function FolderPicker({
                 className="link"
                 onClick={() => value.parent && go(value.parent)}
               >
-                ↑ .. (up to {value.parent})
+                <Icon name="up" /> .. (up to {value.parent})
               </button>
             </li>
           ) : null}
           {value?.folders.map((f) => (
             <li key={f.path}>
               <button type="button" className="link" onClick={() => go(f.path)}>
-                📁 {f.name}
+                <Icon name="folder" /> {f.name}
               </button>
             </li>
           ))}

@@ -2,6 +2,7 @@
 // session, the Inbox, Settings), the command palette, the theme. The page is in the URL
 // (`session`, `view`), so a reload comes back to it.
 import { useCallback, useEffect, useMemo, useState } from "react";
+import { Icon } from "./icons.js";
 import { createRoot } from "react-dom/client";
 import { api, followHub, type InboxItem, type ProjectEntry, type ServerInfo } from "./api.js";
 import { Home } from "./home.js";
@@ -129,7 +130,7 @@ function App() {
               aria-label="Sessions"
               onClick={() => setMenu(true)}
             >
-              ☰
+              <Icon name="menu" />
             </button>
             <Home info={data.info} projects={data.projects} open={(id) => go("session", id)} />
           </>

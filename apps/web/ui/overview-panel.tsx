@@ -1,7 +1,7 @@
 // The side panel's Overview: the badge and the check records behind it, todos, checkpoints
 // (what each turn changed, review and rewind from it) and what every agent spent.
 import type { SessionAgentsReport } from "@z-engine/engine";
-import type { CheckpointInfo, CheckRecord, RewindRestore, Usage } from "@z-engine/protocol";
+import type { Badge, CheckpointInfo, CheckRecord, RewindRestore, Usage } from "@z-engine/protocol";
 import { useState } from "react";
 import { api } from "./api.js";
 import { BADGE_LABEL, formatUsage } from "./format.js";
@@ -12,6 +12,7 @@ import type { SessionView } from "./view/types.js";
 export interface OverviewProps {
   readonly sessionId: string;
   readonly view: SessionView;
+  readonly badge: Badge | undefined;
   readonly agents: SessionAgentsReport | undefined;
   readonly running: boolean;
   readonly reviewFrom: (checkpointId: string) => void;
@@ -22,7 +23,7 @@ export function Overview(props: OverviewProps) {
   const { view } = props;
   return (
     <div className="panel-body">
-      <Verification view={view} />
+      <Verification view={view} badge={props.badge} />
       {view.todos.length > 0 ? (
         <section aria-label="Todos">
           <h2>Todos</h2>
@@ -36,25 +37,25 @@ export function Overview(props: OverviewProps) {
 }
 
 /** The badge, a button that shows the check records behind it. */
-function Verification({ view }: { view: SessionView }) {
+function Verification({ view, badge }: { view: SessionView; badge: Badge | undefined }) {
   const [open, setOpen] = useState(false);
   return (
     <section aria-label="Verification" data-testid="badge-panel">
       <h2>Verification</h2>
-      {view.badge ? (
+      {badge ? (
         <>
           <button
             type="button"
-            className={`badge badge-${view.badge.status}`}
+            className={`badge badge-${badge.status}`}
             data-testid="badge"
             aria-expanded={open}
             aria-controls="check-records"
             title="Show the check records behind the badge"
             onClick={() => setOpen(!open)}
           >
-            {BADGE_LABEL[view.badge.status]}
+            {BADGE_LABEL[badge.status]}
           </button>
-          <p>{view.badge.reason}</p>
+          <p>{badge.reason}</p>
         </>
       ) : (
         <p className="muted">No turn yet.</p>

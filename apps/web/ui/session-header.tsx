@@ -1,6 +1,7 @@
 // The session header: folder, branch, the model (a picker from the catalog), mode, effort,
 // the badge, context left, and Interrupt/Cancel (icons on narrow screens).
 import type { ModelChoice, SessionStatus } from "@z-engine/engine";
+import { Icon } from "./icons.js";
 import type { Badge, EngineCommand } from "@z-engine/protocol";
 import { useState } from "react";
 import { api } from "./api.js";
@@ -103,19 +104,19 @@ export function SessionHeader(props: Props) {
         aria-label="Sessions"
         onClick={props.openMenu}
       >
-        ☰
+        <Icon name="menu" />
       </button>
       <div className="title-block">
         <h1>{props.title ?? "New session"}</h1>
         <div className="where muted">
           {status ? (
             <span className="folder" title={status.projectRoot} data-testid="header-folder">
-              📁 {baseName(status.projectRoot)}
+              <Icon name="folder" /> {baseName(status.projectRoot)}
             </span>
           ) : null}
           {status?.branch ? (
             <span className="branch" data-testid="header-branch">
-              ⎇ {status.branch}
+              <Icon name="branch" /> {status.branch}
             </span>
           ) : null}
           {status && !status.trusted ? <span className="untrusted">untrusted</span> : null}
@@ -177,7 +178,7 @@ export function SessionHeader(props: Props) {
               aria-keyshortcuts="Escape"
               title="Interrupt the running turn (Esc)"
             >
-              <span aria-hidden="true">⏸</span>
+              <Icon name="pause" />
               <span className="wide-only">Interrupt</span>
             </button>
             <button
@@ -187,7 +188,7 @@ export function SessionHeader(props: Props) {
               aria-label="Cancel"
               title="Cancel the turn and drop queued steering"
             >
-              <span aria-hidden="true">■</span>
+              <Icon name="stop" />
               <span className="wide-only">Cancel</span>
             </button>
           </span>
@@ -198,7 +199,7 @@ export function SessionHeader(props: Props) {
           aria-label="Details"
           onClick={props.openPanel}
         >
-          ◧
+          <Icon name="panel" />
         </button>
       </div>
     </header>

@@ -191,6 +191,7 @@ export function SessionView({ id, openMenu, tab: firstTab }: Props) {
         <SidePanel
           sessionId={id}
           view={view}
+          badge={badge}
           running={running}
           agents={agents.value}
           tab={tab}

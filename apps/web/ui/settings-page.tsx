@@ -70,7 +70,7 @@ function Trust({ sessionId, reload }: { sessionId: string; reload: () => void })
             type="button"
             className="primary"
             onClick={() =>
-              api.send(sessionId, { type: "trustWorkspace", trusted: true }).then(() => {
+              api.trustFolder(sessionId).then(() => {
                 report.reload();
                 reload();
               })

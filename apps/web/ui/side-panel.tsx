@@ -1,6 +1,7 @@
 // The side panel: Overview, Changes, Agents (and jobs), Context, as tabs.
 import type { SessionAgentsReport } from "@z-engine/engine";
-import type { EngineCommand, RewindRestore } from "@z-engine/protocol";
+import { Icon } from "./icons.js";
+import type { Badge, EngineCommand, RewindRestore } from "@z-engine/protocol";
 import { type KeyboardEvent, useRef } from "react";
 import { AgentsPanel } from "./agents-panel.js";
 import { ChangesPanel } from "./changes-panel.js";
@@ -20,6 +21,8 @@ const TABS: Array<[PanelTab, string]> = [
 export interface SidePanelProps {
   readonly sessionId: string;
   readonly view: SessionView;
+  /** The badge now (re-read after a rewind). */
+  readonly badge: Badge | undefined;
   readonly running: boolean;
   readonly agents: SessionAgentsReport | undefined;
   readonly tab: PanelTab;
@@ -75,7 +78,7 @@ export function SidePanel(props: SidePanelProps) {
           aria-label="Close the panel"
           onClick={props.close}
         >
-          ×
+          <Icon name="close" />
         </button>
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabpanel">
@@ -83,6 +86,7 @@ export function SidePanel(props: SidePanelProps) {
           <Overview
             sessionId={props.sessionId}
             view={view}
+            badge={props.badge}
             agents={props.agents}
             running={props.running}
             reviewFrom={(id) => {

@@ -1,6 +1,7 @@
 // The sidebar: new session, Inbox, Settings, and the recent project folders with their
 // sessions (title, last outcome, cost, time). On narrow screens it is a drawer.
 import type { ProjectEntry } from "./api.js";
+import { Icon } from "./icons.js";
 import { formatCost, OUTCOME_LABEL, relativeTime } from "./format.js";
 
 export type Page = "home" | "session" | "inbox" | "settings";
@@ -19,7 +20,7 @@ const OUTCOME_MARK: Record<string, string> = {
   completed: "✓",
   failed: "✕",
   cancelled: "■",
-  interrupted: "⏸",
+  interrupted: "‖",
   budgetExhausted: "$",
 };
 
@@ -44,7 +45,7 @@ export function Sidebar(props: Props) {
           onClick={() => go("home")}
           aria-current={current.page === "home" ? "page" : undefined}
         >
-          ＋ New session
+          <Icon name="plus" /> New session
         </button>
         <button
           type="button"
@@ -81,7 +82,7 @@ export function Sidebar(props: Props) {
                     aria-label={`New session in ${p.name}`}
                     onClick={() => props.newIn(p.root)}
                   >
-                    ＋
+                    <Icon name="plus" />
                   </button>
                 ) : (
                   <span className="muted small">gone</span>

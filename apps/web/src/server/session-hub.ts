@@ -41,8 +41,29 @@ type Listener = (item: StreamItem) => void;
 const LIST_EVENTS = new Set(["titleChanged", "turnFinished", "turnStarted"]);
 
 /** One session this server opened: its handle, every event it saw (for late subscribers), what waits. */
+/** What the list shows of a session, as its events tell it (meta.json is written a moment later). */
+interface LiveSummary {
+  title?: string;
+  lastTurn?: string;
+  costUsd?: number;
+  turnCount: number;
+  updatedAt?: number;
+}
+
+function summarise(live: LiveSummary, envelope: EventEnvelope): void {
+  const e = envelope.event;
+  if (e.type === "titleChanged") live.title = e.title;
+  else if (e.type === "turnFinished") {
+    live.lastTurn = e.outcome;
+    live.turnCount++;
+  } else if (e.type === "costUpdated") live.costUsd = e.sessionUsage.costUsd;
+  else return;
+  live.updatedAt = envelope.ts;
+}
+
 class OpenSession {
   readonly items: StreamItem[] = [];
+  readonly live: LiveSummary = { turnCount: 0 };
   private readonly listeners = new Set<Listener>();
   handle: SessionHandle | undefined;
   pending: PendingItems | undefined;
@@ -53,9 +74,29 @@ class OpenSession {
     const item = { cursor: this.items.length, replayed, envelope };
     this.items.push(item);
     this.pending ??= new PendingItems(envelope.sessionId);
+    summarise(this.live, envelope);
     if (this.pending.apply(envelope)) this.changed({ type: "inbox" });
     if (!replayed && LIST_EVENTS.has(envelope.event.type)) this.changed({ type: "sessions" });
     for (const listener of this.listeners) listener(item);
+  }
+
+  /** Resolves with the first new envelope that `match` accepts, or undefined after `timeoutMs`. */
+  next(
+    match: (e: EventEnvelope) => boolean,
+    timeoutMs: number,
+  ): Promise<EventEnvelope | undefined> {
+    return new Promise((resolve) => {
+      const done = (value: EventEnvelope | undefined) => {
+        clearTimeout(timer);
+        this.listeners.delete(listener);
+        resolve(value);
+      };
+      const listener: Listener = (item) => {
+        if (match(item.envelope)) done(item.envelope);
+      };
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      this.listeners.add(listener);
+    });
   }
 
   /** Delivers the items after `after`, then every new one, until the returned stop is called. */
@@ -90,18 +131,27 @@ export class SessionHub {
   /** Every stored session that has a turn (or is open here), newest first. */
   async list(): Promise<SessionEntry[]> {
     const stored = await (await this.engine).listSessions();
+    const live = new Map<string, LiveSummary>();
+    for (const [id, opening] of this.open) {
+      const session = await opening.catch(() => undefined);
+      if (session) live.set(id, session.live);
+    }
     return stored
       .filter((s) => s.turnCount > 0 || this.open.has(s.id))
-      .map((s) => ({
-        id: s.id,
-        title: s.title,
-        projectRoot: s.projectRoot,
-        updatedAt: s.updatedAt,
-        turnCount: s.turnCount,
-        costUsd: s.costUsd,
-        lastTurn: s.lastTurn,
-        open: this.open.has(s.id),
-      }));
+      .map((s) => {
+        const now = live.get(s.id);
+        return {
+          id: s.id,
+          title: now?.title ?? s.title,
+          projectRoot: s.projectRoot,
+          updatedAt: Math.max(now?.updatedAt ?? 0, s.updatedAt),
+          turnCount: Math.max(now?.turnCount ?? 0, s.turnCount),
+          costUsd: Math.max(now?.costUsd ?? 0, s.costUsd),
+          lastTurn: now?.lastTurn ?? s.lastTurn,
+          open: this.open.has(s.id),
+        };
+      })
+      .sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
   /**
@@ -174,6 +224,21 @@ export class SessionHub {
    */
   async commands(id: string): Promise<SlashCommand[]> {
     return (await this.handle(id)).commands();
+  }
+
+  /**
+   * Trusts the session's folder (the `trustWorkspace` command) and resolves once the engine
+   * says it applied (its `trust.*` notice), at most after 10 s; with the notice's text.
+   */
+  async trust(id: string): Promise<string | undefined> {
+    const session = await this.resume(id);
+    const applied = session.next(
+      (e) => e.event.type === "notice" && e.event.code.startsWith("trust"),
+      10_000,
+    );
+    session.handle?.send({ type: "trustWorkspace", trusted: true });
+    const notice = await applied;
+    return notice?.event.type === "notice" ? notice.event.message : undefined;
   }
 
   /** The handle of a session, opening a stored one first; rejects with an HttpError when it cannot be opened. */

@@ -163,6 +163,11 @@ const HANDLERS: Array<[Route["method"], string, Handler]> = [
       ),
   ],
   [
+    "POST",
+    "trust",
+    async (hub, { params }) => ({ message: (await hub.trust(params.id ?? "")) ?? null }),
+  ],
+  [
     "GET",
     "trust",
     async (hub, { params }) => (await engine()).trustReport(await hub.handle(params.id ?? "")),
