@@ -1,7 +1,7 @@
 import type { ModelRequest } from "@z-engine/protocol";
 import { reply, when } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { newSession, openTab, send, startFixture, sharedBrowser } from "./web-harness.js";
+import { newSession, send, startFixture, sharedBrowser } from "./web-harness.js";
 
 // Agents and jobs: subagents with their transcripts, cost and status, background shells with
 // their output, stopping a job, and an approval card that says which agent asked.

@@ -98,13 +98,11 @@ describe("images and themes", { timeout: 90_000 }, () => {
     cleanup.push(() => f.dispose());
     const p = await page();
     await newSession(p, f);
-    await p
-      .getByTestId("image-picker")
-      .setInputFiles({
-        name: "dot.png",
-        mimeType: "image/png",
-        buffer: Buffer.from(PNG, "base64"),
-      });
+    await p.getByTestId("image-picker").setInputFiles({
+      name: "dot.png",
+      mimeType: "image/png",
+      buffer: Buffer.from(PNG, "base64"),
+    });
     await p
       .getByTestId("image-picker")
       .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
