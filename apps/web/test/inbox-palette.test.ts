@@ -74,6 +74,11 @@ describe("the command palette", { timeout: 90_000 }, () => {
     await p.keyboard.type("theme dark");
     await p.keyboard.press("Enter");
     await expect.poll(() => p.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+    // Chosen over the system's light preference.
+    await p.emulateMedia({ colorScheme: "light" });
+    expect(await p.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
+      "rgb(27, 27, 26)",
+    );
     await p.keyboard.press("Control+k");
     await p.keyboard.type("context");
     await p.keyboard.press("Enter");
@@ -133,6 +138,19 @@ describe("images and themes", { timeout: 90_000 }, () => {
     ]);
     // The prompt shows them.
     expect(await p.getByTestId("user-message").locator("img").count()).toBe(2);
+    // A dropped image joins the next prompt.
+    await p.getByTestId("composer").evaluate((el, png) => {
+      const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], "dropped.png", { type: "image/png" }));
+      el.dispatchEvent(
+        new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }),
+      );
+    }, PNG);
+    await p
+      .getByRole("list", { name: "Attached images" })
+      .getByRole("img", { name: "dropped.png" })
+      .waitFor();
   });
 
   it("follows the system's theme, light or dark", async () => {

@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFixtureRepo, reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { send, startFixture, sharedBrowser } from "./web-harness.js";
+import { send, spawnBin, startFixture, sharedBrowser } from "./web-harness.js";
 
 // Projects and sessions: the sidebar's folders from the stored sessions with real titles,
 // last outcome, cost and time; empty sessions hidden; a new session in the server's folder,
@@ -132,16 +131,7 @@ describe("projects and sessions", { timeout: 90_000 }, () => {
     cleanup.push(() => rm(home, { recursive: true, force: true }));
     await mkdir(join(home, "project"));
     await writeFile(join(home, "project", "a.txt"), "a\n");
-    const child = spawn(process.execPath, [join(import.meta.dirname, "..", "dist", "main.js")], {
-      cwd: join(home, "project"),
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: home,
-        ZENGINE_HOME: join(home, "data"),
-        ZENGINE_CONFIG_HOME: join(home, "config"),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawnBin(home, join(home, "project"));
     cleanup.push(async () => {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
@@ -149,7 +139,7 @@ describe("projects and sessions", { timeout: 90_000 }, () => {
     });
     const stderr = await new Promise<string>((resolve, reject) => {
       let text = "";
-      child.stderr.on("data", (chunk: Buffer) => {
+      child.stderr?.on("data", (chunk: Buffer) => {
         text += chunk.toString();
         if (text.includes("\n")) resolve(text);
       });

@@ -19,6 +19,15 @@ function item(event: EngineEvent, scope: { agentId?: string; turnId?: string } =
   return { cursor: cursor++, replayed: false, envelope };
 }
 
+/** A turnStarted item. */
+const started = (turnId: string, userMessageId: string, prompt: string) =>
+  item({
+    type: "turnStarted",
+    turnId: turnId as never,
+    userMessageId: userMessageId as never,
+    prompt,
+  });
+
 /** Folds one item at a time, as a slow stream would. */
 function apply(view: { current: SessionView }, i: StreamItem): void {
   view.current = reduceView(view.current, [i]);
@@ -41,24 +50,8 @@ describe("the view fold", () => {
   it("drops the rewound turns on a conversation rewind and keeps them on a code rewind", () => {
     cursor = 0;
     const box = { current: emptyView() };
-    apply(
-      box,
-      item({
-        type: "turnStarted",
-        turnId: "turn_1" as never,
-        userMessageId: "msg_1" as never,
-        prompt: "one",
-      }),
-    );
-    apply(
-      box,
-      item({
-        type: "turnStarted",
-        turnId: "turn_2" as never,
-        userMessageId: "msg_2" as never,
-        prompt: "two",
-      }),
-    );
+    apply(box, started("turn_1", "msg_1", "one"));
+    apply(box, started("turn_2", "msg_2", "two"));
     apply(
       box,
       item({
@@ -127,12 +120,7 @@ describe("the fold's purity and the trial's fixes", () => {
     const before = emptyView();
     const frozen = JSON.stringify(before);
     const after = reduceView(before, [
-      item({
-        type: "turnStarted",
-        turnId: "turn_1" as never,
-        userMessageId: "msg_1" as never,
-        prompt: "p",
-      }),
+      started("turn_1", "msg_1", "p"),
       item({ type: "assistantStarted", messageId: "msg_a" as never, model: "m" }),
     ]);
     expect(JSON.stringify(before)).toBe(frozen);
@@ -145,12 +133,7 @@ describe("the fold's purity and the trial's fixes", () => {
   it("ends a failed turn's answer and running calls: no streaming cursor is left", () => {
     cursor = 0;
     const view = reduceView(emptyView(), [
-      item({
-        type: "turnStarted",
-        turnId: "turn_1" as never,
-        userMessageId: "msg_1" as never,
-        prompt: "p",
-      }),
+      started("turn_1", "msg_1", "p"),
       item({ type: "assistantStarted", messageId: "msg_a" as never, model: "m" }),
       item({ type: "textDelta", messageId: "msg_a" as never, text: "half" }),
       item({
@@ -215,12 +198,7 @@ describe("the fold's purity and the trial's fixes", () => {
   it("after a rewind of the conversation gives the prompt back and asks for the badge again", () => {
     cursor = 0;
     const view = reduceView(emptyView(), [
-      item({
-        type: "turnStarted",
-        turnId: "turn_1" as never,
-        userMessageId: "msg_1" as never,
-        prompt: "first",
-      }),
+      started("turn_1", "msg_1", "first"),
       item({
         type: "turnFinished",
         turnId: "turn_1" as never,
@@ -229,12 +207,7 @@ describe("the fold's purity and the trial's fixes", () => {
         badge: badge("verified"),
         durationMs: 1,
       }),
-      item({
-        type: "turnStarted",
-        turnId: "turn_2" as never,
-        userMessageId: "msg_2" as never,
-        prompt: "second",
-      }),
+      started("turn_2", "msg_2", "second"),
       item({
         type: "turnFinished",
         turnId: "turn_2" as never,

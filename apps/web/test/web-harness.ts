@@ -1,5 +1,6 @@
 // An engine over a fixture repository with scripted models, the web server over it, and one
 // headless Chromium (Debian's) driven by playwright-core.
+import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -161,6 +162,23 @@ export async function openTab(
   const tab = page.getByRole("tab", { name: new RegExp(`^${name}`) });
   if (!(await tab.isVisible())) await page.getByRole("button", { name: "Details" }).click();
   await tab.click();
+}
+
+/** The bundled bin, as a user starts it. */
+export const BIN = join(import.meta.dirname, "..", "dist", "main.js");
+
+/** Starts `zeng-web` with a home of its own (`home`: data, config), in `cwd`. The caller kills it. */
+export function spawnBin(home: string, cwd = home, stderr: "pipe" | "inherit" = "pipe") {
+  return spawn(process.execPath, [BIN], {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      ZENGINE_HOME: join(home, "data"),
+      ZENGINE_CONFIG_HOME: join(home, "config"),
+    },
+    stdio: ["ignore", "pipe", stderr],
+  });
 }
 
 /** Types a prompt and sends it. */

@@ -37,3 +37,23 @@ export function Icon({ name }: { name: IconName }) {
     </svg>
   );
 }
+
+/** A button that shows only an icon; `label` is its accessible name and tooltip. */
+export function IconButton(props: {
+  icon: IconName;
+  label: string;
+  onClick: () => void;
+  className?: string;
+}) {
+  return (
+    <button
+      type="button"
+      className={`icon ${props.className ?? ""}`.trim()}
+      aria-label={props.label}
+      title={props.label}
+      onClick={props.onClick}
+    >
+      <Icon name={props.icon} />
+    </button>
+  );
+}

@@ -2,7 +2,7 @@
 // session, the Inbox, Settings), the command palette, the theme. The page is in the URL
 // (`session`, `view`), so a reload comes back to it.
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { Icon } from "./icons.js";
+import { IconButton } from "./icons.js";
 import { createRoot } from "react-dom/client";
 import { api, followHub, type InboxItem, type ProjectEntry, type ServerInfo } from "./api.js";
 import { Home } from "./home.js";
@@ -124,14 +124,12 @@ function App() {
         ) : null}
         {place.page === "home" ? (
           <>
-            <button
-              type="button"
-              className="icon menu-button floating"
-              aria-label="Sessions"
+            <IconButton
+              icon="menu"
+              label="Sessions"
+              className="menu-button floating"
               onClick={() => setMenu(true)}
-            >
-              <Icon name="menu" />
-            </button>
+            />
             <Home info={data.info} projects={data.projects} open={(id) => go("session", id)} />
           </>
         ) : null}

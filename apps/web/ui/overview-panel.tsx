@@ -5,7 +5,7 @@ import type { Badge, CheckpointInfo, CheckRecord, RewindRestore, Usage } from "@
 import { useState } from "react";
 import { api } from "./api.js";
 import { BADGE_LABEL, formatUsage } from "./format.js";
-import { TodoList } from "./rows.js";
+import { RewindChoice, TodoList } from "./rows.js";
 import { useData } from "./use-data.js";
 import type { SessionView } from "./view/types.js";
 
@@ -125,10 +125,6 @@ function CheckpointItem(
 ) {
   const { checkpoint: c, next, view } = props;
   const [rewinding, setRewinding] = useState(false);
-  const pick = (restore: RewindRestore) => {
-    props.rewind(c.messageId, restore);
-    setRewinding(false);
-  };
   return (
     <li data-testid="checkpoint">
       <details>
@@ -156,20 +152,11 @@ function CheckpointItem(
         )}
       </div>
       {rewinding ? (
-        <div className="rewind-choice" role="dialog" aria-label="Rewind to this checkpoint">
-          <button type="button" onClick={() => pick("both")}>
-            Code and conversation
-          </button>
-          <button type="button" onClick={() => pick("conversation")}>
-            Conversation only
-          </button>
-          <button type="button" onClick={() => pick("code")}>
-            Code only
-          </button>
-          <button type="button" className="quiet" onClick={() => setRewinding(false)}>
-            Cancel
-          </button>
-        </div>
+        <RewindChoice
+          label="Rewind to this checkpoint"
+          pick={(restore) => props.rewind(c.messageId, restore)}
+          close={() => setRewinding(false)}
+        />
       ) : null}
     </li>
   );

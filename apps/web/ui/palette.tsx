@@ -1,6 +1,7 @@
 // The command palette (Ctrl/Cmd+K): sessions, the app's commands, the session's panels and
 // slash commands, modes and settings, filtered as you type; ↑/↓ and Enter, Esc closes.
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
+import { Dialog } from "./dialog.js";
 import { api, type ProjectEntry, type SlashCommand } from "./api.js";
 import { baseName } from "./format.js";
 
@@ -134,55 +135,42 @@ export function Palette({ actions, close }: { actions: PaletteActions; close: ()
     }
   };
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: a click outside the dialog closes it, as Esc does
-    <div
-      className="overlay"
-      role="presentation"
-      onMouseDown={(e) => e.target === e.currentTarget && close()}
-    >
-      <div
-        className="dialog palette"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Command palette"
-        data-testid="palette"
-      >
-        <input
-          ref={input}
-          role="combobox"
-          aria-expanded="true"
-          aria-controls="palette-list"
-          aria-activedescendant={shown[pick] ? `pal-${shown[pick].id}` : undefined}
-          aria-label="Search sessions, commands and settings"
-          placeholder="Search sessions, commands and settings…"
-          value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setPick(0);
-          }}
-          onKeyDown={onKey}
-        />
-        <div id="palette-list" role="listbox" aria-label="Results" className="palette-list">
-          {shown.length === 0 ? <div className="muted empty">Nothing matches.</div> : null}
-          {shown.map((item, i) => (
-            <div
-              key={item.id}
-              id={`pal-${item.id}`}
-              role="option"
-              tabIndex={-1}
-              aria-selected={i === pick}
-              onMouseEnter={() => setPick(i)}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                choose(item);
-              }}
-            >
-              <span className="pal-group">{item.group}</span> {item.label}
-              {item.hint ? <span className="muted"> {item.hint}</span> : null}
-            </div>
-          ))}
-        </div>
+    <Dialog label="Command palette" className="palette" testId="palette" close={close}>
+      <input
+        ref={input}
+        role="combobox"
+        aria-expanded="true"
+        aria-controls="palette-list"
+        aria-activedescendant={shown[pick] ? `pal-${shown[pick].id}` : undefined}
+        aria-label="Search sessions, commands and settings"
+        placeholder="Search sessions, commands and settings…"
+        value={query}
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setPick(0);
+        }}
+        onKeyDown={onKey}
+      />
+      <div id="palette-list" role="listbox" aria-label="Results" className="palette-list">
+        {shown.length === 0 ? <div className="muted empty">Nothing matches.</div> : null}
+        {shown.map((item, i) => (
+          <div
+            key={item.id}
+            id={`pal-${item.id}`}
+            role="option"
+            tabIndex={-1}
+            aria-selected={i === pick}
+            onMouseEnter={() => setPick(i)}
+            onMouseDown={(e) => {
+              e.preventDefault();
+              choose(item);
+            }}
+          >
+            <span className="pal-group">{item.group}</span> {item.label}
+            {item.hint ? <span className="muted"> {item.hint}</span> : null}
+          </div>
+        ))}
       </div>
-    </div>
+    </Dialog>
   );
 }

@@ -117,15 +117,26 @@ function ToolRow({ entry }: { entry: Extract<Entry, { kind: "tool" }> }) {
   );
 }
 
-function RewindChoice({ messageId, close }: { messageId: string; close: () => void }) {
-  const actions = useContext(RowActionsContext);
+/** The three ways to rewind and Cancel; `pick` gets the choice, then `close` runs. */
+export function RewindChoice(props: {
+  label: string;
+  text?: string;
+  pick: (restore: RewindRestore) => void;
+  close: () => void;
+}) {
   const pick = (restore: RewindRestore) => {
-    actions.rewind(messageId, restore);
-    close();
+    props.pick(restore);
+    props.close();
   };
+  const close = props.close;
   return (
-    <div className="rewind-choice" role="dialog" aria-label="Rewind" data-testid="rewind-dialog">
-      <span>Rewind to before this message:</span>
+    <div
+      className="rewind-choice"
+      role="dialog"
+      aria-label={props.label}
+      data-testid="rewind-dialog"
+    >
+      {props.text ? <span>{props.text}</span> : null}
       <button type="button" onClick={() => pick("both")}>
         Code and conversation
       </button>
@@ -169,7 +180,12 @@ function UserRow({ entry }: { entry: Extract<Entry, { kind: "user" }> }) {
         </button>
       ) : null}
       {choosing && actions.canRewind ? (
-        <RewindChoice messageId={entry.messageId} close={() => setChoosing(false)} />
+        <RewindChoice
+          label="Rewind"
+          text="Rewind to before this message:"
+          pick={(restore) => actions.rewind(entry.messageId, restore)}
+          close={() => setChoosing(false)}
+        />
       ) : null}
     </div>
   );

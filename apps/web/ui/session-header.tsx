@@ -1,7 +1,7 @@
 // The session header: folder, branch, the model (a picker from the catalog), mode, effort,
 // the badge, context left, and Interrupt/Cancel (icons on narrow screens).
 import type { ModelChoice, SessionStatus } from "@z-engine/engine";
-import { Icon } from "./icons.js";
+import { Icon, IconButton } from "./icons.js";
 import type { Badge, EngineCommand } from "@z-engine/protocol";
 import { useState } from "react";
 import { api } from "./api.js";
@@ -98,14 +98,7 @@ export function SessionHeader(props: Props) {
   const left = ctx ? Math.round((ctx.left / Math.max(1, ctx.window)) * 100) : undefined;
   return (
     <header className="top" data-testid="session-header">
-      <button
-        type="button"
-        className="icon menu-button"
-        aria-label="Sessions"
-        onClick={props.openMenu}
-      >
-        <Icon name="menu" />
-      </button>
+      <IconButton icon="menu" label="Sessions" className="menu-button" onClick={props.openMenu} />
       <div className="title-block">
         <h1>{props.title ?? "New session"}</h1>
         <div className="where muted">
@@ -193,14 +186,12 @@ export function SessionHeader(props: Props) {
             </button>
           </span>
         ) : null}
-        <button
-          type="button"
-          className="icon panel-button"
-          aria-label="Details"
+        <IconButton
+          icon="panel"
+          label="Details"
+          className="panel-button"
           onClick={props.openPanel}
-        >
-          <Icon name="panel" />
-        </button>
+        />
       </div>
     </header>
   );

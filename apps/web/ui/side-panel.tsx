@@ -1,6 +1,6 @@
 // The side panel: Overview, Changes, Agents (and jobs), Context, as tabs.
 import type { SessionAgentsReport } from "@z-engine/engine";
-import { Icon } from "./icons.js";
+import { IconButton } from "./icons.js";
 import type { Badge, EngineCommand, RewindRestore } from "@z-engine/protocol";
 import { type KeyboardEvent, useRef } from "react";
 import { AgentsPanel } from "./agents-panel.js";
@@ -72,14 +72,12 @@ export function SidePanel(props: SidePanelProps) {
             {counts[id] ? <span className="count">{counts[id]}</span> : null}
           </button>
         ))}
-        <button
-          type="button"
-          className="icon close-sheet"
-          aria-label="Close the panel"
+        <IconButton
+          icon="close"
+          label="Close the panel"
+          className="close-sheet"
           onClick={props.close}
-        >
-          <Icon name="close" />
-        </button>
+        />
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabpanel">
         {tab === "overview" ? (
