@@ -28,6 +28,16 @@ const started = (turnId: string, userMessageId: string, prompt: string) =>
     prompt,
   });
 
+/** A rewound item (nothing restored, nothing unstorable). */
+const rewound = (messageId: string, restore: "code" | "conversation" | "both") =>
+  item({
+    type: "rewound",
+    messageId: messageId as never,
+    restore,
+    restoredPaths: [],
+    unstorable: [],
+  });
+
 /** Folds one item at a time, as a slow stream would. */
 function apply(view: { current: SessionView }, i: StreamItem): void {
   view.current = reduceView(view.current, [i]);
@@ -52,27 +62,9 @@ describe("the view fold", () => {
     const box = { current: emptyView() };
     apply(box, started("turn_1", "msg_1", "one"));
     apply(box, started("turn_2", "msg_2", "two"));
-    apply(
-      box,
-      item({
-        type: "rewound",
-        messageId: "msg_2" as never,
-        restore: "code",
-        restoredPaths: [],
-        unstorable: [],
-      }),
-    );
+    apply(box, rewound("msg_2", "code"));
     expect(box.current.entries.filter((e) => e.kind === "user")).toHaveLength(2);
-    apply(
-      box,
-      item({
-        type: "rewound",
-        messageId: "msg_2" as never,
-        restore: "conversation",
-        restoredPaths: [],
-        unstorable: [],
-      }),
-    );
+    apply(box, rewound("msg_2", "conversation"));
     expect(
       box.current.entries.filter((e) => e.kind === "user").map((e) => e.kind === "user" && e.text),
     ).toEqual(["one"]);
@@ -216,13 +208,7 @@ describe("the fold's purity and the trial's fixes", () => {
         badge: badge("notApplicable"),
         durationMs: 1,
       }),
-      item({
-        type: "rewound",
-        messageId: "msg_2" as never,
-        restore: "conversation",
-        restoredPaths: [],
-        unstorable: [],
-      }),
+      rewound("msg_2", "conversation"),
     ]);
     expect(view.rewind).toMatchObject({ prompt: "second", filesChanged: true });
     expect(view.badge?.status).toBe("verified");

@@ -18,6 +18,7 @@ import { hostSettingsOf } from "./settings/host-settings.js";
 import { catalogView, llmClientFactory, pricingOverrides } from "./settings/models.js";
 import type { SessionOverrides } from "./settings/session-config.js";
 import { EventFeed } from "./session/event-feed.js";
+import { privateFolder } from "./util/private-folder.js";
 import { createRedactor, scrubbedEnvironment, secretValues } from "./util/secrets.js";
 import type { OpenContext } from "./session/open-context.js";
 import { createEngineSession, resumeEngineSession } from "./session/open.js";
@@ -155,6 +156,7 @@ async function foldersOf(options: EngineOptions, env: Env) {
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   const env = options.env ?? process.env;
   const { paths, temporary } = await foldersOf(options, env);
+  await privateFolder(paths.dataDir);
   const lifetime = new AbortController();
   const sessions = new Map<string, EngineSession>();
   let llmCatalog: LlmCatalog | undefined;

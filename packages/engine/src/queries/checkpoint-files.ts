@@ -1,5 +1,4 @@
-import { execFile } from "node:child_process";
-import { safeGitCommand } from "@z-engine/host";
+import { runGit } from "@z-engine/host";
 
 /** A file as a checkpoint stored it: its bytes and git mode (`100644`, `100755`, `120000` for a link). */
 export interface StoredFile {
@@ -8,33 +7,23 @@ export interface StoredFile {
 }
 
 const TIME_LIMIT_MS = 30_000;
-/** A checkpoint stores files up to 8 MiB; a little more leaves room for git's own output. */
-const MAX_OUTPUT = 9 * 1024 * 1024;
 
 /**
- * Runs one read-only git command against a checkpoint store's shadow repository (its own
- * GIT_DIR, no work tree, the engine's neutral settings, no inherited GIT_* variable).
+ * Runs one read-only git command against a checkpoint store's shadow repository through the
+ * git door (an engine repository: its own GIT_DIR, no work tree, the neutral settings, no
+ * inherited GIT_* variable).
  */
-function shadowGit(
+async function shadowGit(
   gitDir: string,
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<Buffer> {
-  const command = safeGitCommand(args, { env, set: { GIT_DIR: gitDir } });
-  return new Promise((resolve, reject) => {
-    execFile(
-      command.program,
-      command.args,
-      {
-        env: command.env,
-        encoding: "buffer",
-        maxBuffer: MAX_OUTPUT,
-        timeout: TIME_LIMIT_MS,
-        windowsHide: true,
-      },
-      (error, stdout) => (error ? reject(error) : resolve(stdout)),
-    );
+  const out = await runGit(args, {
+    repo: { kind: "engine", gitDir },
+    env,
+    timeoutMs: TIME_LIMIT_MS,
   });
+  return out.stdout;
 }
 
 /**

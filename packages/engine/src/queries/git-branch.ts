@@ -1,20 +1,11 @@
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { readRegular } from "./project-file.js";
 
 const MAX_HEAD_BYTES = 4096;
 
 async function readSmall(path: string): Promise<string | null> {
-  const handle = await open(path, "r").catch(() => null);
-  if (!handle) return null;
-  try {
-    const buffer = Buffer.alloc(MAX_HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, MAX_HEAD_BYTES, 0);
-    return buffer.subarray(0, bytesRead).toString("utf8");
-  } catch {
-    return null;
-  } finally {
-    await handle.close();
-  }
+  return (await readRegular(path, MAX_HEAD_BYTES))?.toString("utf8") ?? null;
 }
 
 /** The git folder of the repository holding `dir`: a `.git` folder, or the one a `.git` file names. */

@@ -1,4 +1,5 @@
-import { lstat, readFile, readlink, realpath } from "node:fs/promises";
+import { constants } from "node:fs";
+import { type FileHandle, lstat, open, readlink, realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 
 /** A project file as the Changes screen reads it: its bytes, a link's target, or nothing. */
@@ -52,8 +53,38 @@ export async function readProjectFile(root: string, path: string): Promise<Proje
   if (info.isSymbolicLink()) return { kind: "link", target: await readlink(full).catch(() => "?") };
   if (!info.isFile()) return { kind: "other" };
   if (info.size > MAX_FILE_BYTES) return { kind: "tooLarge", size: info.size };
-  const bytes = await readFile(full).catch(() => null);
-  return bytes ? { kind: "file", bytes } : { kind: "absent" };
+  const bytes = await readRegular(full, MAX_FILE_BYTES);
+  return bytes ? { kind: "file", bytes } : { kind: "other" };
+}
+
+/**
+ * Opens `path` only if it is a regular file at that very name (`O_NOFOLLOW`: a link swapped in
+ * since an `lstat` fails; `O_NONBLOCK`: a FIFO does not hold the call), checked again on the
+ * open handle. Null otherwise. Never rejects.
+ */
+async function openRegular(path: string): Promise<FileHandle | null> {
+  const flags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  const handle = await open(path, flags).catch(() => null);
+  if (!handle) return null;
+  const info = await handle.stat().catch(() => null);
+  if (info?.isFile()) return handle;
+  await handle.close();
+  return null;
+}
+
+/** At most `max` bytes of the regular file at `path` (see {@link openRegular}), or null. Never rejects. */
+export async function readRegular(path: string, max: number): Promise<Buffer | null> {
+  const handle = await openRegular(path);
+  if (!handle) return null;
+  try {
+    const buffer = Buffer.alloc(Math.min(max, (await handle.stat()).size));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The bytes as text, or null when they look binary (a NUL in the first 8,000 bytes). */

@@ -4,6 +4,7 @@ import {
   type SessionOverrides,
   sessionConfig,
 } from "../settings/session-config.js";
+import { childLaunch, mcpContext } from "./child-launch.js";
 import type { OpenContext } from "./open-context.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
@@ -44,12 +45,12 @@ export async function reloadSessionSettings(
       sessionId: session.id,
       transcriptPath: session.logPath,
       cwd: root,
-      env: { ...ctx.childEnv },
+      ...childLaunch(ctx, root, loaded.trusted),
     }),
     checks: await projectChecks(root, config),
   });
   // A reload is a rebuild point for the repo map (its size may have changed).
   session.repoMap?.rebuild();
-  session.mcp.reconcile(config.settings.mcp.servers);
+  session.mcp.reconcile(config.settings.mcp.servers, mcpContext(ctx, root, loaded));
   return { previous, config };
 }

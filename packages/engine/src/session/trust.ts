@@ -1,3 +1,5 @@
+import { type LoadedSettings, projectServerVariables } from "@z-engine/config";
+import { isProviderKeyVariable } from "../util/secrets.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
 import type { SessionOverrides } from "../settings/session-config.js";
@@ -58,4 +60,25 @@ export async function trustWorkspace(
       ? `${root} is trusted; its project settings now apply (${withheld.join(", ")}).`
       : `${root} is trusted; its project settings now apply.`,
   );
+}
+
+/**
+ * The trust report's line about the project's MCP servers: each server the project defines
+ * and the environment variables its `${VAR}` references would hand it once trusted (a model
+ * provider's key is marked "left empty": it is never expanded there). Undefined when no
+ * project server names a variable. Pure.
+ */
+export function mcpVariablesReport(
+  root: string,
+  loaded: Pick<LoadedSettings, "layers">,
+): string | undefined {
+  const servers = projectServerVariables(loaded.layers);
+  if (servers.length === 0) return undefined;
+  const parts = servers.map(({ server, file, variables }) => {
+    const names = variables.map((v) =>
+      isProviderKeyVariable(v) ? `\${${v}} (left empty)` : `\${${v}}`,
+    );
+    return `${server} (${file}): ${names.join(", ")}`;
+  });
+  return `Trusting ${root} hands its MCP servers these environment variables: ${parts.join("; ")}.`;
 }

@@ -1,4 +1,5 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { resolvePaths } from "@z-engine/config";
 import {
@@ -68,6 +69,23 @@ describe("sessionStatus and currentBadge", () => {
 });
 
 describe("contextReport", () => {
+  it("reads no branch from a HEAD that is a FIFO, and does not hang on it", {
+    timeout: 20_000,
+  }, async () => {
+    h = await harness({ files: { "a.txt": "a\n" }, script: [] });
+    // The project's .git becomes a file naming a folder whose HEAD is a named pipe: opening
+    // it for reading blocks until a writer comes, unless it is opened non-blocking.
+    const root = h.repo.root;
+    await rename(join(root, ".git"), join(root, "real-git"));
+    await mkdir(join(root, "planted"));
+    const made = spawnSync("mkfifo", [join(root, "planted", "HEAD")]);
+    expect(made.status).toBe(0);
+    await writeFile(join(root, ".git"), `gitdir: ${join(root, "planted")}\n`);
+    expect((await sessionStatus(h.session)).branch).toBeNull();
+    await rm(join(root, ".git"));
+    await rename(join(root, "real-git"), join(root, ".git"));
+  });
+
   it("lists system sections, instruction files, skills, tools, the conversation and compactions", async () => {
     h = await harness({
       files: {
