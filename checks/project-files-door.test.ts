@@ -27,6 +27,10 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "reads a `.git` file (a regular file, by stat) only to see that it starts with `gitdir:`; its text goes nowhere (the git door's side)",
   "packages/engine/src/agents/worktrees.ts":
     "reads the engine's own worktree descriptors (JSON, schema-checked; never sent to the model); issue 38 item 16 moves them to the session folder",
+  "packages/engine/src/queries/project-file.ts":
+    "the host's Changes screen (a user's review, never sent to the model): a path checked relative and inside the project, lstat'd (a link reported, not followed), then opened with O_NOFOLLOW | O_NONBLOCK, regular files only (checked on the handle), at most 8 MiB (git-branch.ts reads `.git` and HEAD through it, 4 KiB)",
+  "packages/engine/src/queries/models.ts":
+    "reads the model catalog's cache in the engine's data folder, never a project file",
   "packages/tools/src/regular-file.ts":
     "the Read, Edit and Write tools' door for their own case: the path was resolved to its real path in the tool's action() and decided by the gate (Read/Edit rules, hard links marked), the call refuses a path that leads elsewhere since, and this opens regular files only, with O_NOFOLLOW | O_NONBLOCK, checked again on the open handle",
   "packages/tools/src/search/grep-js.ts":

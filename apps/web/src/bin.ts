@@ -60,12 +60,25 @@ async function main(): Promise<number> {
     process.stderr.write(`zeng-web: the engine could not start: ${messageOf(error)}\n`);
     process.exit(1);
   });
+  // Whether turns can reach a model at all: said at start and on every screen, not at the
+  // first failed turn.
+  const warning = Promise.all([paths, import("@z-engine/engine")]).then(
+    ([p, { checkProviderKey }]) =>
+      checkProviderKey({ env: process.env, paths: p, projectRoot: process.cwd() }).then(
+        (r) => r.problem,
+      ),
+  );
   const server = await startWebServer({
     engine,
     dataDir: paths.then((p) => p.dataDir),
     port: args.port,
+    warning,
   });
   process.stdout.write(`Z Engine web UI: ${server.url}\n`);
+  void warning.then(
+    (problem) => problem && process.stderr.write(`zeng-web: warning: ${problem}\n`),
+    () => {},
+  );
   if (args.open) void openBrowser(server.url);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);

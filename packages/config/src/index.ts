@@ -58,6 +58,15 @@ export { mergeLayers } from "./merge.js";
 export type { SettingsProblem } from "./problems.js";
 export { convertV1, v1KeyPath } from "./v1-import.js";
 
+// Where each effective value comes from, and what an untrusted project would apply
+/**
+ * `settingOrigins(loaded)`: every effective setting with its origin (highest layer that sets
+ * it, or the defaults), withheld project values named, secrets hidden. Pure.
+ * `gatedProjectValues(layers)`: the trust-gated categories a project sets, per file. Pure.
+ */
+export type { GatedProjectValue, SettingWithOrigin, ValueOrigin } from "./origins.js";
+export { gatedProjectValues, settingOrigins } from "./origins.js";
+
 // Trust
 export type { RestrictedSettings, TrustCategory } from "./trust-gate.js";
 export { restrictToUserLevel, TRUST_GATED_CATEGORIES, trustGated } from "./trust-gate.js";

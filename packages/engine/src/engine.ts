@@ -30,6 +30,7 @@ import { EngineShutdown } from "./util/abort.js";
 import { commandInfo, type SlashCommandInfo } from "./commands/catalog.js";
 import { sessionCatalog } from "./commands/run.js";
 import type { CommandResult } from "./commands/result.js";
+import { registerHandle } from "./queries/registry.js";
 
 /** A host's handle on one open session. */
 export interface SessionHandle {
@@ -208,23 +209,26 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   };
   const open = async (
     how: (ctx: OpenContext) => Promise<EngineSession>,
-    onEvent: SessionOptions["onEvent"],
+    o: SessionOptions,
   ): Promise<SessionHandle> => {
     const feed = new EventFeed();
-    if (onEvent) feed.listen(onEvent);
+    if (o.onEvent) feed.listen(o.onEvent);
     const sink = (envelope: EventEnvelope) => {
       options.onEvent?.(envelope);
       feed.publish(envelope);
     };
-    const session = await how({ ...ctx, sink });
+    const sessionCtx = { ...ctx, sink };
+    const session = await how(sessionCtx);
     sessions.set(session.id, session);
-    return handleOf(session, feed, () => sessions.delete(session.id));
+    const handle = handleOf(session, feed, () => sessions.delete(session.id));
+    // The queries (queries/) reach the session behind the handle (the web UI's screens).
+    registerHandle(handle, { session, ctx: sessionCtx, overrides: overridesOf(o) });
+    return handle;
   };
   let stopped: Promise<void> | undefined;
   return {
-    createSession: (root, o = {}) =>
-      open((c) => createEngineSession(c, root, overridesOf(o)), o.onEvent),
-    openSession: (id, o = {}) => open((c) => resumeEngineSession(c, id, overridesOf(o)), o.onEvent),
+    createSession: (root, o = {}) => open((c) => createEngineSession(c, root, overridesOf(o)), o),
+    openSession: (id, o = {}) => open((c) => resumeEngineSession(c, id, overridesOf(o)), o),
     listSessions: () => ctx.store.list(),
     latestSession: async (root) => {
       const list = await ctx.store.list();

@@ -125,3 +125,43 @@ export { mcpVariablesReport } from "./session/trust.js";
 // What a host shows when it opens a stored session (its conversation and rewind targets)
 export type { HistoryMessage, SessionView } from "./queries/history.js";
 export { readSessionView } from "./queries/history.js";
+
+// Queries for a host's screens (the web UI's): each takes a handle this engine gave out and
+// throws a `QueryError` (code `unknownHandle`) for any other object.
+/** An operational failure of a query: `unknownHandle` for a handle this engine did not make. */
+export { QueryError } from "./queries/registry.js";
+/** The session header: folder, branch, mode, model, effort, context used and left, the last badge. */
+export type { SessionStatus } from "./queries/status.js";
+export type { ContextUsage } from "./queries/context-usage.js";
+export { currentBadge, sessionStatus } from "./queries/status.js";
+/** The files changed since a checkpoint, with line diffs; revert a file or some of its hunks. */
+export type { ChangedFile, FileChangeStatus, SessionChanges } from "./queries/changes.js";
+export { MAX_CHANGED_FILES, sessionChanges } from "./queries/changes.js";
+export type { RevertOutcome, RevertRequest } from "./queries/revert.js";
+export { revertChange } from "./queries/revert.js";
+export type { DiffHunk, DiffLine, TextDiff } from "./queries/line-diff.js";
+export { diffTexts, revertHunks } from "./queries/line-diff.js";
+/** Worktree agents' pending changes for the user's Apply or Discard. */
+export type { AgentChangesOutcome, PendingAgentChanges } from "./queries/worktree-changes.js";
+export { pendingAgentChanges, resolveAgentChanges } from "./queries/worktree-changes.js";
+/** Subagents (status, spend, transcript) and background jobs' output. */
+export type { AgentSummary, JobOutputView, SessionAgentsReport } from "./queries/agents.js";
+export { agentHistory, jobOutput, sessionAgentList } from "./queries/agents.js";
+/** What the model sees now: sections, instruction files, skills, tools, repo map, MCP, compactions. */
+export type { CompactionSummary, ContextPart, ContextReport } from "./queries/context.js";
+export { contextReport } from "./queries/context.js";
+/** Settings with their origins, permission rules (edit them), the trust report. */
+export type {
+  RuleEdit,
+  RuleEditOutcome,
+  RuleView,
+  SettingsReport,
+  TrustReport,
+} from "./queries/settings.js";
+export { editPermissionRule, settingsReport, trustReport } from "./queries/settings.js";
+/** The models a session's picker offers (settings, built-in families, the cached catalog). */
+export type { ModelChoice } from "./queries/models.js";
+export { modelChoices } from "./queries/models.js";
+/** Whether a folder's settings lead to a provider and a key, without a session or a request. */
+export type { ProviderKeyReport } from "./queries/provider-key.js";
+export { checkProviderKey } from "./queries/provider-key.js";

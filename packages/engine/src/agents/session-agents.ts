@@ -215,6 +215,14 @@ export class SessionAgents implements AgentPort {
     return await this.worktrees.pendingPaths(agentId);
   }
 
+  /** A worktree agent's pending changes and its worktree, for the user's review (queries/worktree-changes.ts). */
+  async pendingReview(
+    agentId: string,
+  ): Promise<{ worktree: AgentWorktree; changes: WorktreeChanges } | undefined> {
+    await this.restorePending(agentId);
+    return this.worktrees.review(agentId);
+  }
+
   async applyChanges(agentId: string, apply: boolean): Promise<ToolOutput> {
     await this.restorePending(agentId);
     // The output's writtenPaths make the applied files count as the parent's writes.

@@ -143,6 +143,12 @@ export class WorktreeAgents {
     return true;
   }
 
+  /** The worktree and the committed changes waiting for `agentId`, or undefined (for the user's review). */
+  review(agentId: string): { worktree: AgentWorktree; changes: WorktreeChanges } | undefined {
+    const entry = this.pending.get(agentId);
+    return entry ? { worktree: entry.worktree, changes: entry.changes } : undefined;
+  }
+
   /**
    * The real absolute paths the pending changes would write (a link followed to where it
    * leads, so the gate sees that), or `null` when none wait.

@@ -1,13 +1,12 @@
 import { type LoadedSettings, projectServerVariables } from "@z-engine/config";
-import { HookRunner } from "../hooks/runner.js";
 import { isProviderKeyVariable } from "../util/secrets.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
-import { type SessionOverrides, sessionConfig } from "../settings/session-config.js";
-import { childLaunch, mcpContext } from "./child-launch.js";
+import type { SessionOverrides } from "../settings/session-config.js";
 import type { Journal } from "./journal.js";
 import type { OpenContext } from "./open-context.js";
-import { loadProjectSettings, projectChecks } from "./services.js";
+import { reloadSessionSettings } from "./reload-settings.js";
+import { loadProjectSettings } from "./services.js";
 import type { SessionState } from "./state.js";
 
 /** What trusting the workspace changes: the session's settings, its repo map and MCP servers. */
@@ -46,26 +45,9 @@ export async function trustWorkspace(
     });
     return;
   }
-  const previous = session.state.settings.config;
   const withheld = [...loadProjectSettings(ctx, root, overrides).withheld];
   await ctx.trustStore.trust(root);
-  const loaded = loadProjectSettings(ctx, root, overrides);
-  const config = sessionConfig(loaded, overrides);
-  session.state.replaceSettings({
-    config,
-    trusted: loaded.trusted,
-    additionalDirectories: config.settings.permissions.additional_directories,
-    hooks: new HookRunner(config.hooks, {
-      sessionId: session.id,
-      transcriptPath: session.logPath,
-      cwd: root,
-      ...childLaunch(ctx, root, loaded.trusted),
-    }),
-    checks: await projectChecks(root, config),
-  });
-  // A reload is a rebuild point for the repo map (its size may have changed with trust).
-  session.repoMap?.rebuild();
-  session.mcp.reconcile(config.settings.mcp.servers, mcpContext(ctx, root, loaded));
+  const { previous, config } = await reloadSessionSettings(ctx, session, overrides);
   await session.journal.record("trust", { projectRoot: root, withheld, decision: "trusted" });
   // Only a mode the settings now give differently moves the session's mode: a mode the user
   // chose during the session stays unless the project's own mode was what trust withheld.
