@@ -86,6 +86,8 @@ describe("the command palette", { timeout: 90_000 }, () => {
     // A slash command goes to the composer with its name.
     await p.keyboard.press("Control+k");
     await p.keyboard.type("/cost");
+    // The session's slash commands load after the palette opens: Enter waits for the item.
+    await palette.getByRole("option", { name: /\/cost/, selected: true }).waitFor();
     await p.keyboard.press("Enter");
     await expect.poll(() => p.getByLabel("Message").inputValue()).toBe("/cost ");
     await p.keyboard.press("Control+k");
