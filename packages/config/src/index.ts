@@ -50,7 +50,17 @@ export {
   loadUserLayer,
   PROJECT_FILES,
 } from "./layers.js";
+/** `~/.claude/settings.json` as a user layer (below the user's settings.toml), and its path. */
+export { claudeUserSettingsFile, loadClaudeUserLayer } from "./layers.js";
 export { parseMcpJson, readMcpJson } from "./mcp-json.js";
+/**
+ * Claude Code's settings.json as a layer: `readClaudeSettings(file, level, root, problems)`
+ * → `{ layer, approval }` or undefined when missing (never throws; bad JSON and unused keys
+ * are problems); `applyMcpJsonApproval(mcpValues, approvals)` turns off the `.mcp.json`
+ * servers `disabledMcpjsonServers` names or `enabledMcpjsonServers` leaves out.
+ */
+export type { ClaudeSettingsLayer, McpJsonApproval } from "./claude-settings.js";
+export { applyMcpJsonApproval, readClaudeSettings } from "./claude-settings.js";
 export type { McpServerSource, ProjectServerVariables } from "./mcp-sources.js";
 export { mcpServerSources, projectServerVariables } from "./mcp-sources.js";
 export type { MergeContext } from "./merge.js";

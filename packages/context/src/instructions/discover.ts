@@ -80,6 +80,9 @@ export function instructionScope(
 ): InstructionScope {
   const top = foldersDownTo(options.repoRoot, options.projectRoot)[0] ?? options.projectRoot;
   const roots = options.userConfigDir === undefined ? [top] : [top, options.userConfigDir];
+  // The user's ~/.claude/CLAUDE.md imports files beside it, as Claude Code reads them.
+  if (importer === "user" && options.homeDir !== undefined)
+    roots.push(join(options.homeDir, ".claude"));
   const ask = options.readAllowed;
   return ask === undefined
     ? { roots }
@@ -90,13 +93,43 @@ function candidates(
   options: DiscoverOptions,
 ): Array<{ path: string; kind: InstructionFile["kind"] }> {
   const out: Array<{ path: string; kind: InstructionFile["kind"] }> = [];
+  if (options.homeDir !== undefined)
+    out.push({ path: join(options.homeDir, ".claude", "CLAUDE.md"), kind: "user" });
   if (options.userConfigDir !== undefined)
     out.push({ path: join(options.userConfigDir, "AGENTS.md"), kind: "user" });
   for (const folder of foldersDownTo(options.repoRoot, options.projectRoot)) {
     out.push({ path: join(folder, "AGENTS.md"), kind: "project" });
     out.push({ path: join(folder, "CLAUDE.md"), kind: "project" });
+    out.push({ path: join(folder, ".claude", "CLAUDE.md"), kind: "project" });
   }
   out.push({ path: join(options.projectRoot, "AGENTS.local.md"), kind: "local" });
+  out.push({ path: join(options.projectRoot, "CLAUDE.local.md"), kind: "local" });
+  return out;
+}
+
+/** How deep `.claude/rules/` subfolders are read (Claude Code reads them recursively). */
+const MAX_RULE_DEPTH = 8;
+
+/**
+ * The `.md` files of a rules folder, sorted; subfolders too when `depth` > 0 (only
+ * `.claude/rules/**` nests). A missing folder gives none; another error is a problem.
+ */
+async function ruleFiles(folder: string, fs: InstructionFs, depth: number): Promise<string[]> {
+  // A folder that is missing or cannot be listed holds no rules (most projects have none).
+  const entries = (await fs.list(folder).catch(() => undefined)) ?? [];
+  const out: string[] = [];
+  for (const entry of [...entries].sort((x, y) => x.name.localeCompare(y.name))) {
+    const path = join(folder, entry.name);
+    if ((entry.kind === "file" || entry.kind === "link") && entry.name.endsWith(".md"))
+      out.push(path);
+    else if (
+      entry.kind === "folder" &&
+      depth > 0 &&
+      depth < MAX_RULE_DEPTH &&
+      !entry.name.startsWith(".")
+    )
+      out.push(...(await ruleFiles(path, fs, depth + 1)));
+  }
   return out;
 }
 
@@ -107,14 +140,12 @@ async function readRules(
 ): Promise<Rule[]> {
   const fs = options.fs;
   const checker = createScopeChecker(instructionScope(options, "rule"), fs);
-  const folder = join(options.projectRoot, ".z-engine", "rules");
-  const entries = await fs.list(folder).catch(() => undefined);
-  const names = (entries ?? [])
-    .filter((e) => (e.kind === "file" || e.kind === "link") && e.name.endsWith(".md"))
-    .map((e) => e.name);
+  const paths = [
+    ...(await ruleFiles(join(options.projectRoot, ".z-engine", "rules"), fs, 0)),
+    ...(await ruleFiles(join(options.projectRoot, ".claude", "rules"), fs, 1)),
+  ];
   const rules: Rule[] = [];
-  for (const name of names) {
-    const path = join(folder, name);
+  for (const path of paths) {
     const admitted = await admitFile(path, checker, problems);
     if (admitted === "refused") refused.push({ path, kind: "rule", text: refusedNote(path) });
     if (admitted !== "admitted") continue;
@@ -184,9 +215,10 @@ export function renderInstructions(files: readonly InstructionFile[]): string {
 
 /**
  * Reads the instruction files in precedence order (lowest first): the user's `AGENTS.md`,
- * then `AGENTS.md` and `CLAUDE.md` in each folder from the repository root down to the
- * project, then the project's `AGENTS.local.md`, then the always-applied rules of
- * `.z-engine/rules/`. Imports are expanded. Missing files are skipped; unreadable ones,
+ * (after `~/.claude/CLAUDE.md`), then `AGENTS.md`, `CLAUDE.md` and `.claude/CLAUDE.md` in
+ * each folder from the repository root down to the project, then the project's
+ * `AGENTS.local.md` and `CLAUDE.local.md`, then the always-applied rules of
+ * `.z-engine/rules/` and `.claude/rules/**`. Imports are expanded. Missing files are skipped; unreadable ones,
  * bad rules and import troubles are listed in `problems`. A project file (or rule) whose real
  * path is outside {@link instructionScope}, and any such import, is not read: a note
  * `[import @path refused: outside the project]` stands in its place. The user's own

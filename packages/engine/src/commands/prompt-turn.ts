@@ -7,6 +7,7 @@ import {
   type PermissionRules,
 } from "@z-engine/policy";
 import type { CommandDefinition } from "@z-engine/prompts";
+import { resolveAgentModel } from "../agents/agent-model.js";
 import type { Submission } from "../run/turn.js";
 import { effectiveRules } from "../batch/gate.js";
 import type { CommandHost } from "./host.js";
@@ -130,7 +131,15 @@ export async function preparePromptTurn(
     );
   const submission = commandSubmission(name, args, expanded.text, {
     rules: compiled.rules,
-    model: definition.model,
+    // A Claude Code alias (`opus`, `haiku`) resolves as a subagent's does.
+    ...(definition.model
+      ? {
+          model: resolveAgentModel(definition.model, {
+            main: host.model,
+            fast: host.config.fastModel,
+          }),
+        }
+      : {}),
   });
   return { submission, notes };
 }

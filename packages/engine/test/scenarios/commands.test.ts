@@ -212,6 +212,17 @@ describe("templates through the gate", { timeout: 90_000 }, () => {
     expect(h.model.requests[1]?.model).not.toBe("small-model");
   });
 
+  it("a command's model alias resolves through the catalog, as a subagent's does", async () => {
+    h = await harness({
+      files: { ".claude/commands/cheap.md": "---\nmodel: haiku\n---\nBe cheap." },
+      script: [reply.text("a")],
+    });
+    await h.session.run("/cheap");
+    const sent = h.model.requests[0]?.model ?? "";
+    expect(sent).not.toBe("haiku");
+    expect(sent).toMatch(/^claude-.*haiku/);
+  });
+
   it("@path respects the size limit and deny rules", async () => {
     h = await harness({
       files: {
