@@ -58,9 +58,14 @@ export async function shellFor(
   const box = config.settings.shell.sandbox;
   if (!box.enabled)
     return {
-      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv }),
+      shell:
+        ctx.sessionShell ?? createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv }),
       sandbox: none,
     };
+  if (ctx.sessionShell)
+    notices.push(
+      "The sandbox is on in the settings: commands run in the engine's sandboxed shell, not the host's own shell (the editor's terminals).",
+    );
   const detected =
     ctx.sandbox === null
       ? { backend: null, reason: "the host turned the sandbox off" }
