@@ -41,6 +41,7 @@ export const DEPENDENCY_TABLE: DependencyTable = {
   tools: ["protocol", "policy", "host", "prompts"],
   engine: ALL_LOWER,
   testkit: ["protocol", "store"],
+  acp: ["engine", "config", "protocol"],
   cli: ["engine", "config", "protocol", "testkit"],
   web: ["engine", "config", "protocol", "testkit"],
 };
