@@ -42,7 +42,8 @@ export const DEPENDENCY_TABLE: DependencyTable = {
   engine: ALL_LOWER,
   testkit: ["protocol", "store"],
   acp: ["engine", "config", "protocol"],
-  cli: ["engine", "config", "protocol", "testkit"],
+  "mcp-server": ["engine", "config", "protocol"],
+  cli: ["engine", "config", "protocol", "testkit", "acp", "mcp-server"],
   web: ["engine", "config", "protocol", "testkit"],
 };
 
