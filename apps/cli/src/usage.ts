@@ -7,6 +7,8 @@ Usage:
   zeng demo                    the "fix the failing test" walkthrough (scripted model, no key, no network)
   zeng trust [DIR]             trust a project folder (default: the working directory)
   zeng mcp list [--cwd DIR]    start the folder's MCP servers, print each one's state, stop them
+  zeng acp [options]           an Agent Client Protocol agent on stdio, for editors (zeng acp --help)
+  zeng mcp serve [options]     an MCP server that runs tasks for other agents (zeng mcp serve --help)
   zeng --help | --version
 
 Options:
