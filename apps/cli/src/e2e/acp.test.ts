@@ -44,8 +44,23 @@ const diffs = (updates: SessionUpdate[]) =>
       : [],
   );
 
+async function promptOnce(editor: AcpTestClient, cwd: string, text: string) {
+  await editor.agent.request("initialize", {
+    protocolVersion: PROTOCOL_VERSION,
+    clientCapabilities: {},
+  });
+  const created = await editor.agent.request("session/new", { cwd, mcpServers: [] });
+  const response = await editor.agent.request("session/prompt", {
+    sessionId: created.sessionId,
+    prompt: [{ type: "text", text }],
+  });
+  return { sessionId: created.sessionId, response };
+}
+
+const SETTINGS = '[permissions]\nallow = ["Write"]\n';
+
 describe("zeng acp over stdio", () => {
-  it("opens a session in an untrusted folder, asks for trust and for a write, shows the diff", async () => {
+  it("asks for a write with the card's options; allow always lets it land, and the update shows the diff", async () => {
     w = await world({ format: "anthropic", files: { "a.txt": "a\n" } });
     const file = join(w.repo.root, "fixed.txt");
     w.provider.push(main(reply.toolCall("Write", { file_path: file, content: "fixed\n" })));
@@ -55,21 +70,50 @@ describe("zeng acp over stdio", () => {
       asked.push(kinds);
       return "allow_always";
     });
-    const init = await editor.agent.request("initialize", {
-      protocolVersion: PROTOCOL_VERSION,
-      clientCapabilities: {},
-    });
-    expect(init.protocolVersion).toBe(PROTOCOL_VERSION);
-    const created = await editor.agent.request("session/new", { cwd: w.repo.root, mcpServers: [] });
-    const response = await editor.agent.request("session/prompt", {
-      sessionId: created.sessionId,
-      prompt: [{ type: "text", text: `Write ${file}` }],
-    });
+    const { sessionId, response } = await promptOnce(editor, w.repo.root, `Write ${file}`);
     expect(response.stopReason).toBe("end_turn");
-    expect(asked.length).toBeGreaterThanOrEqual(1);
+    expect(asked).toEqual([expect.arrayContaining(["allow_once", "allow_always", "reject_once"])]);
     expect(await readFile(file, "utf8")).toBe("fixed\n");
-    expect(diffs(editor.updatesOf(created.sessionId))).toContainEqual(
+    expect(diffs(editor.updatesOf(sessionId))).toContainEqual(
       expect.objectContaining({ type: "diff", path: file, newText: "fixed\n" }),
     );
+  });
+
+  it("an untrusted folder asks for trust first; trusted, its own settings apply (the write needs no ask)", async () => {
+    w = await world({
+      format: "anthropic",
+      files: { "a.txt": "a\n", ".z-engine/settings.toml": SETTINGS },
+    });
+    const file = join(w.repo.root, "fixed.txt");
+    w.provider.push(main(reply.toolCall("Write", { file_path: file, content: "fixed\n" })));
+    w.provider.push(main(reply.text("Wrote it.")));
+    const asked: string[] = [];
+    const editor = startAgent(w, (kinds) => {
+      asked.push(kinds.join(","));
+      return "allow_always";
+    });
+    const { response } = await promptOnce(editor, w.repo.root, `Write ${file}`);
+    expect(response.stopReason).toBe("end_turn");
+    expect(asked).toEqual(["allow_always,reject_once"]);
+    expect(await readFile(file, "utf8")).toBe("fixed\n");
+  });
+
+  it("not trusted, the folder's settings stay withheld: the write asks, and rejected, nothing lands", async () => {
+    w = await world({
+      format: "anthropic",
+      files: { "a.txt": "a\n", ".z-engine/settings.toml": SETTINGS },
+    });
+    const file = join(w.repo.root, "fixed.txt");
+    w.provider.push(main(reply.toolCall("Write", { file_path: file, content: "fixed\n" })));
+    w.provider.push(main(reply.text("Could not.")));
+    let asks = 0;
+    const editor = startAgent(w, () => {
+      asks += 1;
+      return "reject_once";
+    });
+    const { response } = await promptOnce(editor, w.repo.root, `Write ${file}`);
+    expect(response.stopReason).toBe("end_turn");
+    expect(asks).toBe(2);
+    await expect(readFile(file, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
   });
 });
