@@ -43,7 +43,9 @@ export const DEPENDENCY_TABLE: DependencyTable = {
   testkit: ["protocol", "store"],
   "store-postgres": ["protocol", "store"],
   worker: ["engine", "config", "protocol", "store"],
-  cli: ["engine", "config", "protocol", "testkit"],
+  acp: ["engine", "config", "protocol"],
+  "mcp-server": ["engine", "config", "protocol"],
+  cli: ["engine", "config", "protocol", "testkit", "acp", "mcp-server"],
   web: ["engine", "config", "protocol", "testkit"],
 };
 

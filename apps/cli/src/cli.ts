@@ -4,6 +4,7 @@
 // front; each command imports what it needs when it runs (design.md §2).
 import { readFileSync } from "node:fs";
 import { type Command, parseArgs } from "./args.js";
+import { isDoor } from "./doors-args.js";
 import { exitAfterFlush, io, runToExit, stdout } from "./entry-io.js";
 import { EXIT } from "./exit-codes.js";
 import { startHeadless } from "./headless-start.js";
@@ -85,8 +86,12 @@ async function dispatch(command: Command): Promise<number> {
   }
 }
 
-const parsed = parseArgs(process.argv.slice(2));
-if (!parsed.ok) {
+const argv = process.argv.slice(2);
+const parsed = isDoor(argv) ? undefined : parseArgs(argv);
+if (!parsed) {
+  // `zeng acp` and `zeng mcp serve` (their own parser: doors-args.ts).
+  runToExit(async () => (await import("./doors.js")).runDoor(argv, io, process.env, version()));
+} else if (!parsed.ok) {
   io.stderr(`zeng: ${parsed.error} (see zeng --help)\n`);
   exitAfterFlush(EXIT.usage);
 } else {

@@ -14,6 +14,8 @@ Usage:
   zeng login                   store an API key (read from stdin) in auth.json
   zeng web [--open] [--port N] start the web UI
   zeng doctor [--cwd DIR]      check the key, provider, git, sandbox, ripgrep, trust, settings, MCP servers
+  zeng acp [options]           an Agent Client Protocol agent on stdio, for editors (zeng acp --help)
+  zeng mcp serve [options]     an MCP server that runs tasks for other agents (zeng mcp serve --help)
   zeng --help | --version
 
 Options:

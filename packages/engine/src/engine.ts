@@ -16,8 +16,18 @@ import type { EngineOptions } from "./options.js";
 import { OFF_MAP, type RepoMapStatus } from "./repo-map/session-map.js";
 import type { TurnSummary } from "./run/turn.js";
 import { hostSettingsOf } from "./settings/host-settings.js";
+import { layerSettings } from "./settings/session-layer.js";
+import {
+  type ProviderKeyContext,
+  type ProviderKeyStatus,
+  providerKeyStatus,
+  storeFolderKey,
+} from "./queries/provider-key-status.js";
 import { catalogView, llmClientFactory, pricingOverrides } from "./settings/models.js";
 import type { SessionOverrides } from "./settings/session-config.js";
+import type { SessionOptions } from "./session-options.js";
+
+export type { SessionOptions } from "./session-options.js";
 import { EventFeed } from "./session/event-feed.js";
 import { privateFolder } from "./util/private-folder.js";
 import { createRedactor, scrubbedEnvironment, secretValues } from "./util/secrets.js";
@@ -80,12 +90,6 @@ export interface SessionHandle {
   command(name: string, args?: string): Promise<CommandResult>;
 }
 
-/** What a host may choose per session: the overrides, and a listener for its events. */
-export interface SessionOptions extends SessionOverrides {
-  /** Gets every event of this session, from the first one its opening emits. Should not throw (a throw is ignored). */
-  readonly onEvent?: (envelope: EventEnvelope) => void;
-}
-
 /** The engine: one per process, the owner of every session it opens. */
 export interface Engine {
   /** Creates a session for a project folder (`--cwd`, else the working directory). Rejects when the folder does not exist. */
@@ -104,6 +108,18 @@ export interface Engine {
    * Rejects only when the folder does not exist.
    */
   checkMcpServers(folder: string): Promise<McpCheck>;
+  /**
+   * Whether sessions of `folder` have a key for their provider (`ZENGINE_API_KEY`, the
+   * provider's variable, auth.json; `needed: false` when the host builds its own clients or
+   * gave a key): what an ACP agent's `authenticate` checks. Never rejects.
+   */
+  providerKey(folder: string): Promise<ProviderKeyStatus>;
+  /**
+   * Stores `apiKey` in auth.json (0600) for the host sessions of `folder` send to, and
+   * resolves with that host. Rejects when no endpoint can be made of the settings or the
+   * file cannot be written.
+   */
+  storeProviderKey(folder: string, apiKey: string): Promise<string>;
   /** Closes every session and stops what the engine started (an ephemeral engine's folders are removed). Safe to call twice. */
 
   shutdown(): Promise<void>;
@@ -217,7 +233,13 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       options.onEvent?.(envelope);
       feed.publish(envelope);
     };
-    const sessionCtx = { ...ctx, sink };
+    const sessionCtx = {
+      ...ctx,
+      sink,
+      hostSettings: layerSettings(ctx.hostSettings, o.settings),
+      ...(o.shell ? { sessionShell: o.shell } : {}),
+      ...(o.editor ? { editor: o.editor } : {}),
+    };
     const session = await how(sessionCtx);
     sessions.set(session.id, session);
     const handle = handleOf(session, feed, () => sessions.delete(session.id));
@@ -226,6 +248,13 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     return handle;
   };
   let stopped: Promise<void> | undefined;
+  const keyContext: ProviderKeyContext = {
+    env,
+    paths,
+    hostSettings: ctx.hostSettings,
+    trustStore: ctx.trustStore,
+    ownClients: options.clientFactory !== undefined || options.provider?.apiKey !== undefined,
+  };
   return {
     createSession: (root, o = {}) => open((c) => createEngineSession(c, root, overridesOf(o)), o),
     openSession: (id, o = {}) => open((c) => resumeEngineSession(c, id, overridesOf(o)), o),
@@ -243,6 +272,8 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         trustStore: ctx.trustStore,
         clock: ctx.clock,
       }),
+    providerKey: (folder) => providerKeyStatus(keyContext, folder),
+    storeProviderKey: (folder, apiKey) => storeFolderKey(keyContext, folder, apiKey),
     shutdown: () => {
       stopped ??= (async () => {
         await Promise.allSettled([...sessions.values()].map((s) => s.close()));
@@ -258,6 +289,6 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
 }
 
 function overridesOf(options: SessionOptions): SessionOverrides {
-  const { onEvent: _, ...overrides } = options;
+  const { onEvent: _, editor: _e, shell: _s, settings: _t, ...overrides } = options;
   return overrides;
 }

@@ -10,6 +10,8 @@ export type { ClientFactory, ClientRequest, EngineOptions, ProviderOptions } fro
 export type { SessionOverrides } from "./settings/session-config.js";
 export type { Submission, TurnSummary } from "./run/turn.js";
 export type { ModelCatalog, ModelInfo } from "./session/core.js";
+/** What `Engine.providerKey(folder)` finds: whether a key is needed and found, and where it is looked up. */
+export type { ProviderKeyStatus } from "./queries/provider-key-status.js";
 export type { RepoMapStatus } from "./repo-map/session-map.js";
 /**
  * The project's files (for `@` completion, a file picker): git's tracked and untracked
@@ -46,6 +48,19 @@ export { ProviderKeyError, storeProviderKey } from "./settings/provider-key.js";
 export type { DiagnoseOptions, Diagnosis } from "./doctor/diagnose.js";
 /** Checks what a run of a project folder needs; never rejects (failures are `fail` lines). */
 export { diagnose } from "./doctor/diagnose.js";
+
+/**
+ * What `SessionOptions.shell` and `.editor` take (host's shell contract, its `CommandResult`
+ * as `ShellCommandResult`; tools' editor port), so that a host hands in its own terminals and
+ * editor without importing those packages.
+ */
+export type {
+  BackgroundProcess,
+  CommandRequest,
+  CommandResult as ShellCommandResult,
+  Shell,
+} from "@z-engine/host";
+export type { EditorFiles } from "@z-engine/tools";
 
 // Slash commands (runCommand): the catalog a UI completes `/` from, and what a run did
 /** A catalog entry for `/` completion: name, kind, description, argument hint, scope. */

@@ -270,6 +270,7 @@ async function buildSession(
   const ports: ToolPorts = {
     ...{ interaction, jobs, checks, sideModel, lsp, mcp: hubPort(mcp) },
     agents: agents.port,
+    ...(ctx.editor ? { editor: ctx.editor } : {}),
     ...(definitions.skills.length > 0
       ? {
           skills: skillPort(

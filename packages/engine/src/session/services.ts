@@ -71,10 +71,15 @@ export async function shellFor(
   if (ctx.shell) return { shell: ctx.shell, sandbox: none };
   const box = config.settings.shell.sandbox;
   const plain = (sandbox: SandboxState): SessionShell => {
-    const shell = createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv });
+    const shell =
+      ctx.sessionShell ?? createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv });
     return { shell, sandbox, confine: () => ({ shell, sandbox }) };
   };
   if (!box.enabled) return plain(none);
+  if (ctx.sessionShell)
+    notices.push(
+      "The sandbox is on in the settings: commands run in the engine's sandboxed shell, not the host's own shell (the editor's terminals).",
+    );
   const detected =
     ctx.sandbox === null
       ? { backend: null, reason: "the host turned the sandbox off" }
