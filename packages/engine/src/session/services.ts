@@ -70,9 +70,11 @@ export async function shellFor(
   const program = config.settings.shell.program;
   if (ctx.shell) return { shell: ctx.shell, sandbox: none };
   const box = config.settings.shell.sandbox;
+  // The host's own shell (an editor's terminals) only when the settings want no sandbox:
+  // with the sandbox on, commands run in the engine's shell, confined when it can be.
   const plain = (sandbox: SandboxState): SessionShell => {
-    const shell =
-      ctx.sessionShell ?? createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv });
+    const own = box.enabled ? undefined : ctx.sessionShell;
+    const shell = own ?? createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv });
     return { shell, sandbox, confine: () => ({ shell, sandbox }) };
   };
   if (!box.enabled) return plain(none);

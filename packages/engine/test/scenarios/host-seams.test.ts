@@ -100,7 +100,15 @@ describe("per-session host seams", { timeout: 30_000 }, () => {
       createEngine,
       files: loginProject,
       script: [],
-      engine: { settings: { shell: { sandbox: { enabled: true } } }, sandbox: null },
+      // No sandbox can run here (the host turned it off), so commands ask (issue 38, item
+      // 18): the rule lets this one run, in the engine's own shell.
+      engine: {
+        settings: {
+          shell: { sandbox: { enabled: true } },
+          permissions: { allow: ["Bash(echo boxed)"] },
+        },
+        sandbox: null,
+      },
     });
     cleanup.push(() => t.dispose());
     const { shell, runs } = recordingShell();
