@@ -4,9 +4,9 @@ import type {
   StopReason as WireStopReason,
   Usage as WireUsage,
 } from "@anthropic-ai/sdk/resources/messages";
-import type { ModelEvent, StopReason, TokenUsage, ToolCallId } from "@z-engine/protocol";
+import type { ModelEvent, StopReason, TokenUsage } from "@z-engine/protocol";
 import type { StreamDecoder } from "../sdk-stream.js";
-import { toolCallEvent } from "../tool-input.js";
+import { ToolCallIds, toolCallEvent } from "../tool-input.js";
 
 const STOP: Record<WireStopReason, StopReason> = {
   end_turn: "endTurn",
@@ -32,6 +32,7 @@ type OpenBlock =
  */
 export class AnthropicDecoder implements StreamDecoder<RawMessageStreamEvent> {
   private readonly blocks = new Map<number, OpenBlock>();
+  private readonly ids = new ToolCallIds();
   private usage: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   private reason: StopReason = "other";
   private model: string | undefined;
@@ -142,7 +143,7 @@ export class AnthropicDecoder implements StreamDecoder<RawMessageStreamEvent> {
         open.json === "" && open.startInput !== undefined
           ? JSON.stringify(open.startInput)
           : open.json;
-      return [toolCallEvent(open.id as ToolCallId, open.name, raw)];
+      return [toolCallEvent(this.ids.unique(open.id), open.name, raw)];
     }
     return [];
   }
