@@ -69,7 +69,13 @@ export class AnthropicDecoder implements StreamDecoder<RawMessageStreamEvent> {
         },
       ];
     }
-    return [{ type: "stop", reason: this.reason, ...(this.model ? { model: this.model } : {}) }];
+    // A tool block the output limit left open (no content_block_stop) still comes out, with
+    // its incomplete input, so the engine answers it instead of losing it.
+    const open = [...this.blocks.keys()].sort((a, b) => a - b).flatMap((i) => this.stop(i));
+    return [
+      ...open,
+      { type: "stop", reason: this.reason, ...(this.model ? { model: this.model } : {}) },
+    ];
   }
 
   private addUsage(u: Partial<WireUsage> | MessageDeltaUsage): ModelEvent {
