@@ -209,3 +209,21 @@ describe("startFakeProvider's faults", () => {
     },
   );
 });
+
+describe("startFakeProvider's respond", () => {
+  it("answers what the script does not take, from the request", async () => {
+    const server = await startFakeProvider({
+      script: [reply.text("scripted")],
+      respond: (r) => (r.model === "known" ? reply.text(`answer for ${r.model}`) : undefined),
+    });
+    const ask = async (model: string) =>
+      (await post(`${server.url}/v1/messages`, { model, messages: [] })).json() as Promise<{
+        content?: Array<{ text: string }>;
+      }>;
+    expect((await ask("known")).content?.[0]?.text).toBe("scripted");
+    expect((await ask("known")).content?.[0]?.text).toBe("answer for known");
+    const res = await post(`${server.url}/v1/messages`, { model: "other", messages: [] });
+    expect(res.status).toBe(400);
+    await server.close();
+  });
+});
