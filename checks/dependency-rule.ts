@@ -45,8 +45,9 @@ export const DEPENDENCY_TABLE: DependencyTable = {
   worker: ["engine", "config", "protocol", "store"],
   cli: ["engine", "config", "protocol", "testkit"],
   web: ["engine", "config", "protocol", "testkit"],
-  // bench/reliability: the durability harnesses, a private top-level consumer like an app.
-  reliability: ["engine", "config", "protocol", "store", "store-postgres", "llm", "testkit"],
+  // bench/reliability: the durability harnesses, a private top-level consumer like an app
+  // (it starts the CLI's bin as a process; cli is a devDependency for the build order).
+  reliability: ["engine", "config", "protocol", "store", "store-postgres", "llm", "testkit", "cli"],
 };
 
 /** The package that any package but protocol may use in its tests, as a devDependency. */
