@@ -1,7 +1,7 @@
 /**
  * The one-way dependency rule of design.md §1, as a function over a repository: which
  * `@z-engine/*` package may import which, checked in every package.json and in every
- * import (static, dynamic, `import type`, re-export) under packages/ and apps/; and no
+ * import (static, dynamic, `import type`, re-export) under packages/, apps/ and bench/; and no
  * import cycle between the files of one package (file-cycles.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -47,6 +47,9 @@ export const DEPENDENCY_TABLE: DependencyTable = {
   "mcp-server": ["engine", "config", "protocol"],
   cli: ["engine", "config", "protocol", "testkit", "acp", "mcp-server"],
   web: ["engine", "config", "protocol", "testkit"],
+  // bench/reliability: the durability harnesses, a private top-level consumer like an app
+  // (it starts the CLI's bin as a process; cli is a devDependency for the build order).
+  reliability: ["engine", "config", "protocol", "store", "store-postgres", "llm", "testkit", "cli"],
 };
 
 /** The package that any package but protocol may use in its tests, as a devDependency. */
@@ -83,7 +86,7 @@ const SKIP_DIRS = new Set(["node_modules", "dist", ".turbo", "coverage", "fixtur
 
 function listPackages(root: string): WorkspacePackage[] {
   const out: WorkspacePackage[] = [];
-  for (const group of ["packages", "apps"]) {
+  for (const group of ["packages", "apps", "bench"]) {
     const base = join(root, group);
     if (!existsSync(base)) continue;
     for (const entry of readdirSync(base)) {

@@ -29,6 +29,10 @@ export interface RoundResponse {
   readonly error: ModelError | undefined;
 }
 
+/** Why a tool call whose input the response's output limit cut off was not run. */
+export const MAX_TOKENS_CUT =
+  "the response reached its output token limit (max_tokens) before this call's input was complete, so the call was not run; send it again with less in one call";
+
 async function consume(
   transcript: TranscriptSink,
   client: ModelClient,
@@ -92,6 +96,9 @@ async function consume(
       error: { kind: "unknown", message: `model client threw: ${(error as Error).message}` },
     });
   }
+  // A call the output limit cut off is not run (its input is incomplete); the model is told why.
+  if (assembler.stopReason === "maxTokens")
+    for (const id of invalid.keys()) invalid.set(id, MAX_TOKENS_CUT);
   if (assembler.stopReason === undefined && assembler.error === undefined) {
     assembler.push({
       type: "error",
