@@ -68,3 +68,8 @@ export {
 // What a host shows when it opens a stored session (its conversation and rewind targets)
 export type { HistoryMessage, SessionView } from "./queries/history.js";
 export { readSessionView } from "./queries/history.js";
+
+// Where the provider key comes from (a host's welcome line)
+export type { KeySource } from "./queries/key-source.js";
+/** The key source for the settings' provider: a variable's name, `auth.json`, or none. Never rejects. */
+export { keySource } from "./queries/key-source.js";
