@@ -21,7 +21,7 @@ import type { ViewStore } from "./store.js";
 import { useProgressive, useTerminal } from "./terminal.js";
 import { ExpandedContext, useColor } from "./theme.js";
 import type { HostActions } from "./ui.js";
-import { runUiCommand, UI_COMMANDS } from "./ui-commands.js";
+import { runUiCommand, withUiCommands } from "./ui-commands.js";
 import { add, type View } from "./view.js";
 
 export { UI_COMMANDS } from "./ui-commands.js";
@@ -111,10 +111,7 @@ export function App(props: AppProps) {
   const raw = useRawKey();
   const shown = useProgressive(view.items.length, term.generation);
   const host = props.host ?? NO_HOST;
-  const commands = [
-    ...view.commands,
-    ...UI_COMMANDS.filter((u) => !view.commands.some((c) => c.name === u.name)),
-  ];
+  const commands = withUiCommands(view.commands);
   const ctx: KeyContext = {
     send: props.send,
     exit: props.exit,

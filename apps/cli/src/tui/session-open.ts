@@ -5,6 +5,7 @@ import type { SlashCommand } from "./complete.js";
 import { foldHistory } from "./history-fold.js";
 import { OpenError } from "./open-error.js";
 import type { ViewStore } from "./store.js";
+import { catalogArrived } from "./ui-commands.js";
 import { add, type View } from "./view.js";
 
 /** Opens (or creates) the session; every event goes to `onEvent`, from the first. */
@@ -86,7 +87,7 @@ export function watchCommands(session: SessionHandle, store: ViewStore): () => v
           description: c.description,
           ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
         }));
-        store.change((view) => ({ ...view, commands }));
+        store.change((view) => catalogArrived(view, commands));
       })
       .catch(() => {});
   };

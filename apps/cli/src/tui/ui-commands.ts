@@ -23,6 +23,18 @@ const KEYS = [
   "A paste is kept whole and never sent by itself; a large one shows as [pasted N lines]",
 ];
 
+/** The session's catalog, then the UI's own commands it does not already name. */
+export function withUiCommands(catalog: readonly SlashCommand[]): SlashCommand[] {
+  return [...catalog, ...UI_COMMANDS.filter((u) => !catalog.some((c) => c.name === u.name))];
+}
+
+/** The view with the catalog in it, and the `/help` asked for before it had loaded answered. */
+export function catalogArrived(view: View, commands: readonly SlashCommand[]): View {
+  if (!view.helpWanted) return { ...view, commands };
+  const next = { ...view, commands, helpWanted: false };
+  return add(next, { kind: "info", text: helpText(withUiCommands(commands)) });
+}
+
 /** `/help`: every command of the catalog with its description, then the keys. */
 export function helpText(commands: readonly SlashCommand[]): string {
   const width = Math.min(24, Math.max(...commands.map((c) => c.name.length + 1)));
@@ -59,7 +71,8 @@ export function runUiCommand(text: string, ui: Ui, view: View, ctx: KeyContext):
       ctx.exit();
       return ui;
     case "help":
-      info(ctx, helpText(ctx.commands));
+      if (view.commands.length === 0) ctx.local((v: View) => ({ ...v, helpWanted: true }));
+      else info(ctx, helpText(ctx.commands));
       return ui;
     case "clear":
       ctx.host.clear();

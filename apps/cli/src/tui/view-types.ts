@@ -114,6 +114,8 @@ export interface View {
   readonly targets: readonly Target[];
   /** The session's `/` commands (its catalog), for completion; empty until the session is open. */
   readonly commands: readonly SlashCommand[];
+  /** `/help` was typed before the catalog had loaded: it is answered when the catalog arrives. */
+  readonly helpWanted?: boolean;
   /** The main model's context window and what its last request used (tokens), when known. */
   readonly context?: { readonly window: number; readonly used: number };
   /** Calls whose approval was answered, by tool call id, until their line is printed: the card's title and a deny's feedback. */
