@@ -35,12 +35,19 @@ async function dispatch(command: Command): Promise<number> {
       return runTrust(command.dir, io, process.env);
     }
     case "mcpList": {
-      const { runMcpList } = await import("./mcp-list.js");
-      return runMcpList(command.cwd, io, process.env);
+      const [{ runMcpList }, { takeEnvironment }] = await Promise.all([
+        import("./mcp-list.js"),
+        import("./environment.js"),
+      ]);
+      // It starts the MCP servers: none of them may find a key in this process's environment.
+      return runMcpList(command.cwd, io, takeEnvironment(process.env));
     }
     case "demo": {
-      const { runDemo } = await import("./demo.js");
-      return runDemo(io, process.env);
+      const [{ runDemo }, { takeEnvironment }] = await Promise.all([
+        import("./demo.js"),
+        import("./environment.js"),
+      ]);
+      return runDemo(io, takeEnvironment(process.env));
     }
   }
 }

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // zeng-web: the web UI over the user's sessions. Prints the page's address (with its one-time
 // token) and serves until Ctrl-C.
-import { spawn } from "node:child_process";
 import { startWebServer } from "./server/start.js";
 
 const USAGE = `usage: zeng-web [--open] [--port N]
@@ -26,10 +25,18 @@ function parse(argv: string[]): { open: boolean; port: number } | string {
   return { open, port };
 }
 
-function openBrowser(url: string): void {
+async function openBrowser(url: string): Promise<void> {
   const command =
     process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
-  const child = spawn(command, [url], { detached: true, stdio: "ignore" });
+  // Through the engine's child-process door: no secret variable reaches the browser.
+  const { childEnvironment, spawnChild } = await import("@z-engine/engine");
+  const child = spawnChild({
+    program: command,
+    args: [url],
+    folder: { path: process.cwd(), reason: "userChosen" },
+    env: childEnvironment(process.env),
+    stdio: "ignore",
+  });
   child.on("error", () =>
     process.stderr.write(`could not start ${command}; open the address yourself\n`),
   );
@@ -59,7 +66,7 @@ async function main(): Promise<number> {
     port: args.port,
   });
   process.stdout.write(`Z Engine web UI: ${server.url}\n`);
-  if (args.open) openBrowser(server.url);
+  if (args.open) void openBrowser(server.url);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);

@@ -51,6 +51,8 @@ export {
   PROJECT_FILES,
 } from "./layers.js";
 export { readMcpJson } from "./mcp-json.js";
+export type { McpServerSource, ProjectServerVariables } from "./mcp-sources.js";
+export { mcpServerSources, projectServerVariables } from "./mcp-sources.js";
 export type { MergeContext } from "./merge.js";
 export { mergeLayers } from "./merge.js";
 export type { SettingsProblem } from "./problems.js";

@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
+import { setMaxListeners } from "node:events";
 import { join } from "node:path";
 import {
   type EffectiveSettings,
@@ -18,6 +19,7 @@ import { hostSettingsOf } from "./settings/host-settings.js";
 import { catalogView, llmClientFactory, pricingOverrides } from "./settings/models.js";
 import type { SessionOverrides } from "./settings/session-config.js";
 import { EventFeed } from "./session/event-feed.js";
+import { privateFolder } from "./util/private-folder.js";
 import { createRedactor, scrubbedEnvironment, secretValues } from "./util/secrets.js";
 import type { OpenContext } from "./session/open-context.js";
 import { createEngineSession, resumeEngineSession } from "./session/open.js";
@@ -154,7 +156,11 @@ async function foldersOf(options: EngineOptions, env: Env) {
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   const env = options.env ?? process.env;
   const { paths, temporary } = await foldersOf(options, env);
+  await privateFolder(paths.dataDir);
   const lifetime = new AbortController();
+  // Each open session listens on the engine's lifetime once (released when it closes), so a
+  // host with many sessions open is not a leak: no listener limit on this signal.
+  setMaxListeners(0, lifetime.signal);
   const sessions = new Map<string, EngineSession>();
   let llmCatalog: LlmCatalog | undefined;
   let opening: Promise<void> | undefined;

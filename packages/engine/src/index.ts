@@ -11,6 +11,12 @@ export type { SessionOverrides } from "./settings/session-config.js";
 export type { Submission, TurnSummary } from "./run/turn.js";
 export type { ModelCatalog, ModelInfo } from "./session/core.js";
 export type { RepoMapStatus } from "./repo-map/session-map.js";
+/**
+ * The project's files (for `@` completion, a file picker): git's tracked and untracked
+ * files through host's git door (read-only, no program the project names runs), else a
+ * walk; `.z-engine/` left out; sorted, at most 50,000. Never rejects.
+ */
+export { listProjectFiles } from "./repo-map/project-files.js";
 
 // Slash commands (runCommand): the catalog a UI completes `/` from, and what a run did
 /** A catalog entry for `/` completion: name, kind, description, argument hint, scope. */
@@ -58,12 +64,34 @@ export {
 export type { Redactor } from "./util/secrets.js";
 export {
   createRedactor,
+  encodedForms,
+  isProviderKeyVariable,
   isSecretVariable,
   REDACTED,
   SECRET_VARIABLES,
   scrubbedEnvironment,
   secretValues,
 } from "./util/secrets.js";
+/**
+ * The child-process door (host's): a host that starts a program of its own (a browser for a
+ * URL) starts it here, from an environment without secrets, in a folder it names the reason
+ * for. See host's README.
+ */
+export type {
+  ChildEnvironment,
+  ChildFolder,
+  ChildFolderReason,
+  ChildRequest,
+} from "@z-engine/host";
+export { childEnvironment, spawnChild } from "@z-engine/host";
+/**
+ * Takes secret variables out of the process for good, the initial environment block that
+ * `/proc/<pid>/environ` shows included (Linux); host's contract. The CLI calls it at start.
+ */
+export type { EnvironErasure } from "@z-engine/host";
+export { eraseInitialEnvironment } from "@z-engine/host";
+/** `zeng trust`'s line naming the variables a project's MCP servers would be handed. Pure. */
+export { mcpVariablesReport } from "./session/trust.js";
 
 // What a host shows when it opens a stored session (its conversation and rewind targets)
 export type { HistoryMessage, SessionView } from "./queries/history.js";

@@ -48,8 +48,6 @@ const NO_HOST: Omit<HostActions, "redraw"> = {
   clear: () => {},
   sessions: () => Promise.resolve([]),
   resume: () => {},
-  memoryFiles: () => [],
-  edit: () => {},
 };
 
 function Menu({ items, selected }: { items: readonly Completion[]; selected: number }) {
@@ -131,10 +129,6 @@ export function App(props: AppProps) {
       redraw: term.redraw,
       clear: () => {
         host.clear();
-        term.redraw();
-      },
-      edit: (path) => {
-        host.edit(path);
         term.redraw();
       },
     },

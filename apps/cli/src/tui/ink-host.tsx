@@ -97,8 +97,6 @@ export function mountScreen(parts: ScreenParts): Screen {
     clear: () => actions?.clear(),
     sessions: () => actions?.sessions() ?? Promise.resolve([]),
     resume: (id) => actions?.resume(id),
-    memoryFiles: () => actions?.memoryFiles() ?? [],
-    edit: (path) => actions?.edit(path),
   };
   let resolveLeft: () => void = () => {};
   const left = new Promise<void>((resolve) => {
@@ -123,7 +121,7 @@ export function mountScreen(parts: ScreenParts): Screen {
     left,
     attach: (o) => {
       opened = o;
-      actions = hostActions(o, parts.queue, parts.env);
+      actions = hostActions(o, parts.queue);
       void listProjectFiles(o.slot.session.projectRoot).then((list) => {
         files = list;
       });

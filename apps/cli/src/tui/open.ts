@@ -84,7 +84,6 @@ export async function openInteractive(
       slot,
       store,
       dataDir: paths.dataDir,
-      configDir: paths.configDir,
       header,
       start,
     };

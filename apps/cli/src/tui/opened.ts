@@ -11,7 +11,6 @@ export interface Opened {
   readonly slot: SessionSlot;
   readonly store: ViewStore;
   readonly dataDir: string;
-  readonly configDir: string;
   /** The welcome header a new session (`/clear`) starts with again. */
   readonly header: Header;
   readonly start: {

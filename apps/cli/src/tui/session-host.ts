@@ -1,6 +1,3 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { resumable } from "./resumable.js";
 import type { CommandQueue, Opened } from "./opened.js";
 import type { HostActions } from "./ui.js";
@@ -8,21 +5,11 @@ import { add, initialView, short } from "./view.js";
 
 const ZERO = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0 };
 
-/** The user's editor: `$VISUAL`, else `$EDITOR`, else `vi`. */
-export function editorOf(env: Record<string, string | undefined>): string {
-  return env.VISUAL || env.EDITOR || "vi";
-}
-
 /**
  * The session actions of the UI's own commands: `/clear` and `/resume` replace the session
- * shown (the old one is closed and stays on disk), `/memory` opens an instruction file in the
- * user's editor. What fails becomes a notice in the transcript; nothing here throws.
+ * shown (the old one is closed and stays on disk). What fails becomes a notice in the transcript; nothing here throws.
  */
-export function hostActions(
-  opened: Opened,
-  queue: CommandQueue,
-  env: Record<string, string | undefined>,
-): Omit<HostActions, "redraw"> {
+export function hostActions(opened: Opened, queue: CommandQueue): Omit<HostActions, "redraw"> {
   const { store, slot, engine } = opened;
   const root = () => slot.session.projectRoot;
   const notice = (text: string) =>
@@ -68,30 +55,6 @@ export function hostActions(
     resume: (id) => {
       fresh();
       switchTo(id, "Resumed");
-    },
-    memoryFiles: () => {
-      // As `/remember` picks: the project's AGENTS.md, or its CLAUDE.md when only that exists.
-      const agents = join(root(), "AGENTS.md");
-      const claude = join(root(), "CLAUDE.md");
-      const project = !existsSync(agents) && existsSync(claude) ? claude : agents;
-      const files = [
-        ["user", join(opened.configDir, "AGENTS.md")],
-        ["project", project],
-        ["local, not committed", join(root(), "AGENTS.local.md")],
-      ];
-      return files.map(([kind, path]) => ({ label: `${kind}: ${path}`, value: path as string }));
-    },
-    edit: (path) => {
-      try {
-        mkdirSync(dirname(path), { recursive: true });
-      } catch {
-        // The editor says what is wrong with the folder.
-      }
-      // The editor has the terminal until it exits; the screen is drawn again afterwards.
-      const ran = spawnSync(editorOf(env), [path], { stdio: "inherit", shell: false });
-      if (process.stdin.isTTY) process.stdin.setRawMode(true);
-      if (ran.error) notice(`could not start the editor ${editorOf(env)}: ${ran.error.message}`);
-      queue.send({ type: "runCommand", name: "memory", args: "" });
     },
   };
 }

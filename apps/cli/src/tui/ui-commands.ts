@@ -9,7 +9,6 @@ export const UI_COMMANDS: readonly SlashCommand[] = [
   { name: "clear", description: "Start a new session (this one stays resumable)" },
   { name: "resume", description: "Pick a session of this folder to resume" },
   { name: "rewind", description: "Restore code and conversation to before a message" },
-  { name: "memory", description: "Open an instruction file (AGENTS.md) in your editor" },
   { name: "exit", description: "Leave zeng" },
 ];
 
@@ -96,11 +95,6 @@ export function runUiCommand(text: string, ui: Ui, view: View, ctx: KeyContext):
           }));
       });
       return ui;
-    case "memory":
-      return {
-        ...ui,
-        picker: picker("Open which instruction file?", ctx.host.memoryFiles(), ctx.host.edit),
-      };
     default:
       return unknown(name, ui, ctx);
   }

@@ -91,10 +91,6 @@ export interface HostActions {
   sessions(): Promise<readonly { readonly label: string; readonly value: string }[]>;
   /** Switches to a stored session. */
   resume(id: string): void;
-  /** The instruction files `/memory` offers. */
-  memoryFiles(): readonly { readonly label: string; readonly value: string }[];
-  /** Opens a file in the user's editor, then the instructions are read again. */
-  edit(path: string): void;
 }
 
 /** The editing keys of the input and of a card's text field; undefined for any other key. */

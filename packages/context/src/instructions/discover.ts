@@ -1,5 +1,5 @@
 import { join, relative, sep } from "node:path";
-import { type InstructionFs, nodeInstructionFs } from "./fs.js";
+import { type InstructionFs, MAX_INSTRUCTION_FILE_BYTES, readInstruction } from "./fs.js";
 import { expandImports, type ImportLimits } from "./imports.js";
 import { parseRule, type Rule } from "./rules.js";
 import { createScopeChecker, type InstructionScope, refusedNote } from "./scope.js";
@@ -13,7 +13,16 @@ export interface DiscoverOptions {
   /** The folder the session runs in. */
   readonly projectRoot: string;
   readonly homeDir?: string;
-  readonly fs?: InstructionFs;
+  /**
+   * The door every project file and import is read through (the engine's: real paths, regular
+   * files only, bounded reads, the session's Read rules).
+   */
+  readonly fs: InstructionFs;
+  /**
+   * The door for the user's own `AGENTS.md` and its imports (default `fs`): the user's file
+   * may be a link anywhere, so the engine hands one whose roots are not the project's.
+   */
+  readonly userFs?: InstructionFs;
   readonly importLimits?: ImportLimits;
   /**
    * Asked about an instruction file or import outside the repository (or project) and the
@@ -93,34 +102,54 @@ function candidates(
 
 async function readRules(
   options: DiscoverOptions,
-  fs: InstructionFs,
   problems: string[],
   refused: InstructionFile[],
 ): Promise<Rule[]> {
+  const fs = options.fs;
   const checker = createScopeChecker(instructionScope(options, "rule"), fs);
   const folder = join(options.projectRoot, ".z-engine", "rules");
-  let names: string[] | undefined;
-  try {
-    names = await fs.listDir(folder);
-  } catch (error) {
-    problems.push(`could not list ${folder}: ${String(error)}`);
-  }
+  const entries = await fs.list(folder).catch(() => undefined);
+  const names = (entries ?? [])
+    .filter((e) => (e.kind === "file" || e.kind === "link") && e.name.endsWith(".md"))
+    .map((e) => e.name);
   const rules: Rule[] = [];
-  for (const name of (names ?? []).filter((n) => n.endsWith(".md")).sort()) {
+  for (const name of names) {
     const path = join(folder, name);
     const admitted = await admitFile(path, checker, problems);
     if (admitted === "refused") refused.push({ path, kind: "rule", text: refusedNote(path) });
     if (admitted !== "admitted") continue;
-    const text = await fs.readFile(path).catch((error: unknown) => {
-      problems.push(`could not read ${path}: ${String(error)}`);
-      return undefined;
-    });
+    const text = await readTop(fs, path, problems);
     if (text === undefined) continue;
+    if (typeof text !== "string") {
+      refused.push({ path, kind: "rule", text: text.note });
+      continue;
+    }
     const parsed = parseRule(text, path);
     if (parsed.ok) rules.push(parsed.rule);
     else problems.push(parsed.error);
   }
   return rules;
+}
+
+/**
+ * A top-level instruction file's text through the door (cut past
+ * {@link MAX_INSTRUCTION_FILE_BYTES}, with a note), undefined when missing, or the note that
+ * stands in for a file the door refused; problems are listed.
+ */
+async function readTop(
+  fs: InstructionFs,
+  path: string,
+  problems: string[],
+): Promise<string | { note: string } | undefined> {
+  const read = await readInstruction(fs, path, MAX_INSTRUCTION_FILE_BYTES);
+  if (read.kind === "missing") return undefined;
+  if (read.kind === "refused") {
+    problems.push(`${path} refused: ${read.problem}`);
+    return { note: refusedNote(path, read.why) };
+  }
+  if (!read.cut) return read.text;
+  problems.push(`${path} cut to ${MAX_INSTRUCTION_FILE_BYTES} bytes`);
+  return `${read.text}\n[… ${path} cut: instruction file size limit]`;
 }
 
 /** Whether an instruction file may be read; a refusal is listed in `problems`. */
@@ -164,31 +193,34 @@ export function renderInstructions(files: readonly InstructionFile[]): string {
  * `AGENTS.md` may be a link anywhere (the user made it). Never rejects.
  */
 export async function discoverInstructions(options: DiscoverOptions): Promise<InstructionSet> {
-  const fs = options.fs ?? nodeInstructionFs;
   const problems: string[] = [];
+  const fsOf = (kind: InstructionFile["kind"]) =>
+    kind === "user" ? (options.userFs ?? options.fs) : options.fs;
   const ctx = (kind: InstructionFile["kind"]) => ({
-    fs,
+    fs: fsOf(kind),
     homeDir: options.homeDir,
     limits: options.importLimits,
     scope: instructionScope(options, kind),
   });
-  const checker = createScopeChecker(instructionScope(options, "project"), fs);
+  const checker = createScopeChecker(instructionScope(options, "project"), options.fs);
   const files: InstructionFile[] = [];
   for (const { path, kind } of candidates(options)) {
     const admitted = kind === "user" ? "admitted" : await admitFile(path, checker, problems);
     if (admitted === "refused") files.push({ path, kind, text: refusedNote(path) });
     if (admitted !== "admitted") continue;
-    const text = await fs.readFile(path).catch((error: unknown) => {
-      problems.push(`could not read ${path}: ${String(error)}`);
-      return undefined;
-    });
-    if (text === undefined || text.trim() === "") continue;
+    const text = await readTop(fsOf(kind), path, problems);
+    if (text === undefined) continue;
+    if (typeof text !== "string") {
+      files.push({ path, kind, text: text.note });
+      continue;
+    }
+    if (text.trim() === "") continue;
     const expanded = await expandImports(text, path, ctx(kind));
     problems.push(...expanded.problems);
     files.push({ path, kind, text: expanded.text });
   }
   const refusedRules: InstructionFile[] = [];
-  const rules = await readRules(options, fs, problems, refusedRules);
+  const rules = await readRules(options, problems, refusedRules);
   files.push(...refusedRules);
   for (const rule of rules.filter((r) => r.alwaysApply && r.text !== "")) {
     const expanded = await expandImports(rule.text, rule.path, ctx("rule"));

@@ -34,7 +34,7 @@ export type GateAllCore = GateCore & RuleCore & Pick<SessionCore, "approvals">;
 type CallCore = ToolCtxCore &
   HookDeps &
   DecisionHost &
-  Pick<SessionCore, "clock" | "projectRoot" | "checks">;
+  Pick<SessionCore, "clock" | "projectRoot" | "checks" | "trusted" | "doors">;
 
 /** What running a ready call takes of its agent's run: its context's parts, transcript and reminders. */
 type CallRun = ToolCtxRun & Pick<AgentRun, "transcript" | "signal" | "instructions" | "reminders">;

@@ -37,11 +37,13 @@ export class SessionJobs implements JobPort {
     private readonly clock: () => number,
   ) {}
 
+  /** Starts a background shell; on `shell` when given (a worktree agent's), else the session's. */
   async spawnShell(
     request: Omit<CommandRequest, "signal" | "onOutput">,
     description: string,
+    shell: Shell = this.shell,
   ): Promise<JobInfo> {
-    const process = this.shell.spawnBackground(request);
+    const process = shell.spawnBackground(request);
     const info: JobInfo = {
       id: newJobId(),
       kind: "shell",

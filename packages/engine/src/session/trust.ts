@@ -1,7 +1,10 @@
+import { type LoadedSettings, projectServerVariables } from "@z-engine/config";
 import { HookRunner } from "../hooks/runner.js";
+import { isProviderKeyVariable } from "../util/secrets.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
 import { type SessionOverrides, sessionConfig } from "../settings/session-config.js";
+import { childLaunch, mcpContext } from "./child-launch.js";
 import type { Journal } from "./journal.js";
 import type { OpenContext } from "./open-context.js";
 import { loadProjectSettings, projectChecks } from "./services.js";
@@ -56,13 +59,13 @@ export async function trustWorkspace(
       sessionId: session.id,
       transcriptPath: session.logPath,
       cwd: root,
-      env: { ...ctx.childEnv },
+      ...childLaunch(ctx, root, loaded.trusted),
     }),
     checks: await projectChecks(root, config),
   });
   // A reload is a rebuild point for the repo map (its size may have changed with trust).
   session.repoMap?.rebuild();
-  session.mcp.reconcile(config.settings.mcp.servers);
+  session.mcp.reconcile(config.settings.mcp.servers, mcpContext(ctx, root, loaded));
   await session.journal.record("trust", { projectRoot: root, withheld, decision: "trusted" });
   // Only a mode the settings now give differently moves the session's mode: a mode the user
   // chose during the session stays unless the project's own mode was what trust withheld.
@@ -75,4 +78,25 @@ export async function trustWorkspace(
       ? `${root} is trusted; its project settings now apply (${withheld.join(", ")}).`
       : `${root} is trusted; its project settings now apply.`,
   );
+}
+
+/**
+ * The trust report's line about the project's MCP servers: each server the project defines
+ * and the environment variables its `${VAR}` references would hand it once trusted (a model
+ * provider's key is marked "left empty": it is never expanded there). Undefined when no
+ * project server names a variable. Pure.
+ */
+export function mcpVariablesReport(
+  root: string,
+  loaded: Pick<LoadedSettings, "layers">,
+): string | undefined {
+  const servers = projectServerVariables(loaded.layers);
+  if (servers.length === 0) return undefined;
+  const parts = servers.map(({ server, file, variables }) => {
+    const names = variables.map((v) =>
+      isProviderKeyVariable(v) ? `\${${v}} (left empty)` : `\${${v}}`,
+    );
+    return `${server} (${file}): ${names.join(", ")}`;
+  });
+  return `Trusting ${root} hands its MCP servers these environment variables: ${parts.join("; ")}.`;
 }

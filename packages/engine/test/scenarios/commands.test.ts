@@ -144,7 +144,7 @@ describe("custom commands", { timeout: 90_000 }, () => {
     expect([...byName.keys()]).toEqual(expect.arrayContaining(["list", "comma"]));
     await h.session.command("cost");
     const problems = h.recorder.ofType("notice").filter((n) => n.code === "command.problem");
-    expect(problems.some((p) => p.message.includes("broken.md: cannot be read"))).toBe(true);
+    expect(problems.some((p) => p.message.includes("broken.md was not read"))).toBe(true);
     expect(problems.some((p) => p.message.includes("empty.md"))).toBe(true);
   });
 });

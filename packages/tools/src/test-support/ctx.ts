@@ -49,6 +49,7 @@ export interface TestCtxOptions {
   readonly limits?: Partial<ToolLimits>;
   readonly progress?: string[];
   readonly readDenied?: (path: string) => boolean;
+  readonly hardLinkReadAllowed?: (path: string) => boolean;
 }
 
 /** A ToolCtx over a real host shell, for tests. */
@@ -73,6 +74,7 @@ export function testCtx(
     artifacts: memoryArtifacts(),
     limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
     ...(options.readDenied ? { readDenied: options.readDenied } : {}),
+    ...(options.hardLinkReadAllowed ? { hardLinkReadAllowed: options.hardLinkReadAllowed } : {}),
     vision: options.vision ?? false,
     ports: options.ports ?? {},
   };
