@@ -41,6 +41,8 @@ export const DEPENDENCY_TABLE: DependencyTable = {
   tools: ["protocol", "policy", "host", "prompts"],
   engine: ALL_LOWER,
   testkit: ["protocol", "store"],
+  "store-postgres": ["protocol", "store"],
+  worker: ["engine", "config", "protocol", "store"],
   acp: ["engine", "config", "protocol"],
   "mcp-server": ["engine", "config", "protocol"],
   cli: ["engine", "config", "protocol", "testkit", "acp", "mcp-server"],
@@ -50,6 +52,17 @@ export const DEPENDENCY_TABLE: DependencyTable = {
 /** The package that any package but protocol may use in its tests, as a devDependency. */
 export const TEST_ONLY_PACKAGE = "testkit";
 const TEST_ONLY_FORBIDDEN = new Set(["protocol", "store", "testkit"]);
+
+/**
+ * Further edges allowed in tests only (devDependencies, test files): the worker's tests and
+ * bench run it on the store it is deployed with, Postgres.
+ */
+export const TEST_ONLY_EDGES: DependencyTable = { worker: ["store-postgres"] };
+
+/** Whether `from` may use `target` in its tests only (testkit, or a `TEST_ONLY_EDGES` entry). */
+const testOnly = (from: string, target: string) =>
+  (target === TEST_ONLY_PACKAGE && !TEST_ONLY_FORBIDDEN.has(from)) ||
+  (TEST_ONLY_EDGES[from]?.includes(target) ?? false);
 
 export interface Violation {
   readonly kind: "edge" | "cycle" | "file-cycle" | "deep-import" | "unknown-package";
@@ -86,7 +99,8 @@ function listPackages(root: string): WorkspacePackage[] {
   return out;
 }
 
-function sourceFiles(dir: string): string[] {
+/** Every source file under `dir` (not node_modules, dist, fixtures, ...; no `.d.ts`). */
+export function sourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir)) {
     if (SKIP_DIRS.has(entry)) continue;
@@ -134,10 +148,7 @@ function checkManifest(
       const target = packageOf(dep)?.pkg;
       if (target === undefined) continue;
       const allowed = table[pkg.name] ?? [];
-      const devTestkit =
-        field === "devDependencies" &&
-        target === TEST_ONLY_PACKAGE &&
-        !TEST_ONLY_FORBIDDEN.has(pkg.name);
+      const devTestkit = field === "devDependencies" && testOnly(pkg.name, target);
       if (!allowed.includes(target) && !devTestkit) {
         out.push({
           kind: "edge",
@@ -181,8 +192,7 @@ function checkImport(
       };
     }
     const allowed = ctx.table[pkg.name] ?? [];
-    const testkitInTest =
-      scoped.pkg === TEST_ONLY_PACKAGE && !TEST_ONLY_FORBIDDEN.has(pkg.name) && isTestFile(file);
+    const testkitInTest = testOnly(pkg.name, scoped.pkg) && isTestFile(file);
     if (!testkitInTest) ctx.edges.get(pkg.name)?.add(scoped.pkg);
     if (!allowed.includes(scoped.pkg) && !testkitInTest) {
       return {

@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
+import { setMaxListeners } from "node:events";
 import { join } from "node:path";
 import {
   type EffectiveSettings,
@@ -20,14 +21,15 @@ import {
   type ProviderKeyContext,
   type ProviderKeyStatus,
   providerKeyStatus,
-  storeProviderKey,
-} from "./queries/provider-key.js";
+  storeFolderKey,
+} from "./queries/provider-key-status.js";
 import { catalogView, llmClientFactory, pricingOverrides } from "./settings/models.js";
 import type { SessionOverrides } from "./settings/session-config.js";
 import type { SessionOptions } from "./session-options.js";
 
 export type { SessionOptions } from "./session-options.js";
 import { EventFeed } from "./session/event-feed.js";
+import { privateFolder } from "./util/private-folder.js";
 import { createRedactor, scrubbedEnvironment, secretValues } from "./util/secrets.js";
 import type { OpenContext } from "./session/open-context.js";
 import { createEngineSession, resumeEngineSession } from "./session/open.js";
@@ -38,6 +40,7 @@ import { EngineShutdown } from "./util/abort.js";
 import { commandInfo, type SlashCommandInfo } from "./commands/catalog.js";
 import { sessionCatalog } from "./commands/run.js";
 import type { CommandResult } from "./commands/result.js";
+import { registerHandle } from "./queries/registry.js";
 
 /** A host's handle on one open session. */
 export interface SessionHandle {
@@ -170,7 +173,11 @@ async function foldersOf(options: EngineOptions, env: Env) {
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   const env = options.env ?? process.env;
   const { paths, temporary } = await foldersOf(options, env);
+  await privateFolder(paths.dataDir);
   const lifetime = new AbortController();
+  // Each open session listens on the engine's lifetime once (released when it closes), so a
+  // host with many sessions open is not a leak: no listener limit on this signal.
+  setMaxListeners(0, lifetime.signal);
   const sessions = new Map<string, EngineSession>();
   let llmCatalog: LlmCatalog | undefined;
   let opening: Promise<void> | undefined;
@@ -226,15 +233,19 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       options.onEvent?.(envelope);
       feed.publish(envelope);
     };
-    const session = await how({
+    const sessionCtx = {
       ...ctx,
       sink,
       hostSettings: layerSettings(ctx.hostSettings, o.settings),
       ...(o.shell ? { sessionShell: o.shell } : {}),
       ...(o.editor ? { editor: o.editor } : {}),
-    });
+    };
+    const session = await how(sessionCtx);
     sessions.set(session.id, session);
-    return handleOf(session, feed, () => sessions.delete(session.id));
+    const handle = handleOf(session, feed, () => sessions.delete(session.id));
+    // The queries (queries/) reach the session behind the handle (the web UI's screens).
+    registerHandle(handle, { session, ctx: sessionCtx, overrides: overridesOf(o) });
+    return handle;
   };
   let stopped: Promise<void> | undefined;
   const keyContext: ProviderKeyContext = {
@@ -262,7 +273,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         clock: ctx.clock,
       }),
     providerKey: (folder) => providerKeyStatus(keyContext, folder),
-    storeProviderKey: (folder, apiKey) => storeProviderKey(keyContext, folder, apiKey),
+    storeProviderKey: (folder, apiKey) => storeFolderKey(keyContext, folder, apiKey),
     shutdown: () => {
       stopped ??= (async () => {
         await Promise.allSettled([...sessions.values()].map((s) => s.close()));

@@ -67,8 +67,8 @@ export async function spawnGitFiles(
 ): Promise<GitFiles | null> {
   try {
     const out = await runGitScript("list the files", LIST_SCRIPT, {
-      cwd: root,
-      git: { env },
+      repo: { kind: "user", folder: root },
+      env,
       timeoutMs,
     });
     const entries = splitBytes(out.stdout);

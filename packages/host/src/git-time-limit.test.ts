@@ -50,8 +50,8 @@ describe("a time limit on engine git calls", { timeout: 30_000 }, () => {
   it("kills git, and what its script started, when it blocks on a FIFO", async () => {
     const started = Date.now();
     const listing = runGitScript("list", 'git "$@" ls-files -o --exclude-standard', {
-      cwd: project,
-      git: { env },
+      repo: { kind: "user", folder: project },
+      env,
       timeoutMs: 400,
     });
     await expect(listing).rejects.toBeInstanceOf(GitTimeLimit);

@@ -1,5 +1,8 @@
 // The public API of @z-engine/integrations. Everything exported here is public.
 
+/** How a stdio MCP server or a language server is started: a spawner the caller injects. */
+export type { ChildSpawner, ChildSpawnRequest, SpawnedChild } from "./child-spawner.js";
+
 // MCP
 /** Server specs, states, listed tools/resources/prompts, call results and McpError. */
 export type {
@@ -24,7 +27,8 @@ export {
 export type { PromptText } from "./mcp/prompt-text.js";
 /** `${VAR}` / `${VAR:-default}` expansion as `.mcp.json` uses it. */
 export type { Expanded, ExpandEnv } from "./mcp/expand.js";
-export { expandVars } from "./mcp/expand.js";
+export type { Withheld } from "./mcp/expand.js";
+export { expandVars, referencedVariables, withoutVariables } from "./mcp/expand.js";
 /** Tool names: `mcp__<server>__<tool>`, other characters become `_`. */
 export { mcpToolName, sanitizeMcpName } from "./mcp/naming.js";
 /** MCP results as content blocks. */

@@ -2,6 +2,8 @@ import { realpath } from "node:fs/promises";
 import { loadSettings, type Paths, type TrustStore } from "@z-engine/config";
 import { ReminderQueue } from "@z-engine/context";
 import type { McpServerStatus } from "@z-engine/protocol";
+import { mcpContext } from "../session/child-launch.js";
+import { scrubbedEnvironment } from "../util/secrets.js";
 import { McpHub } from "./hub.js";
 
 /** What `zeng mcp list` shows: each server's state once started, and whether trust withheld the project's. */
@@ -35,10 +37,10 @@ export async function checkMcpServers(options: {
     journal: { emit: () => {}, notice: async () => {} },
     reminders: new ReminderQueue(),
     env: options.env,
-    cwd: projectRoot,
     clock: options.clock,
   });
-  hub.reconcile(loaded.settings.mcp.servers);
+  const launch = { childEnv: scrubbedEnvironment(options.env), paths: options.paths };
+  hub.reconcile(loaded.settings.mcp.servers, mcpContext(launch, projectRoot, loaded));
   try {
     await hub.settled();
     return {

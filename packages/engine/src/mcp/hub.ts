@@ -14,16 +14,14 @@ import type { Journal } from "../session/journal.js";
 /** Where the hub reports: a session's journal, or a quiet one for `zeng mcp list`. */
 export type McpReporter = Pick<Journal, "emit" | "notice">;
 import { DEFER_ABOVE, deferredReminderText, serverTools } from "./catalog.js";
-import { type ServerEntry, serverEntries } from "./specs.js";
+import { type ServerContext, type ServerEntry, serverEntries } from "./specs.js";
 
 /** What a session's hub is built from. */
 export interface McpHubOptions {
   readonly journal: McpReporter;
   readonly reminders: ReminderQueue;
-  /** For `${VAR}` expansion and the environment of stdio servers. */
+  /** For `${VAR}` expansion (stdio servers start from the scrubbed environment, see `reconcile`). */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Where stdio servers run (the project). */
-  readonly cwd: string;
   readonly clock: () => number;
 }
 
@@ -95,12 +93,12 @@ export class McpHub {
 
   /**
    * Brings the running servers in line with `servers`: new entries start, entries whose
-   * settings changed restart, removed ones stop; unchanged ones keep running. Returns at once
-   * (starts run in the background). Never throws.
+   * settings (or folder: see `context.launch`) changed restart, removed ones stop; unchanged
+   * ones keep running. Returns at once (starts run in the background). Never throws.
    */
-  reconcile(servers: Readonly<Record<string, McpServer>>): void {
+  reconcile(servers: Readonly<Record<string, McpServer>>, context: ServerContext): void {
     if (this.closed) return;
-    const entries = serverEntries(servers);
+    const entries = serverEntries(servers, context);
     const names = new Set(entries.map((e) => e.spec.name));
     for (const [name, running] of [...this.servers]) {
       if (names.has(name)) continue;
@@ -129,7 +127,7 @@ export class McpHub {
         ? new McpConnection({
             spec: entry.spec,
             env: this.options.env,
-            cwd: this.options.cwd,
+            spawn: entry.spawn,
             clock: this.options.clock,
             onChange: () => this.changed(running),
           })
@@ -158,6 +156,13 @@ export class McpHub {
   private async startAll(batch: readonly Running[]): Promise<void> {
     await this.gate;
     if (this.closed) return;
+    for (const { entry } of batch)
+      if (entry.withheld.length > 0)
+        await this.options.journal.notice(
+          "warning",
+          "mcp.keyWithheld",
+          `MCP server ${entry.spec.name} (defined by the project) names ${entry.withheld.map((n) => `\${${n}}`).join(", ")}: left empty, since a project-defined server never gets a model provider's key`,
+        );
     await Promise.all(batch.map((r) => r.conn?.start()));
     if (this.closed) return;
     const current = batch.filter((r) => this.servers.get(r.entry.spec.name) === r);

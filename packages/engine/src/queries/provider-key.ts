@@ -1,83 +1,62 @@
-import type { Env, Paths, TrustStore } from "@z-engine/config";
-import { loadSettings } from "@z-engine/config";
-import { detectProvider, providerKeyVariable, resolveApiKey, saveApiKey } from "@z-engine/llm";
+import { loadSettings, type Paths, TrustStore } from "@z-engine/config";
+import { detectProvider, resolveApiKey } from "@z-engine/llm";
 
-/**
- * Whether sessions of a folder have a key for their provider (what an ACP agent's
- * `authenticate` asks). `needed` is false when the host builds its own model clients (or gave
- * the engine a key): then there is nothing to find.
- */
-export interface ProviderKeyStatus {
-  readonly needed: boolean;
-  readonly found: boolean;
-  /** Where requests go (`URL.host`), when the settings name a usable endpoint. */
-  readonly host?: string;
-  /** Where a key is looked up, in order: variables, then auth.json (for people). */
-  readonly sources: readonly string[];
-  /** Why no key was found or looked up (an unusable base URL, a damaged auth.json). */
+/** Whether a model request could be sent: the provider a folder's settings name and where its key comes from. */
+export interface ProviderKeyReport {
+  readonly kind: "anthropic" | "openai" | null;
+  /** The endpoint's host (keys are per host), null when the base URL is not valid. */
+  readonly host: string | null;
+  readonly model: string;
+  /** Where the key comes from (`ZENGINE_API_KEY`, `ANTHROPIC_API_KEY`, `auth.json`, `host`), null when none was found. */
+  readonly keySource: string | null;
+  /** What is wrong, in words, when requests would fail for want of a key or an endpoint. */
   readonly problem?: string;
 }
 
-/** What the lookup takes of the engine. */
-export interface ProviderKeyContext {
-  readonly env: Env;
+/**
+ * Checks, without a session and without any request, whether the settings of `projectRoot`
+ * (user settings, the project's as far as it is trusted, the environment) lead to a provider
+ * and a key: `ZENGINE_API_KEY`, the provider's own variable, or `auth.json`. `apiKey` is a key
+ * the host passes to the engine itself. Never rejects: a damaged auth.json is a `problem`.
+ */
+export async function checkProviderKey(options: {
+  readonly env: Readonly<Record<string, string | undefined>>;
   readonly paths: Paths;
-  readonly hostSettings: Readonly<Record<string, unknown>> | undefined;
-  readonly trustStore: TrustStore;
-  /** The host builds its clients itself, or gave a key: no key is needed. */
-  readonly ownClients: boolean;
-}
-
-function endpointOf(ctx: ProviderKeyContext, folder: string) {
+  readonly projectRoot: string;
+  readonly apiKey?: string;
+}): Promise<ProviderKeyReport> {
   const { settings } = loadSettings({
-    env: ctx.env,
-    paths: ctx.paths,
-    projectRoot: folder,
-    trusted: ctx.trustStore,
-    ...(ctx.hostSettings ? { hostSettings: ctx.hostSettings } : {}),
+    env: options.env,
+    paths: options.paths,
+    projectRoot: options.projectRoot,
+    trusted: new TrustStore(options.paths.trustFile),
   });
-  return detectProvider({ kind: settings.provider.kind, baseUrl: settings.provider.base_url });
-}
-
-/**
- * Looks up the key sessions of `folder` would use (its settings as trust allows them), as
- * the engine's default client does: `ZENGINE_API_KEY`, the provider's own variable for its
- * own host, then auth.json. Never rejects: problems are in the status.
- */
-export async function providerKeyStatus(
-  ctx: ProviderKeyContext,
-  folder: string,
-): Promise<ProviderKeyStatus> {
-  if (ctx.ownClients) return { needed: false, found: true, sources: [] };
-  let detected: ReturnType<typeof detectProvider>;
+  const model = settings.model.main;
+  const detected = detectProvider({
+    kind: settings.provider.kind,
+    baseUrl: settings.provider.base_url,
+  });
+  if (!detected.ok)
+    return { kind: null, host: null, model, keySource: null, problem: detected.message };
+  const { kind, host } = detected.endpoint;
+  if (options.apiKey) return { kind, host, model, keySource: "host" };
   try {
-    detected = endpointOf(ctx, folder);
+    const key = await resolveApiKey({
+      env: options.env,
+      host,
+      dataDir: options.paths.dataDir,
+      kind,
+    });
+    if (key) return { kind, host, model, keySource: key.source };
   } catch (error) {
-    return { needed: true, found: false, sources: [], problem: (error as Error).message };
+    return { kind, host, model, keySource: null, problem: (error as Error).message };
   }
-  if (!detected.ok) return { needed: true, found: false, sources: [], problem: detected.message };
-  const { host } = detected.endpoint;
-  const variable = providerKeyVariable(host);
-  const sources = ["ZENGINE_API_KEY", ...(variable ? [variable] : []), `auth.json (${host})`];
-  try {
-    const key = await resolveApiKey({ host, env: ctx.env, dataDir: ctx.paths.dataDir });
-    return { needed: true, found: key !== undefined, host, sources };
-  } catch (error) {
-    return { needed: true, found: false, host, sources, problem: (error as Error).message };
-  }
-}
-
-/**
- * Stores `apiKey` in auth.json for the host sessions of `folder` send to (0600, atomic).
- * Rejects when the settings name no usable endpoint or the file cannot be written.
- */
-export async function storeProviderKey(
-  ctx: ProviderKeyContext,
-  folder: string,
-  apiKey: string,
-): Promise<string> {
-  const detected = endpointOf(ctx, folder);
-  if (!detected.ok) throw new Error(detected.message);
-  await saveApiKey(ctx.paths.dataDir, detected.endpoint.host, apiKey);
-  return detected.endpoint.host;
+  const variable = kind === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+  return {
+    kind,
+    host,
+    model,
+    keySource: null,
+    problem: `no API key for ${host}: set ZENGINE_API_KEY (or ${variable}), or store one in auth.json; every turn will fail until then`,
+  };
 }

@@ -54,8 +54,9 @@ export async function readUserRepo(
   try {
     // One spawn for both (issue 18): a large Node process pays for each spawn.
     const out = await runGitScript("read the user repository", USER_REPO_SCRIPT, {
-      cwd: projectRoot,
-      git: { env: base, userConfig: true },
+      repo: { kind: "user", folder: projectRoot },
+      env: base,
+      userConfig: true,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });
     return parseUserRepo(out.stdout.toString("utf8").split("\n"), projectRoot);
@@ -102,8 +103,8 @@ export async function buildExcludeText(
     return excludeText(readRegularText(file, Number.POSITIVE_INFINITY) ?? "");
   }
   const out = await runGit(["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], {
-    cwd: projectRoot,
-    git: { env: base },
+    repo: { kind: "user", folder: projectRoot },
+    env: base,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
   const lines = [...BASE_EXCLUDES];

@@ -76,17 +76,11 @@ export async function readUserRepoAndList(
 ): Promise<FirstListing> {
   const before = readExclude(shadow);
   const out = await runGitScript("read the user repository and list the files", SCRIPT, {
-    cwd: shadow.projectRoot,
-    git: {
-      env,
-      userConfig: true,
-      set: {
-        ZENG_GIT_DIR: shadow.gitDir,
-        ZENG_WORK_TREE: shadow.projectRoot,
-        ZENG_INDEX: shadow.indexFile,
-        ZENG_BASE_EXCLUDES: BASE_EXCLUDES.join("\n"),
-      },
-    },
+    repo: { kind: "user", folder: shadow.projectRoot },
+    engine: shadow.repository(),
+    env,
+    userConfig: true,
+    set: { ZENG_BASE_EXCLUDES: BASE_EXCLUDES.join("\n") },
     timeoutMs: shadow.timeLimitMs,
   });
   const lines = out.stdout.toString("latin1").split("\n", 5);

@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { ChildSpawner } from "../child-spawner.js";
 import type { ExpandEnv } from "./expand.js";
 import { listAll, loadSdk, toPrompt, toResource, toTool } from "./sdk.js";
 import { type OpenedTransport, openTransport } from "./transport.js";
@@ -23,10 +24,10 @@ export const DEFAULT_CALL_TIMEOUT_MS = 600_000;
 /** What an {@link McpConnection} is built from. */
 export interface McpConnectionOptions {
   readonly spec: McpServerSpec;
-  /** For `${VAR}` expansion and a stdio child's environment (never `process.env` implicitly). */
+  /** For `${VAR}` expansion (never `process.env` implicitly). */
   readonly env: ExpandEnv;
-  /** A stdio child's working folder (the project). */
-  readonly cwd: string;
+  /** Starts a stdio server (its folder and scrubbed environment are the spawner's). */
+  readonly spawn: ChildSpawner;
   /** Called after each change of state or of the tool list. Must not throw. */
   readonly onChange?: () => void;
   readonly clock?: () => number;
@@ -104,7 +105,7 @@ export class McpConnection {
     const started = (this.options.clock ?? Date.now)();
     const timeout = this.options.spec.timeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     const sdk = await loadSdk();
-    const opened = await openTransport(this.options.spec, this.options.env, this.options.cwd);
+    const opened = await openTransport(this.options.spec, this.options.env, this.options.spawn);
     this.opened = opened;
     if (this.closed) {
       await opened.transport.close().catch(() => {});

@@ -2,7 +2,7 @@ import { extname } from "node:path";
 import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
 import { titlePath } from "../paths.js";
-import { callTarget, planTarget } from "../planned-target.js";
+import { callTarget, planRead } from "../planned-target.js";
 import { openRegular, readAllOrCancel } from "../regular-file.js";
 import { type EditorFiles, readThroughEditor } from "../editor-files.js";
 import { looksBinary, decodeText } from "../text-file.js";
@@ -181,9 +181,7 @@ export const readTool = defineTool({
   inputSchema: ReadInput,
   inputJsonSchema: builtinInputJsonSchema("Read"),
   isReadOnly: () => true,
-  action: async (input, ctx) => [
-    { kind: "read", paths: await planTarget(input.file_path, ctx, "read") },
-  ],
+  action: async (input, ctx) => [await planRead(input.file_path, ctx)],
   title: (input, ctx) => `Read ${titlePath(input.file_path, ctx.shellSession.cwd, ctx.root)}`,
   call: async (input, ctx) => {
     const target = await callTarget(input.file_path, ctx, "read");

@@ -49,6 +49,7 @@ export interface TestCtxOptions {
   readonly limits?: Partial<ToolLimits>;
   readonly progress?: string[];
   readonly readDenied?: (path: string) => boolean;
+  readonly hardLinkReadAllowed?: (path: string) => boolean;
   /** The shell (default: a real host shell with PATH and HOME). */
   readonly shell?: Shell;
 }
@@ -76,6 +77,7 @@ export function testCtx(
     artifacts: memoryArtifacts(),
     limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
     ...(options.readDenied ? { readDenied: options.readDenied } : {}),
+    ...(options.hardLinkReadAllowed ? { hardLinkReadAllowed: options.hardLinkReadAllowed } : {}),
     vision: options.vision ?? false,
     ports: options.ports ?? {},
   };
