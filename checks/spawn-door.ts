@@ -37,6 +37,10 @@ export const SPAWN_ALLOWED: Readonly<Record<string, string>> = {
   "packages/testkit/src/acp-terminals.ts":
     "testkit's fake ACP editor runs the agent's terminal commands, as an editor does (test support)",
   "packages/testkit/src/fixture-repo.ts": "the test kit's fixture repositories run git",
+  "packages/testkit/src/acp-client.ts":
+    "the fake ACP editor starts the agent under test, as an editor does (not the engine's process)",
+  "packages/testkit/src/acp-terminals.ts":
+    "the fake ACP editor's own terminals (the client side of terminal/create, not the engine's)",
 };
 
 /** One import of a spawning module outside the door. */

@@ -1,4 +1,8 @@
-import { PROTOCOL_VERSION, type SessionUpdate } from "@agentclientprotocol/sdk";
+import {
+  type ClientCapabilities,
+  PROTOCOL_VERSION,
+  type SessionUpdate,
+} from "@agentclientprotocol/sdk";
 import { createEngine } from "@z-engine/engine";
 import {
   type AcpTestClient,
@@ -12,12 +16,13 @@ import { createAcpAgent } from "./agent.js";
 
 let t: TestEngine<typeof createEngine> | undefined;
 let editor: AcpTestClient | undefined;
-afterEach(async () => {
+async function tearDown() {
   await editor?.close();
   await t?.dispose();
   editor = undefined;
   t = undefined;
-});
+}
+afterEach(tearDown);
 
 async function setUp(files: Record<string, string> = { "a.txt": "hello\n" }) {
   t = await createTestEngine({ createEngine, files, script: [] });
@@ -69,5 +74,22 @@ describe("the ACP agent in process", () => {
       .join("");
     expect(text).toBe("Hello from the engine.");
     expect(kinds(updates)).toContain("available_commands_update");
+  });
+
+  it("set_mode switches the engine's permission mode and reports current_mode_update", async () => {
+    const { t, editor } = await setUp();
+    const { sessionId } = await editor.agent.request("session/new", {
+      cwd: t.repo.root,
+      mcpServers: [],
+    });
+    const from = editor.updatesOf(sessionId).length;
+    await editor.agent.request("session/set_mode", { sessionId, modeId: "plan" });
+    const update = await editor.waitForUpdate((u) => u.sessionUpdate === "current_mode_update", {
+      from,
+    });
+    expect(update).toMatchObject({ currentModeId: "plan" });
+    await expect(
+      editor.agent.request("session/set_mode", { sessionId, modeId: "nonsense" }),
+    ).rejects.toThrow(/unknown mode/);
   });
 });
