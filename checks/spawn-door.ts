@@ -32,10 +32,6 @@ export const SPAWNING_MODULES: readonly string[] = [
 export const SPAWN_ALLOWED: Readonly<Record<string, string>> = {
   "packages/host/src/process/spawn-child.ts": "the door itself",
   "packages/host/src/git.ts": "git's runner (the git door, checks/git-door)",
-  "packages/testkit/src/acp-client.ts":
-    "testkit's fake ACP editor starts the agent under test, as an editor does (test support)",
-  "packages/testkit/src/acp-terminals.ts":
-    "testkit's fake ACP editor runs the agent's terminal commands, as an editor does (test support)",
   "packages/testkit/src/fixture-repo.ts": "the test kit's fixture repositories run git",
   "packages/testkit/src/acp-client.ts":
     "the fake ACP editor starts the agent under test, as an editor does (not the engine's process)",
