@@ -3,7 +3,7 @@ import { envelopesOf, lostRecords } from "./acknowledged.js";
 import type { Driver } from "./drivers.js";
 import { CRASH_KINDS, type CrashKind } from "./model.js";
 import type { HostProcess } from "./process.js";
-import { DELAY_MS, triggerOf } from "./trigger.js";
+import { COUNT, DELAY_MS, triggerOf } from "./trigger.js";
 import { type CrashWorld, crashWorld } from "./world.js";
 import { wireShapeProblems } from "../wire/shape.js";
 
@@ -33,6 +33,20 @@ export interface FuzzOptions {
 
 const sessionOf = (run: HostProcess): string | undefined => envelopesOf(run.lines)[0]?.sessionId;
 
+/** Resolves once the `count`th line `test` accepts is in (or the run is over). */
+async function waitForNth(
+  run: HostProcess,
+  test: (line: string) => boolean,
+  count: number,
+): Promise<void> {
+  let from = 0;
+  for (let n = 0; n < count; n++) {
+    const at = await run.waitForLine(test, from);
+    if (at === -1) return;
+    from = at + 1;
+  }
+}
+
 /** Kills one run at the kind's moment; resolves with whether the kill landed. */
 async function killAtMoment(
   world: CrashWorld,
@@ -43,7 +57,8 @@ async function killAtMoment(
   const summary = new Promise<void>((resolve) => {
     world.onSummary = resolve;
   });
-  const moment = run.waitForLine((line) => envelopesOf([line]).some(trigger));
+  const count = 1 + Math.floor(random() * (COUNT[world.kind] ?? 1));
+  const moment = waitForNth(run, (line) => envelopesOf([line]).some(trigger), count);
   await Promise.race([moment, world.kind === "compaction" ? summary : moment]);
   world.onSummary = undefined;
   const delay = Math.floor(random() * DELAY_MS[world.kind]);

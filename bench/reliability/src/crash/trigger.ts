@@ -15,14 +15,15 @@ const is =
 export function triggerOf(kind: CrashKind): Test {
   switch (kind) {
     case "append":
-      return is("turnStarted");
+      // Any acknowledged event: the harness waits for a random number of them (no delay).
+      return () => true;
     case "stream":
       return is("textDelta");
     case "tool":
       return is("toolStarted");
     case "checkpoint":
       // The snapshot starts with the turn's first request and is recorded before its first write.
-      return is("turnStarted");
+      return is("assistantStarted");
     case "compaction":
       return is("compactionStarted");
     case "subagent":
@@ -32,12 +33,15 @@ export function triggerOf(kind: CrashKind): Test {
   }
 }
 
+/** How many trigger events a kind waits for at most (a random count from 1 on). */
+export const COUNT: Readonly<Partial<Record<CrashKind, number>>> = { append: 14 };
+
 /** The longest random delay after the trigger, by kind (ms): the window the kind spans. */
 export const DELAY_MS: Readonly<Record<CrashKind, number>> = {
-  append: 400,
+  append: 0,
   stream: 250,
   tool: 350,
-  checkpoint: 300,
+  checkpoint: 60,
   compaction: 60,
   subagent: 300,
   mcp: 500,
