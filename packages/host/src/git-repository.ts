@@ -22,6 +22,16 @@ function info(path: string): Stats | undefined {
   }
 }
 
+/**
+ * Whether `path` is there but not a regular file once links are followed (a FIFO, a socket,
+ * a device, a folder). Git opens its fixed files with a blocking `open`: a FIFO there makes
+ * every git call in the repository wait for ever.
+ */
+function blocking(path: string): boolean {
+  const entry = info(path);
+  return entry !== undefined && !entry.isFile();
+}
+
 /** A small regular file's text, or null (never opens a FIFO or a device). */
 function small(path: string): string | null {
   const entry = info(path);
@@ -31,6 +41,18 @@ function small(path: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** Files of a git folder, and of its common folder, that git opens on (nearly) every call. */
+const GIT_DIR_FILES = ["HEAD", "commondir", "index", "config.worktree"];
+const COMMON_DIR_FILES = ["config", "packed-refs", join("info", "exclude")];
+
+/** Whether git, reading the repository's fixed files, would open one that is no regular file. */
+function blocksGit(gitDir: string, commonDir: string): boolean {
+  return (
+    GIT_DIR_FILES.some((name) => blocking(join(gitDir, name))) ||
+    COMMON_DIR_FILES.some((name) => blocking(join(commonDir, name)))
+  );
 }
 
 /** The common folder of a git folder when it is one as git's `is_git_directory` says, else null. */
@@ -57,13 +79,15 @@ function ours(entry: Stats | undefined, env: Readonly<Record<string, string | un
 function atFolder(
   dir: string,
   env: Readonly<Record<string, string | undefined>>,
-): FoundRepository | "none" | "refused" {
+): FoundRepository | "none" | "refused" | "blocking" {
   const dotGit = join(dir, ".git");
   const entry = info(dotGit);
   if (entry?.isDirectory()) {
+    if (blocking(join(dotGit, "HEAD"))) return "blocking";
     const common = gitDirectory(dotGit);
     // Git passes over a `.git` folder that is no repository.
     if (common === null) return "none";
+    if (blocksGit(dotGit, common)) return "blocking";
     return ours(entry, env) && ours(info(dir), env)
       ? { workTree: dir, gitDir: dotGit, commonDir: common }
       : "refused";
@@ -74,8 +98,10 @@ function atFolder(
     const named = text === null ? null : /^gitdir: (.+?)\s*$/.exec(text.split("\n")[0] ?? "");
     if (!named?.[1]) return "refused";
     const gitDir = isAbsolute(named[1]) ? named[1] : resolve(dir, named[1]);
+    if (blocking(join(gitDir, "HEAD")) || blocking(join(gitDir, "commondir"))) return "blocking";
     const common = gitDirectory(gitDir);
     if (common === null) return "refused";
+    if (blocksGit(gitDir, common)) return "blocking";
     const owned = ours(entry, env) && ours(info(dir), env) && ours(info(gitDir), env);
     return owned ? { workTree: dir, gitDir, commonDir: common } : "refused";
   }
@@ -94,14 +120,30 @@ export function findGitRepository(
   folder: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): FoundRepository | null {
+  const found = discoverGitRepository(folder, env);
+  return typeof found === "string" ? null : found;
+}
+
+/**
+ * As {@link findGitRepository}, telling apart why there is none: `"blocking"` when git's
+ * discovery would open a fixed file of the nearest candidate (`HEAD`, `commondir`, `index`,
+ * `config`, `packed-refs`, `info/exclude`) that is no regular file, and so hang; `"none"`
+ * otherwise. For the git door.
+ */
+export function discoverGitRepository(
+  folder: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): FoundRepository | "none" | "blocking" {
   const device = info(folder)?.dev;
-  if (device === undefined) return null;
+  if (device === undefined) return "none";
   for (let dir = folder; ; dir = dirname(dir)) {
     const found = atFolder(dir, env);
-    if (found === "refused") return null;
+    if (found === "refused") return "none";
     if (found !== "none") return found;
-    if (gitDirectory(dir) !== null) return null;
+    // A bare repository here: git's `is_git_directory` opens its HEAD.
+    if (blocking(join(dir, "HEAD")) && info(join(dir, "objects"))?.isDirectory()) return "blocking";
+    if (gitDirectory(dir) !== null) return "none";
     const parent = dirname(dir);
-    if (parent === dir || info(parent)?.dev !== device) return null;
+    if (parent === dir || info(parent)?.dev !== device) return "none";
   }
 }

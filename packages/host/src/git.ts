@@ -5,7 +5,7 @@ import { type EngineRepository, engineRepositoryRefusal } from "./engine-reposit
 import { HostError } from "./errors.js";
 import { safeGitCommand } from "./git-command.js";
 import { scriptRefusal, userRepositoryRefusal } from "./git-read-only.js";
-import { findGitRepository } from "./git-repository.js";
+import { discoverGitRepository } from "./git-repository.js";
 
 /**
  * The git door: every git process the engine starts goes through {@link runGit} or
@@ -53,6 +53,8 @@ export interface GitRunOptions {
    * and a project can hold one. Default {@link GIT_TIME_LIMIT_MS}.
    */
   readonly timeoutMs?: number;
+  /** When it aborts, git (with what the script started) is killed and the call rejects. */
+  readonly signal?: AbortSignal;
 }
 
 /** How long an engine git call may take by default before it is killed (ten minutes). */
@@ -98,8 +100,13 @@ function target(
   if (options.cwd !== undefined && options.cwd !== repo.folder)
     throw new HostError("git_refused", "a call on the user's repository runs in its folder");
   const real = realFolder(repo.folder);
-  const found = findGitRepository(real, options.env ?? process.env);
-  if (found) {
+  const found = discoverGitRepository(real, options.env ?? process.env);
+  if (found === "blocking")
+    throw new HostError(
+      "git_refused",
+      `the repository at ${repo.folder} has a git file that is no regular file (a FIFO would hang git)`,
+    );
+  if (typeof found !== "string") {
     set.GIT_DIR = found.gitDir;
     set.GIT_WORK_TREE = found.workTree;
   } else {
@@ -141,7 +148,8 @@ function command(args: readonly string[], options: GitRunOptions, set: Record<st
 /**
  * Runs `git <args>` on `options.repo`. Rejects with a `HostError`: `git_refused` when the
  * command may not run there (a command that is not read-only on the user's repository, an
- * engine repository whose config the engine did not write), `git_failed` carrying stderr when
+ * engine repository whose config the engine did not write, a user's repository whose `HEAD`,
+ * `index`, `config` or another fixed git file is a FIFO or a device), `git_failed` carrying stderr when
  * git fails or could not start, a {@link GitTimeLimit} past the time limit.
  */
 export async function runGit(args: readonly string[], options: GitRunOptions): Promise<GitOutput> {
@@ -186,6 +194,10 @@ function run(
   env: Record<string, string>,
 ): Promise<GitOutput> {
   return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(new HostError("git_failed", `${label} stopped`, { cause: options.signal.reason }));
+      return;
+    }
     // Its own process group, so a time limit kills what a script started too.
     const child = spawn(program, args, {
       cwd: options.cwd,
@@ -195,27 +207,39 @@ function run(
     });
     const limit = options.timeoutMs ?? GIT_TIME_LIMIT_MS;
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    const kill = () => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
       } catch {
         // Gone already.
       }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
     }, limit);
     timer.unref();
+    options.signal?.addEventListener("abort", kill, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", kill);
+    };
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", (cause) => {
-      clearTimeout(timer);
+      done();
       reject(new HostError("git_failed", `${label} could not start`, { cause }));
     });
     child.on("close", (code) => {
-      clearTimeout(timer);
+      done();
       if (timedOut) {
         reject(new GitTimeLimit(label, limit));
+        return;
+      }
+      if (options.signal?.aborted) {
+        reject(new HostError("git_failed", `${label} stopped`, { cause: options.signal.reason }));
         return;
       }
       const exit = code ?? -1;

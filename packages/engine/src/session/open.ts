@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { type LinkedController, linkedController } from "../util/abort.js";
 import type { LoadedSettings } from "@z-engine/config";
 import {
   createTokenEstimator,
@@ -166,6 +167,25 @@ async function buildSession(
   notices: string[],
 ): Promise<EngineSession> {
   const { projectRoot, config } = prep;
+  // The session's lifetime: its checkpoint store's and fingerprints' git calls stop with it.
+  const lifetime = linkedController(ctx.parent);
+  try {
+    return await assemble(ctx, log, prep, opened, notices, lifetime);
+  } catch (error) {
+    lifetime.release();
+    throw error;
+  }
+}
+
+async function assemble(
+  ctx: OpenContext,
+  log: StoreSession,
+  prep: Prepared,
+  opened: OpenedSession | undefined,
+  notices: string[],
+  lifetime: LinkedController,
+): Promise<EngineSession> {
+  const { projectRoot, config } = prep;
   const state = opened?.replay.state;
   const { clientFor } = prep;
   const journal = new Journal(log.id as SessionId, log, ctx.sink, ctx.clock, ctx.redactor);
@@ -202,7 +222,8 @@ async function buildSession(
   });
   const background = new BackgroundTasks();
   const notify = notifier(() => sessionState.settings.hooks, journal, background);
-  const fingerprintOf = () => fingerprint(projectRoot, { env: ctx.childEnv });
+  const fingerprintOf = () =>
+    fingerprint(projectRoot, { env: ctx.childEnv, signal: lifetime.signal });
   prep.configNow = () => sessionState.settings.config;
   const { doors, discovery } = sessionFiles(ctx, projectRoot, repoRoot, sessionState);
   const instructionSet = await discoverInstructions(discovery);
@@ -290,7 +311,7 @@ async function buildSession(
     log,
     clock: ctx.clock,
     headless: ctx.headless,
-    parent: ctx.parent,
+    lifetime,
     state: sessionState,
     turnCount: state?.turnCount ?? 0,
     sandbox,
@@ -342,6 +363,7 @@ async function buildSession(
           checkpointsDir: join(ctx.paths.dataDir, "checkpoints"),
           projectRoot,
           env: ctx.childEnv,
+          signal: lifetime.signal,
         })
       : null,
     checkRecords: records,

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { runGit, runGitScript, splitNul } from "../git.js";
 import { readRegularText } from "../repo-local.js";
+import type { GitLimits } from "./shadow-repo.js";
 
 /**
  * Drops an excludes file that is not a regular file: the repository's own config may name
@@ -48,7 +49,7 @@ export function literalPattern(path: string): string {
 export async function readUserRepo(
   projectRoot: string,
   base: Readonly<Record<string, string | undefined>>,
-  timeoutMs?: number,
+  limits: GitLimits = {},
 ): Promise<UserRepoInfo> {
   const none = { commonDir: null, atTopLevel: true, excludesFile: null };
   try {
@@ -57,7 +58,7 @@ export async function readUserRepo(
       repo: { kind: "user", folder: projectRoot },
       env: base,
       userConfig: true,
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...limits,
     });
     return parseUserRepo(out.stdout.toString("utf8").split("\n"), projectRoot);
   } catch {
@@ -93,7 +94,7 @@ export async function buildExcludeText(
   projectRoot: string,
   repo: UserRepoInfo,
   base: Readonly<Record<string, string | undefined>>,
-  timeoutMs?: number,
+  limits: GitLimits = {},
 ): Promise<string> {
   if (!repo.commonDir) return excludeText(null);
   if (repo.atTopLevel) {
@@ -105,7 +106,7 @@ export async function buildExcludeText(
   const out = await runGit(["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], {
     repo: { kind: "user", folder: projectRoot },
     env: base,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...limits,
   });
   const lines = [...BASE_EXCLUDES];
   for (const path of splitNul(out.stdout)) lines.push(literalPattern(path.replace(/\/$/, "")));

@@ -81,7 +81,7 @@ export async function readUserRepoAndList(
     env,
     userConfig: true,
     set: { ZENG_BASE_EXCLUDES: BASE_EXCLUDES.join("\n") },
-    timeoutMs: shadow.timeLimitMs,
+    ...shadow.limits,
   });
   const lines = out.stdout.toString("latin1").split("\n", 5);
   const repo = parseUserRepo(out.stdout.toString("utf8").split("\n", 4), shadow.projectRoot);

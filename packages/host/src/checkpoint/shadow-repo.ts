@@ -18,6 +18,9 @@ import { type GitOutput, type GitRunOptions, runGit, runGitScript } from "../git
  */
 export const SNAPSHOT_GIT_TIME_LIMIT_MS = 2 * 60 * 1000;
 
+/** The time limit and stop signal of a checkpoint store's git calls. */
+export type GitLimits = Pick<GitRunOptions, "timeoutMs" | "signal">;
+
 /** The ref every snapshot is chained on. */
 export const CHECKPOINT_REF = "refs/z-engine/checkpoints";
 
@@ -70,8 +73,11 @@ export class ShadowRepo {
   excludesFile: string | null = null;
   /** The length of the repository's object names (sha1 unless git made it sha256). */
   hashLength: HashLength = 20;
-  /** How long one git call on this repository (or reading the user's) may take. */
-  readonly timeLimitMs: number;
+  /**
+   * How long one git call on this repository (or reading the user's) may take, and the
+   * signal that stops the calls in flight.
+   */
+  readonly limits: GitLimits;
   private readonly baseEnv: Readonly<Record<string, string | undefined>>;
   private ready: Promise<void> | undefined;
 
@@ -80,8 +86,9 @@ export class ShadowRepo {
     projectRoot: string,
     env: Readonly<Record<string, string | undefined>>,
     timeLimitMs: number = SNAPSHOT_GIT_TIME_LIMIT_MS,
+    signal?: AbortSignal,
   ) {
-    this.timeLimitMs = timeLimitMs;
+    this.limits = { timeoutMs: timeLimitMs, ...(signal ? { signal } : {}) };
     this.projectRoot = existsSync(projectRoot) ? realpathSync(projectRoot) : projectRoot;
     const id = createHash("sha256").update(this.projectRoot).digest("hex").slice(0, 16);
     this.gitDir = join(checkpointsDir, id);
@@ -128,7 +135,7 @@ export class ShadowRepo {
       config: [...SHADOW_CONFIG, ...excludes],
       ...(options.input === undefined ? {} : { input: options.input }),
       ...(options.okCodes === undefined ? {} : { okCodes: options.okCodes }),
-      timeoutMs: this.timeLimitMs,
+      ...this.limits,
     };
   }
 
