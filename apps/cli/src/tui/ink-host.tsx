@@ -10,9 +10,6 @@ import type { CommandQueue, Opened } from "./opened.js";
 import type { ViewStore } from "./store.js";
 import { ColorContext, colorsWanted } from "./theme.js";
 import { short } from "./view.js";
-import { resumable } from "./resumable.js";
-import { hostActions } from "./session-host.js";
-import type { HostActions } from "./ui.js";
 
 const INK_OPTIONS = { exitOnCtrlC: false, patchConsole: false } as const;
 
@@ -44,9 +41,9 @@ function Picker({ choices, done }: { choices: Choice[]; done: (id: string | unde
   );
 }
 
-/** `--resume` without an id: the project's sessions with messages, newest first, to pick from. */
+/** `--resume` without an id: the project's sessions, newest first, to pick from. */
 export async function pickSession(engine: Engine, root: string): Promise<string | undefined> {
-  const sessions = (await resumable(engine, root)).slice(0, 15);
+  const sessions = (await engine.listSessions()).filter((s) => s.projectRoot === root).slice(0, 15);
   if (sessions.length === 0) return undefined;
   const choices = sessions.map((s) => ({
     id: s.id,
@@ -91,13 +88,6 @@ export function mountScreen(parts: ScreenParts): Screen {
   const pasteOff = bracketedPaste();
   let files: readonly string[] = [];
   let opened: Opened | undefined;
-  let actions: Omit<HostActions, "redraw"> | undefined;
-  // The App gets its actions before the session is open; they do nothing until it is.
-  const host: Omit<HostActions, "redraw"> = {
-    clear: () => actions?.clear(),
-    sessions: () => actions?.sessions() ?? Promise.resolve([]),
-    resume: (id) => actions?.resume(id),
-  };
   let resolveLeft: () => void = () => {};
   const left = new Promise<void>((resolve) => {
     resolveLeft = resolve;
@@ -109,9 +99,8 @@ export function mountScreen(parts: ScreenParts): Screen {
         send={parts.queue.send}
         exit={() => resolveLeft()}
         history={parts.history}
-        refreshCommands={() => opened?.slot.refreshCommands()}
+        refreshCommands={() => opened?.refreshCommands()}
         files={() => files}
-        host={host}
       />
     </ColorContext.Provider>,
     INK_OPTIONS,
@@ -121,8 +110,7 @@ export function mountScreen(parts: ScreenParts): Screen {
     left,
     attach: (o) => {
       opened = o;
-      actions = hostActions(o, parts.queue);
-      void listProjectFiles(o.slot.session.projectRoot).then((list) => {
+      void listProjectFiles(o.session.projectRoot).then((list) => {
         files = list;
       });
     },
@@ -140,8 +128,7 @@ export async function runInk(
   parts: ScreenParts,
   mounted: Screen | undefined,
 ): Promise<number> {
-  const { engine } = opened;
-  const session = opened.slot.session;
+  const { engine, session } = opened;
   const screen = mounted ?? mountScreen(parts);
   parts.history.attach(openHistory(opened.dataDir, session.projectRoot));
   screen.attach(opened);
@@ -157,7 +144,6 @@ export async function runInk(
   await Promise.race([screen.left, signalled]);
   screen.unmount();
   await engine.shutdown();
-  const last = opened.slot.session.id;
-  process.stdout.write(`zeng: session ${last} (zeng --resume ${last})\n`);
+  process.stdout.write(`zeng: session ${session.id} (zeng --resume ${session.id})\n`);
   return 0;
 }

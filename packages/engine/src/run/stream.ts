@@ -128,11 +128,7 @@ export async function streamRound(
   const { transcript, signal } = run;
   const messageId = newMessageId();
   const scope = { turnId };
-  const contextWindow = core.catalog.info(request.model).contextWindow;
-  transcript.emit(
-    { type: "assistantStarted", messageId, model: request.model, contextWindow },
-    scope,
-  );
+  transcript.emit({ type: "assistantStarted", messageId, model: request.model }, scope);
   const { assembler, invalid } = await consume(
     transcript,
     client,

@@ -1,6 +1,5 @@
 import type { EffectiveSettings } from "@z-engine/config";
 import {
-  builtinModelIds,
   createModelClient,
   detectProvider,
   loadAnthropicSdk,
@@ -60,7 +59,6 @@ export function catalogView(
         ...(catalog ? { catalog } : {}),
       });
     },
-    models: (provider) => catalog?.modelIds(provider) ?? builtinModelIds(provider),
   };
 }
 

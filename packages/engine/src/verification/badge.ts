@@ -38,6 +38,5 @@ export async function turnBadge(
     records: core.checkRecords,
     currentFingerprint: s.fingerprint,
     ...(turn.lastChangeAt !== undefined ? { lastChangeAt: turn.lastChangeAt } : {}),
-    viaBash: turn.bashCheckRuns,
   });
 }
