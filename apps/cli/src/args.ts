@@ -47,6 +47,8 @@ export interface HeadlessArgs extends DialectArgs {
   readonly continue: boolean;
   readonly cwd?: string;
   readonly maxTurns?: number;
+  /** `--debug`: log at debug level to stderr (instead of the log file). */
+  readonly debug?: boolean;
 }
 
 /** What interactive `zeng` was asked to do; `resume: true` is `--resume` without an id (pick one). */
@@ -58,6 +60,8 @@ export interface InteractiveArgs {
   readonly continue: boolean;
   readonly cwd?: string;
   readonly maxTurns?: number;
+  /** `--debug`: log at debug level to stderr (instead of the log file). */
+  readonly debug?: boolean;
 }
 
 /** A parsed command line. */
@@ -194,6 +198,7 @@ function sessionFlags(flags: Map<FlagName, string>) {
     continue: flags.has("continue"),
     ...(cwd === undefined ? {} : { cwd }),
     ...(maxTurns === undefined ? {} : { maxTurns: positiveInt("--max-turns", maxTurns) }),
+    ...(flags.has("debug") ? { debug: true } : {}),
   };
 }
 

@@ -33,7 +33,13 @@ const CLAUDE_BOOLEAN_FLAGS = [
 export const VALUE_FLAGS = [...ZENG_VALUE_FLAGS, ...CLAUDE_VALUE_FLAGS] as const;
 
 /** Flags that take no value. */
-export const BOOLEAN_FLAGS = ["continue", "help", "version", ...CLAUDE_BOOLEAN_FLAGS] as const;
+export const BOOLEAN_FLAGS = [
+  "continue",
+  "help",
+  "version",
+  "debug",
+  ...CLAUDE_BOOLEAN_FLAGS,
+] as const;
 
 /**
  * Flags that take one or more values (Claude Code's variadic options: every following word

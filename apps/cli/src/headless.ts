@@ -18,6 +18,7 @@ import { DialectError, type DialectSetup, dialectSetup } from "./dialect-setup.j
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { runStreamInput, type Stdin, stdinPrompt } from "./headless-input.js";
 import { guardConsole } from "./console-guard.js";
+import { startHostTelemetry } from "./host-telemetry.js";
 import { favourMemory } from "./memory-tuning.js";
 import { outputFor } from "./output/formatter.js";
 import type { Io, OutputFormatter, RunEnd } from "./output/result.js";
@@ -238,9 +239,12 @@ export async function runHeadless(
         known.commands = (await session.commands()).map((c) => c.name);
     };
     const step = favourMemory(hooks);
+    const paths = resolvePaths(env);
+    const telemetry = await startHostTelemetry(env, paths.dataDir, args.debug === true);
     const engine = await createEngine({
-      paths: resolvePaths(env),
+      paths,
       env,
+      ...(telemetry.logger ? { logger: telemetry.logger } : {}),
       onEvent: (envelope) => {
         if (envelope.event.type === "assistantStarted") step("requestStarted");
         if (envelope.event.type === "assistantFinished") step("answerFinished");
@@ -252,12 +256,17 @@ export async function runHeadless(
       headless: true,
       ...(dialect.settings ? { settings: dialect.settings } : {}),
     });
-    return await runTurn(engine, args, projectRoot, output, {
-      dialect,
-      stdin: hooks.stdin ?? process.stdin,
-      warn,
-      opened,
-    });
+    try {
+      return await runTurn(engine, args, projectRoot, output, {
+        dialect,
+        stdin: hooks.stdin ?? process.stdin,
+        warn,
+        opened,
+      });
+    } finally {
+      // After the engine's shutdown (runTurn's): the session's spans have ended.
+      await telemetry.flush();
+    }
   } catch (error) {
     if (error instanceof DialectError) {
       io.stderr(`zeng: ${error.message}\n`);

@@ -1,14 +1,8 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { homedir, tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
+import { homedir } from "node:os";
 import { setMaxListeners } from "node:events";
 import { join } from "node:path";
-import {
-  type EffectiveSettings,
-  type Env,
-  type Paths,
-  resolvePaths,
-  TrustStore,
-} from "@z-engine/config";
+import { type EffectiveSettings, TrustStore } from "@z-engine/config";
 import { ModelCatalog as LlmCatalog } from "@z-engine/llm";
 import type { EngineCommand, EventEnvelope, SessionId, TurnId } from "@z-engine/protocol";
 import { FileSessionStore, type SessionSummary } from "@z-engine/store";
@@ -29,6 +23,8 @@ import type { SessionOptions } from "./session-options.js";
 
 export type { SessionOptions } from "./session-options.js";
 import { EventFeed } from "./session/event-feed.js";
+import { foldersOf } from "./session/folders.js";
+import { TelemetryHub } from "./telemetry/hub.js";
 import { privateFolder } from "./util/private-folder.js";
 import { createRedactor, scrubbedEnvironment, secretValues } from "./util/secrets.js";
 import type { OpenContext } from "./session/open-context.js";
@@ -152,18 +148,6 @@ function handleOf(session: EngineSession, feed: EventFeed, forget: () => void): 
   };
 }
 
-async function foldersOf(options: EngineOptions, env: Env) {
-  if (options.paths) return { paths: options.paths, temporary: undefined };
-  if (!options.ephemeral) return { paths: resolvePaths(env), temporary: undefined };
-  const temporary = await mkdtemp(join(tmpdir(), "zeng-ephemeral-"));
-  const paths: Paths = resolvePaths({
-    ...env,
-    ZENGINE_CONFIG_HOME: join(temporary, "config"),
-    ZENGINE_HOME: join(temporary, "data"),
-  });
-  return { paths, temporary };
-}
-
 /**
  * Creates the engine. Every option is optional: folders default to the user's (as the CLI
  * uses them), or temporary ones with `ephemeral`. The catalog refreshes in the background
@@ -223,13 +207,16 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     homeDir: options.homeDir ?? homedir(),
     parent: lifetime.signal,
   };
+  const telemetries = new TelemetryHub({ ...options, env, redactor: ctx.redactor });
   const open = async (
     how: (ctx: OpenContext) => Promise<EngineSession>,
     o: SessionOptions,
   ): Promise<SessionHandle> => {
     const feed = new EventFeed();
     if (o.onEvent) feed.listen(o.onEvent);
+    const telemetry = telemetries.session();
     const sink = (envelope: EventEnvelope) => {
+      telemetry.observe(envelope);
       options.onEvent?.(envelope);
       feed.publish(envelope);
     };
@@ -242,7 +229,10 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     };
     const session = await how(sessionCtx);
     sessions.set(session.id, session);
-    const handle = handleOf(session, feed, () => sessions.delete(session.id));
+    const handle = handleOf(session, feed, () => {
+      sessions.delete(session.id);
+      telemetry.close();
+    });
     // The queries (queries/) reach the session behind the handle (the web UI's screens).
     registerHandle(handle, { session, ctx: sessionCtx, overrides: overridesOf(o) });
     return handle;
@@ -278,6 +268,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       stopped ??= (async () => {
         await Promise.allSettled([...sessions.values()].map((s) => s.close()));
         sessions.clear();
+        telemetries.closeAll();
         lifetime.abort(new EngineShutdown());
         await opening?.catch(() => {});
         llmCatalog?.close();

@@ -7,6 +7,21 @@
 export type { Engine, SessionHandle, SessionOptions } from "./engine.js";
 export { createEngine } from "./engine.js";
 export type { ClientFactory, ClientRequest, EngineOptions, ProviderOptions } from "./options.js";
+/**
+ * The logger a host gives `createEngine({ logger })`: pino's `child` and level methods, so a
+ * pino logger fits. The engine logs nothing without one; each line it writes carries the
+ * session id (and the turn id within a turn) and passes the secret screen first.
+ */
+export type { EngineLogger, LogFields, LogMethod } from "./telemetry/logger.js";
+/**
+ * Trace options (`createEngine({ telemetry })`). Spans and metrics go through
+ * `@opentelemetry/api`'s global providers under the scope `INSTRUMENTATION_SCOPE`: the host's
+ * SDK records them; without one they cost nothing. Content (prompts, tool inputs and
+ * results) is captured only when `captureContent` is true.
+ */
+export type { TelemetryOptions } from "./telemetry/session-telemetry.js";
+/** The instrumentation scope name of the engine's tracer and meter. */
+export { INSTRUMENTATION_SCOPE } from "./telemetry/session-telemetry.js";
 export type { SessionOverrides } from "./settings/session-config.js";
 export type { Submission, TurnSummary } from "./run/turn.js";
 export type { ModelCatalog, ModelInfo } from "./session/core.js";

@@ -23,6 +23,7 @@ import {
   EventRecorder,
   type FixtureFiles,
   type FixtureRepo,
+  reply,
   ScriptedModel,
   type ScriptResponse,
 } from "@z-engine/testkit";
@@ -199,3 +200,18 @@ export function resultsOf(h: Harness, request: number): ToolResultBlock[] {
   const last = h.model.requests[request]?.messages.at(-1);
   return (last?.content ?? []).filter((b): b is ToolResultBlock => b.type === "toolResult");
 }
+
+/** The "fix the failing test" walkthrough of how-it-works.md, with its five rounds. */
+export const walkthroughScript = (path: (p: string) => string) => [
+  reply.toolCall("Verify", { checks: ["npm:test"] }),
+  reply.toolCalls([
+    { name: "Grep", input: { pattern: "isExpired", path: path(".") } },
+    { name: "Read", input: { file_path: path("src/auth/token.js") } },
+    { name: "Read", input: { file_path: path("test/token.test.js") } },
+  ]),
+  reply.toolCall("Edit", { ...loginFix, file_path: path(loginFix.file_path) }),
+  reply.toolCall("Verify", { checks: ["npm:test"] }),
+  reply.text(
+    "Fixed `isExpired`: a token now counts as expired at its expiry time. The login test passes.",
+  ),
+];
