@@ -1,5 +1,4 @@
 import {
-  type ClientCapabilities,
   PROTOCOL_VERSION,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";

@@ -44,10 +44,21 @@ const diffs = (updates: SessionUpdate[]) =>
       : [],
   );
 
-async function promptOnce(editor: AcpTestClient, cwd: string, text: string) {
+/** The client capabilities these tests offer (ACP's `ClientCapabilities`, in part). */
+interface Capabilities {
+  readonly fs?: { readonly readTextFile?: boolean; readonly writeTextFile?: boolean };
+  readonly terminal?: boolean;
+}
+
+async function promptOnce(
+  editor: AcpTestClient,
+  cwd: string,
+  text: string,
+  clientCapabilities: Capabilities = {},
+) {
   await editor.agent.request("initialize", {
     protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: {},
+    clientCapabilities,
   });
   const created = await editor.agent.request("session/new", { cwd, mcpServers: [] });
   const response = await editor.agent.request("session/prompt", {
@@ -115,5 +126,45 @@ describe("zeng acp over stdio", () => {
     expect(response.stopReason).toBe("end_turn");
     expect(asks).toBe(2);
     await expect(readFile(file, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("with the client's fs, Read sees the editor's unsaved buffer and the Edit lands in the editor", async () => {
+    w = await world({ format: "anthropic", files: { "a.txt": "on disk\n" } });
+    const file = join(w.repo.root, "a.txt");
+    w.provider.push(main(reply.toolCall("Read", { file_path: file })));
+    w.provider.push(
+      main(
+        reply.toolCall("Edit", { file_path: file, old_string: "unsaved", new_string: "edited" }),
+      ),
+    );
+    w.provider.push(main(reply.text("Edited.")));
+    const editor = startAgent(w, () => "allow_once");
+    editor.buffers.set(file, "unsaved buffer\n");
+    const { response } = await promptOnce(editor, w.repo.root, `Fix ${file}`, {
+      fs: { readTextFile: true, writeTextFile: true },
+    });
+    expect(response.stopReason).toBe("end_turn");
+    expect(JSON.stringify(w.mainRequests()[1]?.body)).toContain("unsaved buffer");
+    expect(editor.writes).toEqual([{ path: file, content: "edited buffer\n" }]);
+    expect(await readFile(file, "utf8")).toBe("on disk\n");
+  });
+
+  it("with the client's terminal, Bash runs in a client terminal and its output reaches the model", async () => {
+    w = await world({ format: "anthropic", files: { "a.txt": "a\n" } });
+    w.provider.push(main(reply.toolCall("Bash", { command: "echo from-the-terminal" })));
+    w.provider.push(main(reply.text("Ran it.")));
+    const editor = startAgent(w, () => "allow_once");
+    const { sessionId, response } = await promptOnce(editor, w.repo.root, "Run echo", {
+      terminal: true,
+    });
+    expect(response.stopReason).toBe("end_turn");
+    const ran = editor.terminals.all.map((c) => [c.request.command, ...(c.request.args ?? [])]);
+    expect(ran.flat().join(" ")).toContain("echo from-the-terminal");
+    expect(JSON.stringify(w.mainRequests()[1]?.body)).toContain("from-the-terminal");
+    const terminals = editor
+      .updatesOf(sessionId)
+      .flatMap((u) => (u.sessionUpdate === "tool_call_update" ? (u.content ?? []) : []))
+      .filter((c) => c.type === "terminal");
+    expect(terminals.length).toBeGreaterThan(0);
   });
 });
