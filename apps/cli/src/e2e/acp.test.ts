@@ -1,41 +1,20 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  type AcpTestClient,
-  connectAcpTestClient,
-  reply,
-  type SpawnedAgent,
-  spawnAcpAgent,
-} from "@z-engine/testkit";
+import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAIN, main, type World, world } from "./cli.test.helpers.js";
+import { AcpRig, type AnswerByKind, promptOnce, type SessionUpdate } from "./acp.test.helpers.js";
+import { main, type World, world } from "./cli.test.helpers.js";
 
 let w: World | undefined;
-let agent: SpawnedAgent | undefined;
-let editor: AcpTestClient | undefined;
+const rig = new AcpRig();
 afterEach(async () => {
-  await editor?.close();
-  agent?.child.kill();
+  await rig.dispose();
   await w?.dispose();
-  w = editor = agent = undefined;
+  w = undefined;
 });
 
-/** `zeng acp` as a child over stdio, driven by the ACP SDK's client side, as an editor does. */
-function startAgent(w: World, onPermission: (kinds: string[]) => string) {
-  agent = spawnAcpAgent(process.execPath, [MAIN, "acp"], { env: w.env, cwd: w.repo.root });
-  editor = connectAcpTestClient(agent.stream, {
-    onPermission: (request) => {
-      const kinds = request.options.map((o) => o.kind);
-      const kind = onPermission(kinds);
-      return request.options.find((o) => o.kind === kind)?.optionId ?? "cancelled";
-    },
-  });
-  return editor;
-}
-
-/** ACP protocol version 1 (what the SDK 2.4.0 speaks). */
-const PROTOCOL_VERSION = 1;
-type SessionUpdate = AcpTestClient["notifications"][number]["update"];
+/** `zeng acp` over stdio, each permission request answered with the option `answer` picks. */
+const startAgent = (w: World, answer: AnswerByKind) => rig.start(w, answer).editor;
 
 const diffs = (updates: SessionUpdate[]) =>
   updates.flatMap((u) =>
@@ -43,30 +22,6 @@ const diffs = (updates: SessionUpdate[]) =>
       ? (u.content ?? []).filter((c) => c.type === "diff")
       : [],
   );
-
-/** The client capabilities these tests offer (ACP's `ClientCapabilities`, in part). */
-interface Capabilities {
-  readonly fs?: { readonly readTextFile?: boolean; readonly writeTextFile?: boolean };
-  readonly terminal?: boolean;
-}
-
-async function promptOnce(
-  editor: AcpTestClient,
-  cwd: string,
-  text: string,
-  clientCapabilities: Capabilities = {},
-) {
-  await editor.agent.request("initialize", {
-    protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities,
-  });
-  const created = await editor.agent.request("session/new", { cwd, mcpServers: [] });
-  const response = await editor.agent.request("session/prompt", {
-    sessionId: created.sessionId,
-    prompt: [{ type: "text", text }],
-  });
-  return { sessionId: created.sessionId, response };
-}
 
 const SETTINGS = '[permissions]\nallow = ["Write"]\n';
 
