@@ -35,4 +35,7 @@ if [ "$(pnpm --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then
 fi
 
 pnpm install --frozen-lockfile --reporter=append-only | tail -n 3
+# The MCP protocol's own test clients (the conformance suite on a local Node 22, the
+# inspector's CLI) for zeng mcp serve's end-to-end tests, in node_modules/.cache/mcp-clients.
+bash scripts/install-mcp-clients.sh >/dev/null
 pnpm build --output-logs=errors-only
