@@ -3,7 +3,6 @@ import { readFile, writeFile } from "node:fs/promises";
 import { Readable, Writable } from "node:stream";
 import {
   type AgentApp,
-  type ClientCapabilities,
   type ClientConnection,
   type ClientContext,
   client,
@@ -26,10 +25,12 @@ export interface PendingPermission {
   answer(answer: PermissionAnswer): void;
 }
 
-/** How the fake editor behaves. */
+/**
+ * How the fake editor behaves. It answers fs and terminal requests whatever it offered: what
+ * the agent sees offered is the `clientCapabilities` the test sends in `initialize` (the
+ * SDK's client sends nothing of its own).
+ */
 export interface AcpTestClientOptions {
-  /** What it offers: `fs.readTextFile`, `fs.writeTextFile`, `terminal`. Default: nothing. */
-  readonly capabilities?: ClientCapabilities;
   /** Answers each permission request at once; without it they wait for `nextPermission()`. */
   readonly onPermission?: (request: RequestPermissionRequest) => PermissionAnswer;
   /** Its writes reach the disk too (a saved buffer); default: they stay in `buffers`. */
