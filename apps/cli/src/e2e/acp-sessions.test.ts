@@ -138,4 +138,16 @@ describe("zeng acp sessions over stdio", () => {
     expect([...toolStatuses(editor.updatesOf(sessionId)).values()]).toEqual(["failed"]);
     await expect(readFile(file, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
   });
+
+  it("when the editor closes its end, zeng acp closes its sessions and exits 0 by itself", async () => {
+    w = await world({ format: "anthropic", files: { "a.txt": "a\n" } });
+    w.provider.push(main(reply.text("Hello.")));
+    const { agent, editor } = rig.start(w, () => "allow_once");
+    const exited = new Promise<[number | null, string | null]>((resolve) =>
+      agent.child.once("exit", (code, signal) => resolve([code, signal])),
+    );
+    await promptOnce(editor, w.repo.root, "hi");
+    await editor.close();
+    expect(await exited).toEqual([0, null]);
+  });
 });

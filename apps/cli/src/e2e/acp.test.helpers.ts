@@ -50,20 +50,29 @@ export class AcpRig {
     return { agent, editor };
   }
 
-  /** Closes the editors, then ends the agents and waits until each has exited. */
+  /**
+   * Closes the editors (each agent's stdin ends: it closes its sessions and exits, as it does
+   * when an editor goes away), then waits until every agent has exited: only then may the
+   * world's folders go (an agent still closing writes into its data folder).
+   */
   async dispose(): Promise<void> {
     for (const editor of this.editors.splice(0)) await editor.close();
-    await Promise.all(this.agents.splice(0).map(stopAgent));
+    await Promise.all(this.agents.splice(0).map((agent) => stopAgent(agent)));
   }
 }
 
-/** Ends an agent (its stdin closed, then SIGKILL) and resolves once it has exited. */
-export async function stopAgent(agent: SpawnedAgent): Promise<void> {
+/**
+ * Resolves once `agent` has exited: its stdin is ended (it exits by itself then); one that is
+ * still running after `backstopMs` is killed (a hung agent fails its test, it does not hang it).
+ */
+export async function stopAgent(agent: SpawnedAgent, backstopMs = 10_000): Promise<void> {
   const child = agent.child;
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGKILL");
+  child.stdin?.end();
+  const backstop = setTimeout(() => child.kill("SIGKILL"), backstopMs);
   await exited;
+  clearTimeout(backstop);
 }
 
 /** `initialize` with the given capabilities. */
