@@ -30,48 +30,83 @@ function toolStatuses(updates: SessionUpdate[]): Map<string, string | undefined>
   return statuses;
 }
 
-/** A first `zeng acp` that writes a file in one turn, then exits; resolves with the session. */
-async function storedSession(w: World) {
-  const file = join(w.repo.root, "fixed.txt");
-  w.provider.push(main(reply.toolCall("Write", { file_path: file, content: "fixed\n" })));
-  w.provider.push(main(reply.text("Wrote fixed.txt.")));
-  const first = rig.start(w, () => "allow_once");
-  const { sessionId, response } = await promptOnce(first.editor, w.repo.root, `Write ${file}`);
-  expect(response.stopReason).toBe("end_turn");
+const TOKEN = "src/auth/token.js";
+const FIX_PROMPT = "The login test fails. Please fix it.";
+
+/**
+ * The five-round fix in a first `zeng acp` (ask mode: every card becomes a permission request,
+ * answered "allow always"): run the test, read, edit, run it again, answer. The agent exits
+ * after; resolves with the session and the kinds of the permission requests' options.
+ */
+async function fiveRoundFix(w: World) {
+  const path = (p: string) => w.repo.path(p);
+  w.provider.push(
+    main(reply.toolCall("Verify", { checks: ["npm:test"] })),
+    main(reply.toolCall("Read", { file_path: path(TOKEN) })),
+    main(
+      reply.toolCall("Edit", {
+        file_path: path(TOKEN),
+        old_string: "now > token.expiresAt",
+        new_string: "now >= token.expiresAt",
+      }),
+    ),
+    main(reply.toolCall("Verify", { checks: ["npm:test"] })),
+    main(reply.text("Fixed isExpired. The login test passes.")),
+  );
+  const asked: string[][] = [];
+  const first = rig.start(w, (kinds) => {
+    asked.push(kinds);
+    return "allow_always";
+  });
+  const { sessionId, response } = await promptOnce(first.editor, w.repo.root, FIX_PROMPT);
+  const updates = first.editor.updatesOf(sessionId);
   await first.editor.close();
   await stopAgent(first.agent);
-  return { sessionId, file };
+  return { sessionId, response, asked, updates };
 }
 
 describe("zeng acp sessions over stdio", () => {
-  it("session/load in a new agent replays the stored session as updates, then continues it", async () => {
-    w = await world({ format: "anthropic", files: { "a.txt": "a\n" } });
-    const { sessionId, file } = await storedSession(w);
+  it("fixes the login test in five rounds, the edit's request answered allow always; session/load in a new agent replays it, then continues it", async () => {
+    w = await world({ format: "anthropic" });
+    const fix = await fiveRoundFix(w);
+    expect(fix.response.stopReason).toBe("end_turn");
+    expect(fix.response._meta?.["z-engine"]).toMatchObject({
+      outcome: "completed",
+      badge: { status: "verified" },
+    });
+    expect(fix.asked).toContainEqual(expect.arrayContaining(["allow_once", "allow_always"]));
+    expect(await w.repo.read(TOKEN)).toContain("now >= token.expiresAt");
+    expect(fix.updates.filter((u) => u.sessionUpdate === "tool_call")).toHaveLength(4);
+
     const { editor } = rig.start(w, () => "allow_once");
     await initialize(editor);
+    const { sessionId } = fix;
     await editor.agent.request("session/load", { sessionId, cwd: w.repo.root, mcpServers: [] });
     // The replay arrives before the response: the editor shows the conversation at once.
     const replayed = editor.updatesOf(sessionId);
     expect(replayed).toContainEqual(
       expect.objectContaining({
         sessionUpdate: "user_message_chunk",
-        content: expect.objectContaining({ text: `Write ${file}` }),
+        content: expect.objectContaining({ text: FIX_PROMPT }),
       }),
     );
     expect(replayed).toContainEqual(
       expect.objectContaining({ sessionUpdate: "tool_call", kind: "edit" }),
     );
-    expect(messageText(replayed)).toContain("Wrote fixed.txt.");
-    expect([...toolStatuses(replayed).values()]).toEqual(["completed"]);
-    w.provider.push(main(reply.text("It says fixed.")));
-    const next = await promptText(editor, sessionId, "What did you write?");
+    expect(messageText(replayed)).toContain("Fixed isExpired.");
+    // Each tool call ends as the editor saw it live (the first test run failed, as it should).
+    const live = [...toolStatuses(fix.updates).values()];
+    expect(live).toEqual(["failed", "completed", "completed", "completed"]);
+    expect([...toolStatuses(replayed).values()]).toEqual(live);
+    w.provider.push(main(reply.text("It compared with >.")));
+    const next = await promptText(editor, sessionId, "What was wrong?");
     expect(next.stopReason).toBe("end_turn");
-    expect(JSON.stringify(w.mainRequests().at(-1)?.body)).toContain("Wrote fixed.txt.");
+    expect(JSON.stringify(w.mainRequests().at(-1)?.body)).toContain("Fixed isExpired.");
   });
 
   it("session/resume continues the stored session without replaying it", async () => {
-    w = await world({ format: "anthropic", files: { "a.txt": "a\n" } });
-    const { sessionId } = await storedSession(w);
+    w = await world({ format: "anthropic" });
+    const { sessionId } = await fiveRoundFix(w);
     const { editor } = rig.start(w, () => "allow_once");
     await initialize(editor);
     await editor.agent.request("session/resume", { sessionId, cwd: w.repo.root, mcpServers: [] });
@@ -81,7 +116,7 @@ describe("zeng acp sessions over stdio", () => {
     const kinds = editor.updatesOf(sessionId).map((u) => u.sessionUpdate);
     expect(kinds).not.toContain("user_message_chunk");
     expect(kinds).not.toContain("tool_call");
-    expect(JSON.stringify(w.mainRequests().at(-1)?.body)).toContain("Wrote fixed.txt.");
+    expect(JSON.stringify(w.mainRequests().at(-1)?.body)).toContain("Fixed isExpired.");
   });
 
   it("session/load of a session that does not exist is refused", async () => {

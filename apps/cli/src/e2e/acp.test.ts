@@ -2,7 +2,14 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { AcpRig, type AnswerByKind, promptOnce, type SessionUpdate } from "./acp.test.helpers.js";
+import {
+  AcpRig,
+  type AnswerByKind,
+  initialize,
+  promptOnce,
+  promptText,
+  type SessionUpdate,
+} from "./acp.test.helpers.js";
 import { main, type World, world } from "./cli.test.helpers.js";
 
 let w: World | undefined;
@@ -121,5 +128,32 @@ describe("zeng acp over stdio", () => {
       .flatMap((u) => (u.sessionUpdate === "tool_call_update" ? (u.content ?? []) : []))
       .filter((c) => c.type === "terminal");
     expect(terminals.length).toBeGreaterThan(0);
+  });
+
+  it("set_mode to acceptEdits reports current_mode_update, and the next write lands without a request", async () => {
+    w = await world({ format: "anthropic", files: { "a.txt": "a\n" } });
+    const file = join(w.repo.root, "fixed.txt");
+    w.provider.push(main(reply.toolCall("Write", { file_path: file, content: "fixed\n" })));
+    w.provider.push(main(reply.text("Wrote it.")));
+    let asks = 0;
+    const editor = startAgent(w, () => {
+      asks += 1;
+      return "reject_once";
+    });
+    await initialize(editor);
+    const { sessionId } = await editor.agent.request("session/new", {
+      cwd: w.repo.root,
+      mcpServers: [],
+    });
+    const from = editor.notifications.length;
+    await editor.agent.request("session/set_mode", { sessionId, modeId: "acceptEdits" });
+    const update = await editor.waitForUpdate((u) => u.sessionUpdate === "current_mode_update", {
+      from,
+    });
+    expect(update).toMatchObject({ currentModeId: "acceptEdits" });
+    const response = await promptText(editor, sessionId, `Write ${file}`);
+    expect(response.stopReason).toBe("end_turn");
+    expect(asks).toBe(0);
+    expect(await readFile(file, "utf8")).toBe("fixed\n");
   });
 });
