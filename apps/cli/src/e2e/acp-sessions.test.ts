@@ -11,15 +11,10 @@ import {
   type SessionUpdate,
   stopAgent,
 } from "./acp.test.helpers.js";
-import { main, type World, world } from "./cli.test.helpers.js";
+import { main, type World } from "./cli.test.helpers.js";
 
-let w: World | undefined;
 const rig = new AcpRig();
-afterEach(async () => {
-  await rig.dispose();
-  await w?.dispose();
-  w = undefined;
-});
+afterEach(() => rig.dispose());
 
 /** Every tool call among `updates` and the last status it was given. */
 function toolStatuses(updates: SessionUpdate[]): Map<string, string | undefined> {
@@ -67,7 +62,7 @@ async function fiveRoundFix(w: World) {
 
 describe("zeng acp sessions over stdio", () => {
   it("fixes the login test in five rounds, the edit's request answered allow always; session/load in a new agent replays it, then continues it", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await rig.world({ format: "anthropic" });
     const fix = await fiveRoundFix(w);
     expect(fix.response.stopReason).toBe("end_turn");
     expect(fix.response._meta?.["z-engine"]).toMatchObject({
@@ -105,7 +100,7 @@ describe("zeng acp sessions over stdio", () => {
   });
 
   it("session/resume continues the stored session without replaying it", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await rig.world({ format: "anthropic" });
     const { sessionId } = await fiveRoundFix(w);
     const { editor } = rig.start(w, () => "allow_once");
     await initialize(editor);
@@ -120,7 +115,7 @@ describe("zeng acp sessions over stdio", () => {
   });
 
   it("session/load of a session that does not exist is refused", async () => {
-    w = await world({ format: "anthropic", files: { "a.txt": "a\n" } });
+    const w = await rig.world({ format: "anthropic", files: { "a.txt": "a\n" } });
     const { editor } = rig.start(w, () => "allow_once");
     await initialize(editor);
     await expect(
@@ -133,7 +128,7 @@ describe("zeng acp sessions over stdio", () => {
   });
 
   it("session/cancel mid-tool ends the turn as cancelled, and every tool call is answered", async () => {
-    w = await world({ format: "anthropic", files: { "a.txt": "a\n" } });
+    const w = await rig.world({ format: "anthropic", files: { "a.txt": "a\n" } });
     w.provider.push(main(reply.toolCall("Bash", { command: "sleep 30" })));
     const { editor } = rig.start(w, () => "allow_once");
     await initialize(editor);
@@ -155,7 +150,7 @@ describe("zeng acp sessions over stdio", () => {
   });
 
   it("session/cancel while a permission request waits cancels the request, and nothing is written", async () => {
-    w = await world({ format: "anthropic", files: { "a.txt": "a\n" } });
+    const w = await rig.world({ format: "anthropic", files: { "a.txt": "a\n" } });
     const file = join(w.repo.root, "fixed.txt");
     w.provider.push(main(reply.toolCall("Write", { file_path: file, content: "fixed\n" })));
     const { editor } = rig.start(w);
@@ -175,7 +170,7 @@ describe("zeng acp sessions over stdio", () => {
   });
 
   it("when the editor closes its end, zeng acp closes its sessions and exits 0 by itself", async () => {
-    w = await world({ format: "anthropic", files: { "a.txt": "a\n" } });
+    const w = await rig.world({ format: "anthropic", files: { "a.txt": "a\n" } });
     w.provider.push(main(reply.text("Hello.")));
     const { agent, editor } = rig.start(w, () => "allow_once");
     const exited = new Promise<[number | null, string | null]>((resolve) =>

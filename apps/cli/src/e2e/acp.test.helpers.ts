@@ -5,7 +5,7 @@ import {
   type SpawnedAgent,
   spawnAcpAgent,
 } from "@z-engine/testkit";
-import { MAIN, type World } from "./cli.test.helpers.js";
+import { MAIN, type World, type WorldOptions, world } from "./cli.test.helpers.js";
 
 /** ACP protocol version 1 (what the SDK 2.4.0 speaks). */
 export const PROTOCOL_VERSION = 1;
@@ -22,10 +22,18 @@ export interface Capabilities {
 /** A permission answer by option kind (`allow_once`, `reject_always`, ...), or none (it waits). */
 export type AnswerByKind = (kinds: string[]) => string;
 
-/** `zeng acp` children and the editors driving them, all stopped by `dispose`. */
+/** Worlds, the `zeng acp` children in them and the editors driving them, all gone at `dispose`. */
 export class AcpRig {
+  private readonly worlds: World[] = [];
   private readonly agents: SpawnedAgent[] = [];
   private readonly editors: AcpTestClient[] = [];
+
+  /** A world (fixture repo, home, fake provider) removed at `dispose`, after its agents. */
+  async world(options: WorldOptions): Promise<World> {
+    const w = await world(options);
+    this.worlds.push(w);
+    return w;
+  }
 
   /**
    * Starts `zeng acp` as a child over stdio in the world's repository, driven by the ACP SDK's
@@ -53,11 +61,12 @@ export class AcpRig {
   /**
    * Closes the editors (each agent's stdin ends: it closes its sessions and exits, as it does
    * when an editor goes away), then waits until every agent has exited: only then may the
-   * world's folders go (an agent still closing writes into its data folder).
+   * worlds go (an agent still closing writes into its data folder).
    */
   async dispose(): Promise<void> {
     for (const editor of this.editors.splice(0)) await editor.close();
     await Promise.all(this.agents.splice(0).map((agent) => stopAgent(agent)));
+    for (const w of this.worlds.splice(0)) await w.dispose();
   }
 }
 

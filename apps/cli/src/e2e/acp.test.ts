@@ -10,15 +10,10 @@ import {
   promptText,
   type SessionUpdate,
 } from "./acp.test.helpers.js";
-import { main, type World, world } from "./cli.test.helpers.js";
+import { main, type World } from "./cli.test.helpers.js";
 
-let w: World | undefined;
 const rig = new AcpRig();
-afterEach(async () => {
-  await rig.dispose();
-  await w?.dispose();
-  w = undefined;
-});
+afterEach(() => rig.dispose());
 
 /** `zeng acp` over stdio, each permission request answered with the option `answer` picks. */
 const startAgent = (w: World, answer: AnswerByKind) => rig.start(w, answer).editor;
@@ -34,7 +29,7 @@ const SETTINGS = '[permissions]\nallow = ["Write"]\n';
 
 describe("zeng acp over stdio", () => {
   it("asks for a write with the card's options; allow always lets it land, and the update shows the diff", async () => {
-    w = await world({ format: "anthropic", files: { "a.txt": "a\n" } });
+    const w = await rig.world({ format: "anthropic", files: { "a.txt": "a\n" } });
     const file = join(w.repo.root, "fixed.txt");
     w.provider.push(main(reply.toolCall("Write", { file_path: file, content: "fixed\n" })));
     w.provider.push(main(reply.text("Wrote it.")));
@@ -53,7 +48,7 @@ describe("zeng acp over stdio", () => {
   });
 
   it("an untrusted folder asks for trust first; trusted, its own settings apply (the write needs no ask)", async () => {
-    w = await world({
+    const w = await rig.world({
       format: "anthropic",
       files: { "a.txt": "a\n", ".z-engine/settings.toml": SETTINGS },
     });
@@ -72,7 +67,7 @@ describe("zeng acp over stdio", () => {
   });
 
   it("not trusted, the folder's settings stay withheld: the write asks, and rejected, nothing lands", async () => {
-    w = await world({
+    const w = await rig.world({
       format: "anthropic",
       files: { "a.txt": "a\n", ".z-engine/settings.toml": SETTINGS },
     });
@@ -91,7 +86,7 @@ describe("zeng acp over stdio", () => {
   });
 
   it("with the client's fs, Read sees the editor's unsaved buffer and the Edit lands in the editor", async () => {
-    w = await world({ format: "anthropic", files: { "a.txt": "on disk\n" } });
+    const w = await rig.world({ format: "anthropic", files: { "a.txt": "on disk\n" } });
     const file = join(w.repo.root, "a.txt");
     w.provider.push(main(reply.toolCall("Read", { file_path: file })));
     w.provider.push(
@@ -112,7 +107,7 @@ describe("zeng acp over stdio", () => {
   });
 
   it("with the client's terminal, Bash runs in a client terminal and its output reaches the model", async () => {
-    w = await world({ format: "anthropic", files: { "a.txt": "a\n" } });
+    const w = await rig.world({ format: "anthropic", files: { "a.txt": "a\n" } });
     w.provider.push(main(reply.toolCall("Bash", { command: "echo from-the-terminal" })));
     w.provider.push(main(reply.text("Ran it.")));
     const editor = startAgent(w, () => "allow_once");
@@ -131,7 +126,7 @@ describe("zeng acp over stdio", () => {
   });
 
   it("set_mode to acceptEdits reports current_mode_update, and the next write lands without a request", async () => {
-    w = await world({ format: "anthropic", files: { "a.txt": "a\n" } });
+    const w = await rig.world({ format: "anthropic", files: { "a.txt": "a\n" } });
     const file = join(w.repo.root, "fixed.txt");
     w.provider.push(main(reply.toolCall("Write", { file_path: file, content: "fixed\n" })));
     w.provider.push(main(reply.text("Wrote it.")));
