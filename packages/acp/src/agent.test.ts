@@ -1,7 +1,4 @@
-import {
-  PROTOCOL_VERSION,
-  type SessionUpdate,
-} from "@agentclientprotocol/sdk";
+import { PROTOCOL_VERSION, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { createEngine } from "@z-engine/engine";
 import {
   type AcpTestClient,
