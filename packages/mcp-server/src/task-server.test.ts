@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createEngine, type SessionOverrides } from "@z-engine/engine";
@@ -27,7 +27,8 @@ async function connect(session: SessionOverrides) {
   const server = createTaskServer({
     engine: t.engine,
     folder: t.repo.root,
-    dataDir: t.home,
+    // The ephemeral engine's data folder: <data>/sessions/<id>/log.jsonl of its open session.
+    dataDir: dirname(dirname(dirname(t.session.logPath))),
     session,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -99,5 +100,47 @@ describe("the task server, driven by the MCP SDK's client", () => {
     });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("cwd must be an absolute path");
+  });
+
+  it("sends progress notifications while a task runs, one a tool call, when the caller gives a token", async () => {
+    const { t, client } = await connect({});
+    const file = join(t.repo.root, "a.txt");
+    t.model.push(reply.toolCall("Read", { file_path: file }));
+    t.model.push(reply.text("It says old."));
+    const progress: Array<{ progress: number; message?: string }> = [];
+    const result = await client.callTool(
+      { name: "task", arguments: { prompt: `Read ${file}` } },
+      undefined,
+      { onprogress: (p) => progress.push(p) },
+    );
+    expect(textOf(result)).toContain("It says old.");
+    expect(progress).toEqual([{ progress: 1, message: expect.stringContaining("a.txt") }]);
+  });
+
+  it("a cancelled call cancels the task's turn, without waiting for its running command", async () => {
+    const { t, client } = await connect({ mode: "bypass" });
+    t.model.push(reply.toolCall("Bash", { command: "sleep 30" }));
+    const controller = new AbortController();
+    const call = client.callTool({ name: "task", arguments: { prompt: "wait" } }, undefined, {
+      signal: controller.signal,
+      onprogress: () => controller.abort(),
+    });
+    await expect(call).rejects.toThrow(/abort/i);
+    const ended = await t.recorder.waitFor("turnFinished", { outcome: "cancelled" });
+    expect(ended.outcome).toBe("cancelled");
+  });
+
+  it("lists the sessions it ran as resources and reads a transcript", async () => {
+    const { t, client } = await connect({});
+    t.model.push(reply.text("Nothing to do."));
+    const result = await client.callTool({ name: "task", arguments: { prompt: "anything?" } });
+    const { sessionId } = result.structuredContent as { sessionId: string };
+    const uri = `zeng://sessions/${sessionId}`;
+    const listed = await client.listResources();
+    expect(listed.resources.map((r) => r.uri)).toContain(uri);
+    const read = await client.readResource({ uri });
+    const text = read.contents.map((c) => ("text" in c ? c.text : "")).join("");
+    expect(text).toContain("anything?");
+    expect(text).toContain("Nothing to do.");
   });
 });
