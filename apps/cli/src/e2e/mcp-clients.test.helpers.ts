@@ -95,7 +95,8 @@ export function startHttpServe(w: World, args: readonly string[] = []): Promise<
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
-      const found = /url with token: (\S+)/.exec(stderr);
+      // The whole line: a chunk may end inside the token.
+      const found = /url with token: (\S+)\n/.exec(stderr);
       if (!found?.[1]) return;
       const withToken = new URL(found[1]);
       const token = withToken.searchParams.get("token") ?? "";
