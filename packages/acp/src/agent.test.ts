@@ -88,4 +88,43 @@ describe("the ACP agent in process", () => {
       editor.agent.request("session/set_mode", { sessionId, modeId: "nonsense" }),
     ).rejects.toThrow(/unknown mode/);
   });
+
+  it("offers rewind as a command; /rewind lists the messages, /rewind 1 code restores the files", async () => {
+    const { t, editor } = await setUp();
+    const { sessionId } = await editor.agent.request("session/new", {
+      cwd: t.repo.root,
+      mcpServers: [],
+    });
+    const commands = await editor.waitForUpdate(
+      (u) => u.sessionUpdate === "available_commands_update",
+    );
+    expect(commands).toMatchObject({
+      availableCommands: expect.arrayContaining([expect.objectContaining({ name: "rewind" })]),
+    });
+    await editor.agent.request("session/set_mode", { sessionId, modeId: "bypass" });
+    const file = t.repo.path("a.txt");
+    t.model.push(reply.toolCall("Read", { file_path: file }));
+    t.model.push(reply.toolCall("Write", { file_path: file, content: "changed\n" }));
+    t.model.push(reply.text("Changed it."));
+    const prompt = (text: string) =>
+      editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+    expect((await prompt(`Change ${file}`)).stopReason).toBe("end_turn");
+    expect(await t.repo.read("a.txt")).toBe("changed\n");
+    const answer = async (text: string) => {
+      const from = editor.updatesOf(sessionId).length;
+      await prompt(text);
+      return editor
+        .updatesOf(sessionId)
+        .slice(from)
+        .flatMap((u) =>
+          u.sessionUpdate === "agent_message_chunk" && u.content.type === "text"
+            ? [u.content.text]
+            : [],
+        )
+        .join("");
+    };
+    expect(await answer("/rewind")).toContain(`1. Change ${file}`);
+    expect(await answer("/rewind 1 code")).toMatch(/Rewound the code .*1 file restored/);
+    expect(await t.repo.read("a.txt")).toBe("hello\n");
+  });
 });
