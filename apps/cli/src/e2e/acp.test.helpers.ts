@@ -37,11 +37,16 @@ export class AcpRig {
 
   /**
    * Starts `zeng acp` as a child over stdio in the world's repository, driven by the ACP SDK's
-   * client side as an editor does. With `answer`, each permission request is answered at once
-   * with the option of that kind; without it, requests wait for `editor.nextPermission()`.
+   * client side as an editor does (with the world's environment, or `env`). With `answer`, each
+   * permission request is answered at once with the option of that kind; without it, requests
+   * wait for `editor.nextPermission()`.
    */
-  start(w: World, answer?: AnswerByKind): { agent: SpawnedAgent; editor: AcpTestClient } {
-    const agent = spawnAcpAgent(process.execPath, [MAIN, "acp"], { env: w.env, cwd: w.repo.root });
+  start(
+    w: World,
+    answer?: AnswerByKind,
+    env: Readonly<Record<string, string>> = w.env,
+  ): { agent: SpawnedAgent; editor: AcpTestClient } {
+    const agent = spawnAcpAgent(process.execPath, [MAIN, "acp"], { env, cwd: w.repo.root });
     const editor = connectAcpTestClient(
       agent.stream,
       answer

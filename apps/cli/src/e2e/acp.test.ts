@@ -151,4 +151,20 @@ describe("zeng acp over stdio", () => {
     expect(asks).toBe(0);
     expect(await readFile(file, "utf8")).toBe("fixed\n");
   });
+
+  it("with no key configured, initialize offers the key method and session/new and authenticate refuse with auth_required", async () => {
+    const w = await rig.world({ format: "anthropic", files: { "a.txt": "a\n" } });
+    const { ZENGINE_API_KEY: _, ...noKey } = w.env;
+    const { editor } = rig.start(w, () => "allow_once", noKey);
+    const init = await initialize(editor);
+    expect(init.authMethods?.map((m) => m.id)).toContain("zeng-api-key");
+    const refused = { code: -32000, message: expect.stringContaining("No API key") };
+    await expect(
+      editor.agent.request("session/new", { cwd: w.repo.root, mcpServers: [] }),
+    ).rejects.toMatchObject(refused);
+    await expect(
+      editor.agent.request("authenticate", { methodId: "zeng-api-key" }),
+    ).rejects.toMatchObject(refused);
+    expect(w.mainRequests()).toEqual([]);
+  });
 });
