@@ -89,9 +89,12 @@ export async function stopAgent(agent: SpawnedAgent, backstopMs = 10_000): Promi
   clearTimeout(backstop);
 }
 
-/** `initialize` with the given capabilities. */
-export async function initialize(editor: AcpTestClient, clientCapabilities: Capabilities = {}) {
-  return editor.agent.request("initialize", {
+/** `initialize` with the given capabilities (the answer is not needed). */
+export async function initialize(
+  editor: AcpTestClient,
+  clientCapabilities: Capabilities = {},
+): Promise<void> {
+  await editor.agent.request("initialize", {
     protocolVersion: PROTOCOL_VERSION,
     clientCapabilities,
   });

@@ -6,6 +6,7 @@ import {
   AcpRig,
   type AnswerByKind,
   initialize,
+  PROTOCOL_VERSION,
   promptOnce,
   promptText,
   type SessionUpdate,
@@ -156,7 +157,10 @@ describe("zeng acp over stdio", () => {
     const w = await rig.world({ format: "anthropic", files: { "a.txt": "a\n" } });
     const { ZENGINE_API_KEY: _, ...noKey } = w.env;
     const { editor } = rig.start(w, () => "allow_once", noKey);
-    const init = await initialize(editor);
+    const init = await editor.agent.request("initialize", {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: {},
+    });
     expect(init.authMethods?.map((m) => m.id)).toContain("zeng-api-key");
     const refused = { code: -32000, message: expect.stringContaining("No API key") };
     await expect(
