@@ -28,6 +28,8 @@ export interface FuzzOptions {
   /** Kills per world before a fresh one (a chain resumes the same session again and again). */
   readonly chain?: number;
   readonly random?: () => number;
+  /** Alternate the wire format every world (default: every cycle through the kinds). */
+  readonly alternate?: boolean;
   readonly onKill?: (result: KillResult) => void;
 }
 
@@ -130,8 +132,8 @@ export async function runCrashFuzz(options: FuzzOptions): Promise<KillResult[]> 
   const results: KillResult[] = [];
   for (let world = 0; results.length < options.kills; world++) {
     const kind = CRASH_KINDS[world % CRASH_KINDS.length] ?? "append";
-    const format: WireFormat =
-      Math.floor(world / CRASH_KINDS.length) % 2 === 0 ? "anthropic" : "openai";
+    const cycle = options.alternate ? world : Math.floor(world / CRASH_KINDS.length);
+    const format: WireFormat = cycle % 2 === 0 ? "anthropic" : "openai";
     const w = await crashWorld(kind, format);
     try {
       const state = { id: undefined as string | undefined, step: 0 };
