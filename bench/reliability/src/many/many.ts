@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolvePaths } from "@z-engine/config";
+import { harnessEngineOptions } from "../hosts/engine-options.js";
 import { createEngine, type Engine } from "@z-engine/engine";
 import { createModelClient } from "@z-engine/llm";
 import type { EventEnvelope } from "@z-engine/protocol";
@@ -48,14 +49,7 @@ function engineFor(
   // retries cost no real time, so a neighbour slowed by them would show a real defect.
   const sleep = async () => {};
   return createEngine({
-    paths,
-    env,
-    homeDir: home,
-    headless: true,
-    checkpoints: false,
-    repoMap: false,
-    catalogSource: "off",
-    onEvent,
+    ...harnessEngineOptions(paths, env, home, onEvent),
     settings: { model: { main: "claude-sonnet-5-5" } },
     clientFactory: ({ model }) =>
       createModelClient(

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolvePaths } from "@z-engine/config";
+import { harnessEngineOptions } from "../hosts/engine-options.js";
 import { createEngine } from "@z-engine/engine";
 import type { EventEnvelope } from "@z-engine/protocol";
 import { readLog } from "@z-engine/store";
@@ -66,14 +67,7 @@ type World = Awaited<ReturnType<typeof soakWorld>>;
 
 function engineFor(world: World, model: SoakModel, onEvent: (e: EventEnvelope) => void) {
   return createEngine({
-    paths: resolvePaths(world.env),
-    env: world.env,
-    homeDir: world.home,
-    headless: true,
-    checkpoints: false,
-    repoMap: false,
-    catalogSource: "off",
-    onEvent,
+    ...harnessEngineOptions(resolvePaths(world.env), world.env, world.home, onEvent),
     settings: { model: { main: MODEL }, context: { compact_at_percent: 60 } },
     clientFactory: () => model,
   });
