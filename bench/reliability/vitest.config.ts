@@ -6,6 +6,7 @@ export default defineProject({
     // Real zeng processes, git, MCP servers and Postgres: the timeout is a backstop for a
     // loaded machine (the harnesses wait on events), not a measure of speed.
     testTimeout: 120_000,
+    globalSetup: ["src/test-support/global-setup.ts"],
     include: ["src/**/*.test.ts"],
   },
 });

@@ -41,3 +41,28 @@ export function errnoCode(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** What a failed write's errno means to a user, by code. */
+const IO_REASONS: Readonly<Record<string, string>> = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is exceeded",
+  EIO: "an I/O error on the device",
+  EROFS: "the file system is read-only",
+  EFBIG: "the file is too large for the file system",
+};
+
+/**
+ * The `appendFailed` error of a write to `target` that failed with `error`: its message says
+ * why in words a user can act on (`no space left on the device (ENOSPC)`), not only where.
+ */
+export function appendFailedError(target: string, error: unknown): StoreError {
+  const code = errnoCode(error);
+  const known = code === undefined ? undefined : IO_REASONS[code];
+  const why =
+    known !== undefined
+      ? `${known} (${code})`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return new StoreError("appendFailed", `cannot append to ${target}: ${why}`, { cause: error });
+}

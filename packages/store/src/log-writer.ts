@@ -2,7 +2,7 @@ import { closeSync, fstatSync, fsync, ftruncateSync, openSync, writeSync } from 
 import { PRIVATE_FILE } from "./private.js";
 import { truncate } from "node:fs/promises";
 import { promisify } from "node:util";
-import { errnoCode, StoreError } from "./errors.js";
+import { appendFailedError, errnoCode, StoreError } from "./errors.js";
 import { type ReadLogResult, readLog } from "./log-reader.js";
 import { checkRecord } from "./record-check.js";
 import type { LogRecord } from "./records.js";
@@ -99,7 +99,7 @@ export class AppendLog {
       while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
     } catch (error) {
       if (done > 0) cutBack(fd, this.bytes);
-      throw new StoreError("appendFailed", `cannot append to ${this.path}`, { cause: error });
+      throw appendFailedError(this.path, error);
     }
     this.bytes += bytes.length;
   }

@@ -135,9 +135,12 @@ describe("AppendLog", () => {
     expect(await readFile(path, "utf8")).toBe("");
   });
 
-  it("rejects with appendFailed when the write fails (a full disk)", async () => {
+  it("rejects with appendFailed when the write fails (a full disk), saying why", async () => {
     const log = AppendLog.openRepaired("/dev/full");
-    await expect(log.append(title("x"))).rejects.toMatchObject({ code: "appendFailed" });
+    await expect(log.append(title("x"))).rejects.toMatchObject({
+      code: "appendFailed",
+      message: "cannot append to /dev/full: no space left on the device (ENOSPC)",
+    });
     expect(log.size).toBe(0);
   });
 

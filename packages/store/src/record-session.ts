@@ -1,5 +1,5 @@
 import type { ArtifactSink, SessionId } from "@z-engine/protocol";
-import { StoreError } from "./errors.js";
+import { appendFailedError, StoreError } from "./errors.js";
 import { serialise } from "./log-writer.js";
 import type { LogRecord } from "./records.js";
 import { type LogName, parseLog, type RecordBackend } from "./record-backend.js";
@@ -107,7 +107,7 @@ export class RecordSession implements Session {
       try {
         await this.parts.backend.append(name, text);
       } catch (error) {
-        throw new StoreError("appendFailed", `cannot append to ${key}`, { cause: error });
+        throw appendFailedError(key, error);
       }
       then();
     });

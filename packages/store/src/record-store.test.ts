@@ -53,6 +53,7 @@ describe("createSessionStore", () => {
     const failed = await session.append(msg(userText("u1", "lost"))).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(StoreError);
     expect((failed as StoreError).code).toBe("appendFailed");
+    expect((failed as StoreError).message).toMatch(/^cannot append to .+: disk full$/);
     expect(session.workingSet()).toEqual([]);
     backend.failAppends = false;
     await session.append(msg(userText("u2", "kept")));

@@ -10,9 +10,10 @@ describe("the crash fuzz over the file store", () => {
     const results = await runCrashFuzz({ kills: 14, chain: 1, driver });
     const failed = results.filter((r) => r.problems.length > 0);
     expect(failed.map((r) => `${r.kind} ${r.format}: ${r.problems.join("; ")}`)).toEqual([]);
-    // A kill that misses its moment (the run got past it first, as under load: 11 of 14 once
-    // beside the whole suite) still checks the resume; most must land for the subset to
-    // cover each kind. Known defect: landing depends on timing (see the stop's note).
-    expect(results.filter((r) => r.landed).length).toBeGreaterThanOrEqual(9);
+    // A kill that misses its moment (the run got past it first) still checks the resume; the
+    // subset must land most kills to cover each kind. Measured since the append kill waits for
+    // acknowledged events: 14 of 14 landed in 4 runs, 3 of them beside the 1,000-kill bench
+    // and the soak (load average 3 to 7).
+    expect(results.filter((r) => r.landed).length).toBeGreaterThanOrEqual(12);
   });
 });

@@ -5,7 +5,8 @@ import { CRASH_KINDS, type CrashKind } from "./model.js";
 import type { HostProcess } from "./process.js";
 import { COUNT, DELAY_MS, triggerOf } from "./trigger.js";
 import { type CrashWorld, crashWorld } from "./world.js";
-import { wireShapeProblems } from "../wire/shape.js";
+import { carriesSummary, mixedHistories } from "./history.js";
+import { offersTools, wireShapeProblems } from "../wire/shape.js";
 
 /** What one kill found. */
 export interface KillResult {
@@ -28,6 +29,10 @@ export interface FuzzOptions {
   /** Kills per world before a fresh one (a chain resumes the same session again and again). */
   readonly chain?: number;
   readonly random?: () => number;
+  /** The kinds to cycle through (default: all of them). */
+  readonly kinds?: readonly CrashKind[];
+  /** Alternate the wire format every world (default: every cycle through the kinds). */
+  readonly alternate?: boolean;
   readonly onKill?: (result: KillResult) => void;
 }
 
@@ -68,6 +73,22 @@ async function killAtMoment(
   return landed;
 }
 
+/**
+ * Every request the session sent (the killed runs' too) is one state its log passed through:
+ * a compaction applies whole or not at all (a subagent's requests hold its own history, which
+ * its log folds apart). The compaction kind's log must hold a compaction.
+ */
+function historyProblems(world: CrashWorld, records: readonly Record<string, unknown>[]): string[] {
+  const problems =
+    world.kind === "subagent" ? [] : mixedHistories(records, world.provider.requests);
+  if (world.kind !== "compaction") return problems;
+  if (!records.some((r) => r.kind === "compaction"))
+    problems.push("no compaction was recorded (the compaction kind must compact)");
+  if (!world.provider.requests.some((r) => offersTools(r) && carriesSummary(r)))
+    problems.push("no request carried a compaction summary");
+  return problems;
+}
+
 /** Checks a session after a kill and one resumed run that is left to finish. */
 async function checkAfter(
   world: CrashWorld,
@@ -88,6 +109,7 @@ async function checkAfter(
   for (const event of lost) problems.push(`lost an acknowledged ${event.type}`);
   for (const request of world.provider.requests.slice(before))
     for (const p of wireShapeProblems(request)) problems.push(`resumed request: ${p}`);
+  problems.push(...historyProblems(world, logs.records));
   const effects = await world.effects();
   const twice = effects.length - new Set(effects).size;
   if (twice > 0) problems.push(`${twice} side effects ran twice`);
@@ -127,11 +149,12 @@ async function oneKill(
 export async function runCrashFuzz(options: FuzzOptions): Promise<KillResult[]> {
   const random = options.random ?? Math.random;
   const chain = options.chain ?? 3;
+  const kinds = options.kinds ?? CRASH_KINDS;
   const results: KillResult[] = [];
   for (let world = 0; results.length < options.kills; world++) {
-    const kind = CRASH_KINDS[world % CRASH_KINDS.length] ?? "append";
-    const format: WireFormat =
-      Math.floor(world / CRASH_KINDS.length) % 2 === 0 ? "anthropic" : "openai";
+    const kind = kinds[world % kinds.length] ?? "append";
+    const cycle = options.alternate ? world : Math.floor(world / kinds.length);
+    const format: WireFormat = cycle % 2 === 0 ? "anthropic" : "openai";
     const w = await crashWorld(kind, format);
     try {
       const state = { id: undefined as string | undefined, step: 0 };

@@ -51,6 +51,7 @@ export function crashModel(options: CrashModelOptions): (r: FakeProviderRequest)
   const served = new Map<string, number>();
   let tokens = 0;
   let lastStep = "0";
+  let summaries = 0;
   const effect = (extra = "") => {
     tokens++;
     const token = `t${tokens}-${Math.random().toString(36).slice(2, 8)}`;
@@ -60,7 +61,9 @@ export function crashModel(options: CrashModelOptions): (r: FakeProviderRequest)
   return (request) => {
     if (!offersTools(request)) {
       options.onSummary?.();
-      return { ...reply.text(SUMMARY), delayMs: 20, wire: { textChunkChars: 40 } };
+      summaries++;
+      const text = `[summary s${summaries}] ${SUMMARY}`;
+      return { ...reply.text(text), delayMs: 20, wire: { textChunkChars: 40 } };
     }
     const texts = wireMessages(request)
       .filter((m) => m.role === "user")

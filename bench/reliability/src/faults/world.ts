@@ -3,6 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolvePaths } from "@z-engine/config";
+import { harnessEngineOptions } from "../hosts/engine-options.js";
 import { createEngine, type Engine, type SessionHandle } from "@z-engine/engine";
 import { createModelClient } from "@z-engine/llm";
 import {
@@ -76,14 +77,7 @@ export async function faultWorld(
   const baseUrl = format === "anthropic" ? provider.anthropicBaseUrl : provider.openaiBaseUrl;
   const recorder = new EventRecorder();
   const engine = await createEngine({
-    paths,
-    env,
-    homeDir: home,
-    headless: true,
-    checkpoints: false,
-    repoMap: false,
-    catalogSource: "off",
-    onEvent: recorder.sink,
+    ...harnessEngineOptions(paths, env, home, recorder.sink),
     settings: {
       ...options.settings,
       model: { main: FAULT_MODEL, ...(options.settings?.model as object | undefined) },

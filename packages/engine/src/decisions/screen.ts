@@ -53,6 +53,23 @@ function newResults(messages: readonly Message[], screened: Set<string>): NewRes
   return fresh.reverse().map((r) => ({ ...r, toolName: names.get(r.toolUseId) ?? "tool" }));
 }
 
+/**
+ * Forgets the screened ids no longer in `messages` (compacted away): the walk of
+ * {@link newResults} only meets ids of the working set, and a set of every id ever screened
+ * would grow with the session, round after round (the soak's heap slope).
+ */
+function forgetGone(screened: Set<string>, messages: readonly Message[]): void {
+  const live = new Set<string>();
+  for (const m of messages)
+    for (const b of m.content)
+      if (b.type === "toolResult" && screened.has(b.toolUseId)) live.add(b.toolUseId);
+  if (live.size === screened.size) return;
+  for (const id of screened) if (!live.has(id)) screened.delete(id);
+}
+
+/** How many tool result ids the session remembers as screened (for tests). */
+export const screenedCount = (core: ScreenHost): number => stateOf(core).screened.size;
+
 /** The always-on detector, then the uses of the seam; only values really in the results count. */
 async function flag(
   core: DecisionHost,
@@ -140,6 +157,7 @@ export async function screenedMessages(
   const results = newResults(messages, state.screened);
   if (results.length > 0) {
     for (const r of results) state.screened.add(r.toolUseId);
+    forgetGone(state.screened, messages);
     const scope = { signal: turn.signal, turnId: turn.turnId };
     const open = (await flag(core, results, scope)).filter(
       (f) => !state.withheld.has(f.value) && !state.sent.has(f.value),

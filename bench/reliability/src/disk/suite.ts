@@ -1,0 +1,73 @@
+import { spawn, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { DISK_ROWS } from "./rows.js";
+
+/** What one row of the full-disk suite found. */
+export interface DiskResult {
+  readonly name: string;
+  /** Everything that did not hold (empty: the row passed). */
+  readonly problems: string[];
+  /** The reason the full turn failed with. */
+  readonly reason?: string;
+}
+
+// The built row runner (tests run from src/, the runner always runs from dist/).
+const RUN = fileURLToPath(new URL("../../dist/disk/run.js", import.meta.url));
+
+/**
+ * Why the suite cannot run here (it needs root and a private mount namespace to mount its
+ * tmpfs), or undefined when it can.
+ */
+export function diskSkipReason(): string | undefined {
+  if (process.getuid?.() !== 0) return "the full-disk suite mounts a tmpfs: it needs root";
+  const probe = spawnSync(
+    "unshare",
+    ["-m", "mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", "/mnt"],
+    {
+      encoding: "utf8",
+    },
+  );
+  if (probe.status !== 0)
+    return `no private mount namespace here (unshare -m + mount: ${(probe.stderr || probe.error?.message || "").trim()})`;
+  return undefined;
+}
+
+/** Runs one row in its own `unshare -m` process. */
+function runRow(index: number): Promise<DiskResult> {
+  const name = DISK_ROWS[index]?.name ?? String(index);
+  return new Promise((resolve) => {
+    const child = spawn("unshare", ["-m", process.execPath, RUN, String(index)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      out += c;
+    });
+    child.stderr.setEncoding("utf8").on("data", (c: string) => {
+      if (err.length < 16_000) err += c;
+    });
+    child.on("close", (code, signal) => {
+      const line = out.trim().split("\n").at(-1) ?? "";
+      try {
+        resolve(JSON.parse(line) as DiskResult);
+      } catch {
+        resolve({
+          name,
+          problems: [`the row's process ended ${code ?? signal}: ${err.slice(-1000)}`],
+        });
+      }
+    });
+  });
+}
+
+/** Every row of the full-disk suite, one after another. */
+export async function runDiskSuite(onRow?: (r: DiskResult) => void): Promise<DiskResult[]> {
+  const results: DiskResult[] = [];
+  for (const index of DISK_ROWS.keys()) {
+    const result = await runRow(index);
+    results.push(result);
+    onRow?.(result);
+  }
+  return results;
+}
