@@ -152,7 +152,7 @@ export function parseAgentMarkdown(
 }
 
 /** `argument-hint: [message]` reads as a YAML list; show it as the user wrote it. */
-function argumentHint(value: FrontmatterValue | undefined): string | undefined {
+export function argumentHint(value: FrontmatterValue | undefined): string | undefined {
   if (Array.isArray(value))
     return value.length === 0 ? undefined : value.map((v) => `[${v}]`).join(" ");
   return frontmatterString(value);

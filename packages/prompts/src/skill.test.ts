@@ -14,6 +14,9 @@ describe("parseSkillMarkdown", () => {
         whenToUse: "a PDF form",
         allowedTools: ["Read", "Bash(python3:*)"],
         disableModelInvocation: false,
+        userInvocable: true,
+        argumentHint: undefined,
+        model: undefined,
         body: "# PDF\n\nUse scripts/fill.py.",
         fields: {
           name: "pdf",
@@ -23,6 +26,19 @@ describe("parseSkillMarkdown", () => {
           license: "MIT",
         },
       },
+    });
+  });
+
+  it("reads what /<name> needs: user-invocable, argument-hint, model", () => {
+    const text =
+      "---\nname: deploy\nuser-invocable: false\nargument-hint: [env]\nmodel: haiku\n---\nGo.";
+    expect(parseSkillMarkdown(text).ok && parseSkillMarkdown(text)).toMatchObject({
+      value: { userInvocable: false, argumentHint: "[env]", model: "haiku" },
+    });
+    const plain = parseSkillMarkdown("---\nargument-hint: <path> <depth>\n---\nGo.", "x");
+    expect(plain.ok && plain.value).toMatchObject({
+      userInvocable: true,
+      argumentHint: "<path> <depth>",
     });
   });
 

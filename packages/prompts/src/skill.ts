@@ -1,4 +1,4 @@
-import type { DefinitionResult } from "./definitions.js";
+import { argumentHint, type DefinitionResult } from "./definitions.js";
 import {
   type FrontmatterValue,
   frontmatterBoolean,
@@ -9,7 +9,8 @@ import {
 
 /**
  * A skill: a folder with a `SKILL.md` (Claude Code's format: name, description,
- * allowed-tools, when_to_use) and possibly scripts and reference files beside it.
+ * allowed-tools, when_to_use, argument-hint, user-invocable, disable-model-invocation, model)
+ * and possibly scripts and reference files beside it.
  */
 export interface SkillDefinition {
   readonly name: string;
@@ -20,6 +21,12 @@ export interface SkillDefinition {
   readonly allowedTools: readonly string[];
   /** `disable-model-invocation: true`: the model's Skill tool may not load it. */
   readonly disableModelInvocation: boolean;
+  /** `user-invocable: false`: it is not offered as `/<name>` (only the model may load it). */
+  readonly userInvocable: boolean;
+  /** What `/<name>` expects after it (`argument-hint`), as the file wrote it. */
+  readonly argumentHint: string | undefined;
+  /** A model for the turn `/<name>` starts (`model`); `undefined` keeps the session's. */
+  readonly model: string | undefined;
   /** The instructions: the markdown body, trimmed. */
   readonly body: string;
   /** Every frontmatter field, the unknown ones included (kept, never an error). */
@@ -54,6 +61,9 @@ export function parseSkillMarkdown(
       whenToUse: frontmatterString(data.when_to_use ?? data["when-to-use"]),
       allowedTools: frontmatterList(data["allowed-tools"] ?? data.allowedTools) ?? [],
       disableModelInvocation: frontmatterBoolean(data["disable-model-invocation"]) ?? false,
+      userInvocable: frontmatterBoolean(data["user-invocable"] ?? data["user-invokable"]) ?? true,
+      argumentHint: argumentHint(data["argument-hint"] ?? data.argumentHint),
+      model: frontmatterString(data.model)?.trim() || undefined,
       body,
       fields: data,
     },
