@@ -150,3 +150,39 @@ describe("a definition's model", () => {
     expect(h.model.requests.find(sub(MARKS.inh))?.model).toBe("claude-opus-5");
   });
 });
+
+describe("an agent's skills:", () => {
+  it("are preloaded into its system prompt whole; an unknown one is a notice", async () => {
+    const MARKER = "MARKER-DOCS: you write docs.";
+    h = await harness({
+      files: {
+        ".claude/agents/docs.md": agentFile("docs", MARKER, "skills: style-guide, missing\n"),
+        ".claude/skills/style-guide/SKILL.md":
+          "---\nname: style-guide\ndescription: House style\ndisable-model-invocation: true\n---\nSTYLE-BODY: short sentences.",
+        ".claude/skills/style-guide/examples.md": "Example.\n",
+        ".claude/skills/other/SKILL.md": "---\nname: other\ndescription: Other\n---\nOTHER-BODY",
+      },
+      script: [],
+    });
+    h.model.push(
+      when(
+        main(MARKER),
+        reply.toolCall("Agent", { description: "d", prompt: "p", subagent_type: "docs" }),
+      ),
+      when(sub(MARKER), reply.text("written")),
+      when(main(MARKER), reply.text("done")),
+    );
+    expect((await h.session.run("write the docs")).outcome).toBe("completed");
+    const child = h.model.requests.find(sub(MARKER));
+    const system = (child?.system ?? []).map((s) => s.text).join("\n");
+    expect(system).toContain(`${MARKER}\n\n# Skill: style-guide`);
+    expect(system).toContain("STYLE-BODY: short sentences.");
+    expect(system).toContain("- examples.md");
+    expect(system).not.toContain("OTHER-BODY");
+    expect(systemText(h.model.requests[0] as ModelRequest)).not.toContain("STYLE-BODY");
+    const notices = h.recorder.ofType("notice").filter((n) => n.code === "agent.skill");
+    expect(notices.map((n) => n.message)).toEqual([
+      'agent docs lists skill "missing", which this session does not have; it is not preloaded',
+    ]);
+  });
+});
