@@ -59,5 +59,11 @@ describe("parseSkillMarkdown", () => {
       error: "skill a has an empty body",
     });
     expect(parseSkillMarkdown("---\nname: two words\n---\nx").ok).toBe(false);
+    // With a folder whose name is valid, the folder's name stands in; the written one is kept.
+    const named = parseSkillMarkdown("---\nname: Confidence Check\n---\nx", "confidence-check");
+    expect(named.ok && [named.value.name, named.value.fields.name]).toEqual([
+      "confidence-check",
+      "Confidence Check",
+    ]);
   });
 });

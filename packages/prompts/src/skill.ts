@@ -37,7 +37,7 @@ const KNOWN_NAME = /^[\w.:-]+$/;
 
 /**
  * Parses a `SKILL.md`. `fallbackName` (the skill's folder name) is used when the frontmatter
- * has no `name`; a missing description falls back to the body's first line. Never throws:
+ * has no `name`, or one that is not a valid name (`Confidence Check`); a missing description falls back to the body's first line. Never throws:
  * malformed frontmatter, an unusable name or an empty body give `{ ok: false, error }`.
  */
 export function parseSkillMarkdown(
@@ -47,7 +47,10 @@ export function parseSkillMarkdown(
   const parsed = parseFrontmatter(text);
   if (!parsed.ok) return parsed;
   const data = parsed.data;
-  const name = frontmatterString(data.name) ?? fallbackName;
+  const written = frontmatterString(data.name) ?? fallbackName;
+  // A display name such as `Confidence Check` cannot be typed after `/`: the folder's name
+  // stands in (the name as written stays in `fields.name`, so a caller can say so).
+  const name = KNOWN_NAME.test(written) || !KNOWN_NAME.test(fallbackName) ? written : fallbackName;
   if (!KNOWN_NAME.test(name))
     return { ok: false, error: `skill "${name}" needs a name of letters, digits, - _ . or :` };
   const body = parsed.body.trim();
