@@ -21,6 +21,7 @@ describe("parseAgentMarkdown", () => {
         maxTurns: undefined,
         skills: [],
         color: undefined,
+        hooks: { hooks: [], problems: [] },
         prompt: "You review.",
       },
     });
@@ -64,6 +65,7 @@ describe("parseAgentMarkdown", () => {
         maxTurns: 7,
         skills: ["triage", "estimate"],
         color: "purple",
+        hooks: { hooks: [], problems: [] },
         prompt: "Body",
       },
     });

@@ -11,6 +11,8 @@ import type { SessionCore } from "../session/core.js";
 import { resolveAgentModel } from "./agent-model.js";
 import { subagentMcpFilter, subagentToolNames } from "./blueprint.js";
 import { preloadSkills } from "./preload-skills.js";
+import { agentHooks } from "./agent-hooks.js";
+import type { HookRunner } from "../hooks/runner.js";
 import type { SubagentEnd, SubagentRun } from "./subagent.js";
 import { confineToWorktree, worktreeSystem } from "./worktree-confinement.js";
 
@@ -35,7 +37,12 @@ function lastAssistantText(messages: readonly Message[]): string {
 }
 
 /** The subagent's definition as the loop takes it (`preloaded`: its `skills:`, loaded). */
-function runAgentOf(core: SessionCore, run: SubagentRun, preloaded: string): RunAgent {
+function runAgentOf(
+  core: SessionCore,
+  run: SubagentRun,
+  preloaded: string,
+  hooks: HookRunner | undefined,
+): RunAgent {
   const def = run.definition;
   const model = () =>
     resolveAgentModel(def.model, { main: core.model, fast: core.config.fastModel });
@@ -61,6 +68,7 @@ function runAgentOf(core: SessionCore, run: SubagentRun, preloaded: string): Run
     // A session in bypass overrides every agent's mode at each call.
     mode: () => (core.mode === "bypass" ? "bypass" : run.mode),
     maxTurns: () => def.maxTurns ?? core.config.maxTurns,
+    ...(hooks ? { hooks } : {}),
   };
 }
 
@@ -90,8 +98,9 @@ export async function runSubagent(
   const preloaded = await preloadSkills(core, run.definition.name, run.definition.skills).catch(
     () => "",
   );
+  const hooks = await agentHooks(core, run).catch(() => undefined);
   const agentRun: AgentRun = {
-    agent: runAgentOf(core, run, preloaded),
+    agent: runAgentOf(core, run, preloaded, hooks),
     transcript: transcriptSink(journal, () => fold.snapshot().workingSet.slice()),
     root: run.root,
     depth: run.depth,

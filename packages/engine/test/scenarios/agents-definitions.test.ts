@@ -1,3 +1,7 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ModelRequest, TextBlock } from "@z-engine/protocol";
 import { reply, when } from "@z-engine/testkit";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -184,5 +188,83 @@ describe("an agent's skills:", () => {
     expect(notices.map((n) => n.message)).toEqual([
       'agent docs lists skill "missing", which this session does not have; it is not preloaded',
     ]);
+  });
+});
+
+describe("an agent's hooks:", () => {
+  const MARKER = "MARKER-HOOKED: you run commands.";
+  const hookedAgent = (dir: string) =>
+    [
+      "---",
+      "name: hooked",
+      "description: Runs with its own hooks",
+      "tools: Bash",
+      "hooks:",
+      "  PreToolUse:",
+      '    - matcher: "Bash"',
+      "      hooks:",
+      "        - type: command",
+      `          command: "touch ${dir}/agent-pre-bash"`,
+      "  Stop:",
+      "    - hooks:",
+      "        - type: command",
+      `          command: touch ${dir}/agent-stop`,
+      "---",
+      MARKER,
+    ].join("\n");
+  const script = (x: Harness) =>
+    x.model.push(
+      when(
+        main(MARKER),
+        reply.toolCall("Agent", { description: "d", prompt: "p", subagent_type: "hooked" }),
+      ),
+      when(sub(MARKER), reply.toolCall("Bash", { command: "echo in-agent" })),
+      when(sub(MARKER), reply.text("agent done")),
+      when(main(MARKER), reply.toolCall("Bash", { command: "echo in-main" })),
+      when(main(MARKER), reply.text("done")),
+    );
+
+  it("run while the agent runs (its Stop as SubagentStop), never for the main agent", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "zeng-agent-hooks-"));
+    try {
+      h = await harness({
+        files: { ".claude/agents/hooked.md": hookedAgent(dir) },
+        script: [],
+        trusted: true,
+        overrides: { mode: "bypass" },
+      });
+      script(h);
+      expect((await h.session.run("go")).outcome).toBe("completed");
+      expect(existsSync(join(dir, "agent-pre-bash"))).toBe(true);
+      expect(existsSync(join(dir, "agent-stop"))).toBe(true);
+      // The main agent's own Bash call ran after the subagent: the marker was made once.
+      await rm(join(dir, "agent-pre-bash"));
+      h.model.push(when(main(MARKER), reply.toolCall("Bash", { command: "echo again" })));
+      h.model.push(when(main(MARKER), reply.text("done")));
+      await h.session.run("again");
+      expect(existsSync(join(dir, "agent-pre-bash"))).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("do not run for a project's agent in an untrusted folder, with a notice", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "zeng-agent-hooks-"));
+    try {
+      h = await harness({
+        files: { ".claude/agents/hooked.md": hookedAgent(dir) },
+        script: [],
+        overrides: { mode: "bypass" },
+      });
+      script(h);
+      await h.session.run("go");
+      expect(existsSync(join(dir, "agent-pre-bash"))).toBe(false);
+      const notices = h.recorder.ofType("notice").filter((n) => n.code === "agent.hooks");
+      expect(notices.map((n) => n.message)).toEqual([
+        "agent hooked: its hooks do not run, as this folder is not trusted",
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
