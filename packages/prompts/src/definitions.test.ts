@@ -113,6 +113,7 @@ describe("parseCommandMarkdown", () => {
         argumentHint: "[message]",
         model: "haiku",
         disableModelInvocation: false,
+        hooks: { hooks: [], problems: [] },
         body: "Commit with $ARGUMENTS",
       },
     });

@@ -60,6 +60,8 @@ export interface CommandDefinition {
   readonly model: string | undefined;
   /** `disable-model-invocation: true`: only the user may run it (the model's Skill tool may not). */
   readonly disableModelInvocation: boolean;
+  /** `hooks:` in its frontmatter: hooks that run during the turn it starts. */
+  readonly hooks: FrontmatterHooks;
   /** The template: `$ARGUMENTS`, `$1`..`$9`, `@path` and `!\`cmd\`` are expanded by the engine. */
   readonly body: string;
 }
@@ -196,6 +198,7 @@ export function parseCommandMarkdown(
       disableModelInvocation:
         frontmatterBoolean(field(data, "disable-model-invocation", "disableModelInvocation")) ??
         false,
+      hooks: frontmatterHooks(text),
       body,
     },
   };

@@ -17,6 +17,7 @@ describe("parseSkillMarkdown", () => {
         userInvocable: true,
         argumentHint: undefined,
         model: undefined,
+        hooks: { hooks: [], problems: [] },
         body: "# PDF\n\nUse scripts/fill.py.",
         fields: {
           name: "pdf",

@@ -1,4 +1,5 @@
 import { argumentHint, type DefinitionResult } from "./definitions.js";
+import { type FrontmatterHooks, frontmatterHooks } from "./frontmatter-hooks.js";
 import {
   type FrontmatterValue,
   frontmatterBoolean,
@@ -27,6 +28,8 @@ export interface SkillDefinition {
   readonly argumentHint: string | undefined;
   /** A model for the turn `/<name>` starts (`model`); `undefined` keeps the session's. */
   readonly model: string | undefined;
+  /** `hooks:` in its frontmatter: hooks that run during the turn `/<name>` starts. */
+  readonly hooks: FrontmatterHooks;
   /** The instructions: the markdown body, trimmed. */
   readonly body: string;
   /** Every frontmatter field, the unknown ones included (kept, never an error). */
@@ -67,6 +70,7 @@ export function parseSkillMarkdown(
       userInvocable: frontmatterBoolean(data["user-invocable"] ?? data["user-invokable"]) ?? true,
       argumentHint: argumentHint(data["argument-hint"] ?? data.argumentHint),
       model: frontmatterString(data.model)?.trim() || undefined,
+      hooks: frontmatterHooks(text),
       body,
       fields: data,
     },

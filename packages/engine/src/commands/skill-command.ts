@@ -20,6 +20,7 @@ export function skillCommand(skill: FoundSkill): CustomCommand {
     argumentHint: skill.argumentHint,
     model: skill.model,
     disableModelInvocation: skill.disableModelInvocation,
+    hooks: skill.hooks,
     body: `Base directory for this skill: ${skill.dir}\n\n${body}`,
     scope: skill.scope,
     path: join(skill.dir, "SKILL.md"),

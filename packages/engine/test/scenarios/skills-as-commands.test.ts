@@ -1,4 +1,6 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TextBlock } from "@z-engine/protocol";
 import { reply } from "@z-engine/testkit";
@@ -140,5 +142,75 @@ describe("subfolder commands", { timeout: 90_000 }, () => {
       "/component Button",
       '<command name="component">\nMake Button\n</command>',
     ]);
+  });
+});
+
+describe("hooks: in a command's or skill's frontmatter", { timeout: 90_000 }, () => {
+  const withHooks = (dir: string, head: string) =>
+    [
+      "---",
+      head,
+      "hooks:",
+      "  PreToolUse:",
+      "    - matcher: Bash",
+      "      hooks:",
+      "        - type: command",
+      `          command: touch ${dir}/pre-bash`,
+      "  Stop:",
+      "    - hooks:",
+      "        - type: command",
+      `          command: touch ${dir}/stop`,
+      "---",
+      "Run echo.",
+    ].join("\n");
+  const script = [
+    reply.toolCall("Bash", { command: "echo one" }),
+    reply.text("done"),
+    reply.toolCall("Bash", { command: "echo two" }),
+    reply.text("done"),
+  ];
+
+  it.each([
+    [".claude/commands/hooked.md", "description: Hooked command"],
+    [".claude/skills/hooked/SKILL.md", "name: hooked\ndescription: Hooked skill"],
+  ])("%s: its hooks run in the turn it starts, and not after", async (path, head) => {
+    const dir = await mkdtemp(join(tmpdir(), "zeng-command-hooks-"));
+    try {
+      h = await harness({
+        files: { [path]: withHooks(dir, head) },
+        script,
+        trusted: true,
+        overrides: { mode: "bypass" },
+      });
+      await h.session.run("/hooked");
+      expect(existsSync(join(dir, "pre-bash"))).toBe(true);
+      expect(existsSync(join(dir, "stop"))).toBe(true);
+      await rm(join(dir, "pre-bash"));
+      await rm(join(dir, "stop"));
+      await h.session.run("plain turn");
+      expect(existsSync(join(dir, "pre-bash"))).toBe(false);
+      expect(existsSync(join(dir, "stop"))).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a project's command in an untrusted folder runs no hooks, with a notice", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "zeng-command-hooks-"));
+    try {
+      h = await harness({
+        files: { ".claude/commands/hooked.md": withHooks(dir, "description: Hooked") },
+        script,
+        overrides: { mode: "bypass" },
+      });
+      await h.session.run("/hooked");
+      expect(existsSync(join(dir, "pre-bash"))).toBe(false);
+      const notes = h.recorder.ofType("notice").filter((n) => n.code === "command.expand");
+      expect(notes.map((n) => n.message)).toContain(
+        "/hooked: this folder is not trusted, so the command's hooks do not run",
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
