@@ -1,11 +1,10 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ModelRequest, TextBlock } from "@z-engine/protocol";
 import { reply, when } from "@z-engine/testkit";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Harness, harness } from "../harness.js";
+import { type Harness, harness, withTempDir } from "../harness.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -225,8 +224,7 @@ describe("an agent's hooks:", () => {
     );
 
   it("run while the agent runs (its Stop as SubagentStop), never for the main agent", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "zeng-agent-hooks-"));
-    try {
+    await withTempDir(async (dir) => {
       h = await harness({
         files: { ".claude/agents/hooked.md": hookedAgent(dir) },
         script: [],
@@ -243,14 +241,11 @@ describe("an agent's hooks:", () => {
       h.model.push(when(main(MARKER), reply.text("done")));
       await h.session.run("again");
       expect(existsSync(join(dir, "agent-pre-bash"))).toBe(false);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("do not run for a project's agent in an untrusted folder, with a notice", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "zeng-agent-hooks-"));
-    try {
+    await withTempDir(async (dir) => {
       h = await harness({
         files: { ".claude/agents/hooked.md": hookedAgent(dir) },
         script: [],
@@ -263,8 +258,6 @@ describe("an agent's hooks:", () => {
       expect(notices.map((n) => n.message)).toEqual([
         "agent hooked: its hooks do not run, as this folder is not trusted",
       ]);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -1,11 +1,15 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { TextBlock } from "@z-engine/protocol";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, harness, resultsOf } from "../harness.js";
+import {
+  type Harness,
+  harness,
+  resultsOf,
+  userTexts as lastUser,
+  withTempDir,
+} from "../harness.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -14,10 +18,7 @@ afterEach(async () => {
 });
 
 /** The text blocks of the last user message of a model request. */
-function userTexts(x: Harness, request = 0): string[] {
-  const last = x.model.requests[request]?.messages.findLast((m) => m.role === "user");
-  return (last?.content ?? []).filter((b): b is TextBlock => b.type === "text").map((b) => b.text);
-}
+const userTexts = (x: Harness, request = 0) => lastUser(x, request, "last");
 
 const files = {
   ".claude/skills/pdf/SKILL.md":
@@ -174,8 +175,7 @@ describe("hooks: in a command's or skill's frontmatter", { timeout: 90_000 }, ()
     [".claude/commands/hooked.md", "description: Hooked command"],
     [".claude/skills/hooked/SKILL.md", "name: hooked\ndescription: Hooked skill"],
   ])("%s: its hooks run in the turn it starts, and not after", async (path, head) => {
-    const dir = await mkdtemp(join(tmpdir(), "zeng-command-hooks-"));
-    try {
+    await withTempDir(async (dir) => {
       h = await harness({
         files: { [path]: withHooks(dir, head) },
         script,
@@ -190,14 +190,11 @@ describe("hooks: in a command's or skill's frontmatter", { timeout: 90_000 }, ()
       await h.session.run("plain turn");
       expect(existsSync(join(dir, "pre-bash"))).toBe(false);
       expect(existsSync(join(dir, "stop"))).toBe(false);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("a project's command in an untrusted folder runs no hooks, with a notice", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "zeng-command-hooks-"));
-    try {
+    await withTempDir(async (dir) => {
       h = await harness({
         files: { ".claude/commands/hooked.md": withHooks(dir, "description: Hooked") },
         script,
@@ -209,8 +206,6 @@ describe("hooks: in a command's or skill's frontmatter", { timeout: 90_000 }, ()
       expect(notes.map((n) => n.message)).toContain(
         "/hooked: this folder is not trusted, so the command's hooks do not run",
       );
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
