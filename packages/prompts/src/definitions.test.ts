@@ -129,6 +129,9 @@ describe("parseCommandMarkdown", () => {
       description: "Explain $1",
     });
     expect(parseCommandMarkdown("no frontmatter at all", "plain")).toMatchObject({ ok: true });
+    // A YAML list is shown as written, not re-bracketed item by item.
+    const list = parseCommandMarkdown("---\nargument-hint: [file, line]\n---\nGo to $1:$2", "go");
+    expect(list.ok && list.value.argumentHint).toBe("[file, line]");
   });
 
   it("rejects an empty body and broken frontmatter", () => {

@@ -165,10 +165,12 @@ export function parseAgentMarkdown(
   return agentFromFields(parsed.data, parsed.body, fallbackName, frontmatterHooks(text));
 }
 
-/** `argument-hint: [message]` reads as a YAML list; show it as the user wrote it. */
+/**
+ * `argument-hint: [message]` and `[file, line]` read as YAML lists; show them as the user wrote
+ * them (one pair of brackets, the items as listed), not as `[file] [line]`.
+ */
 export function argumentHint(value: FrontmatterValue | undefined): string | undefined {
-  if (Array.isArray(value))
-    return value.length === 0 ? undefined : value.map((v) => `[${v}]`).join(" ");
+  if (Array.isArray(value)) return value.length === 0 ? undefined : `[${value.join(", ")}]`;
   return frontmatterString(value);
 }
 
