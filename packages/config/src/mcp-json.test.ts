@@ -13,13 +13,19 @@ const load = () =>
   loadSettings({ env: world.env, paths: world.paths, projectRoot: world.project, trusted: true });
 
 describe(".mcp.json as real projects write it", () => {
-  it("takes entries without type, with $schema/$comment, names with spaces, ${VAR} urls and sse", async () => {
+  it("takes entries without type, with $schema/$comment/description/link, names with spaces, ${VAR} urls and sse", async () => {
     await world.write(
       "project/.mcp.json",
       JSON.stringify({
         $schema: "https://example.com/mcp.schema.json",
         mcpServers: {
-          "my files": { command: "npx", args: ["-y", "srv"], $comment: "local" },
+          "my files": {
+            command: "npx",
+            args: ["-y", "srv"],
+            $comment: "local",
+            description: "Reads my files",
+            link: "https://example.com/srv",
+          },
           api: { url: "${API_URL:-http://localhost:3000}/mcp", headers: { Auth: "${TOKEN}" } },
           legacy: { type: "sse", url: "http://localhost:4000/sse", timeout: 5000 },
           off: { type: "streamable-http", url: "https://x.example/mcp", enabled: false },

@@ -9,10 +9,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 const REMOTE_TYPES = new Set(["http", "sse", "streamable-http"]);
 
+/** Keys Claude Code accepts on a server that only describe it (for people, not the client). */
+const DESCRIPTIVE_KEYS = new Set(["description", "link"]);
+
 /**
  * Claude Code's server entry to ours: `type` is kept only for `sse` (stdio and streamable
- * HTTP follow from `command`/`url`), and `$schema`, `$comment` and other `$` keys are dropped
- * silently, as Claude Code ignores them.
+ * HTTP follow from `command`/`url`), and `$schema`, `$comment` and other `$` keys, and the
+ * descriptive `description` and `link`, are dropped silently, as Claude Code accepts them.
  */
 function toServer(entry: Record<string, unknown>): Record<string, unknown> | string {
   const { type, ...rest } = entry;
@@ -23,7 +26,8 @@ function toServer(entry: Record<string, unknown>): Record<string, unknown> | str
   ) {
     return `unknown server type \`${String(type)}\``;
   }
-  for (const key of Object.keys(rest)) if (key.startsWith("$")) delete rest[key];
+  for (const key of Object.keys(rest))
+    if (key.startsWith("$") || DESCRIPTIVE_KEYS.has(key)) delete rest[key];
   return type === "sse" ? { type, ...rest } : rest;
 }
 

@@ -16,6 +16,7 @@ import type {
   ModelClient,
   Question,
   QuestionAnswers,
+  TextBlock,
   ToolResultBlock,
 } from "@z-engine/protocol";
 import {
@@ -199,6 +200,26 @@ export async function waitForCount(
 export function resultsOf(h: Harness, request: number): ToolResultBlock[] {
   const last = h.model.requests[request]?.messages.at(-1);
   return (last?.content ?? []).filter((b): b is ToolResultBlock => b.type === "toolResult");
+}
+
+/** The text blocks of the first (or last) user message of the `request`-th model request. */
+export function userTexts(h: Harness, request = 0, pick: "first" | "last" = "first"): string[] {
+  const messages = h.model.requests[request]?.messages ?? [];
+  const user =
+    pick === "first"
+      ? messages.find((m) => m.role === "user")
+      : messages.findLast((m) => m.role === "user");
+  return (user?.content ?? []).filter((b): b is TextBlock => b.type === "text").map((b) => b.text);
+}
+
+/** Runs `body` with a fresh temporary folder (for marker files), removed after it. */
+export async function withTempDir<T>(body: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), "zeng-markers-"));
+  try {
+    return await body(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** The "fix the failing test" walkthrough of how-it-works.md, with its five rounds. */

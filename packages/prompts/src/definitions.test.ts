@@ -21,6 +21,7 @@ describe("parseAgentMarkdown", () => {
         maxTurns: undefined,
         skills: [],
         color: undefined,
+        hooks: { hooks: [], problems: [] },
         prompt: "You review.",
       },
     });
@@ -64,6 +65,7 @@ describe("parseAgentMarkdown", () => {
         maxTurns: 7,
         skills: ["triage", "estimate"],
         color: "purple",
+        hooks: { hooks: [], problems: [] },
         prompt: "Body",
       },
     });
@@ -111,6 +113,7 @@ describe("parseCommandMarkdown", () => {
         argumentHint: "[message]",
         model: "haiku",
         disableModelInvocation: false,
+        hooks: { hooks: [], problems: [] },
         body: "Commit with $ARGUMENTS",
       },
     });
@@ -126,6 +129,9 @@ describe("parseCommandMarkdown", () => {
       description: "Explain $1",
     });
     expect(parseCommandMarkdown("no frontmatter at all", "plain")).toMatchObject({ ok: true });
+    // A YAML list is shown as written, not re-bracketed item by item.
+    const list = parseCommandMarkdown("---\nargument-hint: [file, line]\n---\nGo to $1:$2", "go");
+    expect(list.ok && list.value.argumentHint).toBe("[file, line]");
   });
 
   it("rejects an empty body and broken frontmatter", () => {

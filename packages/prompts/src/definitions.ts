@@ -1,4 +1,5 @@
 import { PermissionMode } from "@z-engine/protocol";
+import { type FrontmatterHooks, frontmatterHooks } from "./frontmatter-hooks.js";
 import {
   type FrontmatterValue,
   frontmatterBoolean,
@@ -36,6 +37,11 @@ export interface AgentDefinition {
   readonly skills: readonly string[];
   /** A display colour for hosts (`red`, `blue`, ...), or `undefined`. */
   readonly color: string | undefined;
+  /**
+   * `hooks:` in its frontmatter (Claude Code's shape): hooks that run while it runs, with a
+   * line for each part that could not be used. None when the file has no `hooks:`.
+   */
+  readonly hooks: FrontmatterHooks;
   /** The system prompt: the markdown body, trimmed. */
   readonly prompt: string;
 }
@@ -54,6 +60,8 @@ export interface CommandDefinition {
   readonly model: string | undefined;
   /** `disable-model-invocation: true`: only the user may run it (the model's Skill tool may not). */
   readonly disableModelInvocation: boolean;
+  /** `hooks:` in its frontmatter: hooks that run during the turn it starts. */
+  readonly hooks: FrontmatterHooks;
   /** The template: `$ARGUMENTS`, `$1`..`$9`, `@path` and `!\`cmd\`` are expanded by the engine. */
   readonly body: string;
 }
@@ -107,7 +115,12 @@ function toolNames(value: FrontmatterValue | undefined): string[] | undefined {
   return list?.flatMap((item) => splitTopLevel(item));
 }
 
-function agentFromFields(data: Fields, body: string, fallbackName: string) {
+function agentFromFields(
+  data: Fields,
+  body: string,
+  fallbackName: string,
+  hooks: FrontmatterHooks,
+) {
   const name = frontmatterString(field(data, "name"))?.trim() || fallbackName;
   const description = frontmatterString(field(data, "description"));
   if (name === "") return { ok: false as const, error: "agent has no name" };
@@ -132,6 +145,7 @@ function agentFromFields(data: Fields, body: string, fallbackName: string) {
     maxTurns: turns.maxTurns,
     skills: toolNames(field(data, "skills")) ?? [],
     color: color || undefined,
+    hooks,
     prompt: body.trim(),
   };
   return { ok: true as const, value };
@@ -148,13 +162,15 @@ export function parseAgentMarkdown(
 ): DefinitionResult<AgentDefinition> {
   const parsed = parseFrontmatter(text);
   if (!parsed.ok) return parsed;
-  return agentFromFields(parsed.data, parsed.body, fallbackName);
+  return agentFromFields(parsed.data, parsed.body, fallbackName, frontmatterHooks(text));
 }
 
-/** `argument-hint: [message]` reads as a YAML list; show it as the user wrote it. */
-function argumentHint(value: FrontmatterValue | undefined): string | undefined {
-  if (Array.isArray(value))
-    return value.length === 0 ? undefined : value.map((v) => `[${v}]`).join(" ");
+/**
+ * `argument-hint: [message]` and `[file, line]` read as YAML lists; show them as the user wrote
+ * them (one pair of brackets, the items as listed), not as `[file] [line]`.
+ */
+export function argumentHint(value: FrontmatterValue | undefined): string | undefined {
+  if (Array.isArray(value)) return value.length === 0 ? undefined : `[${value.join(", ")}]`;
   return frontmatterString(value);
 }
 
@@ -184,6 +200,7 @@ export function parseCommandMarkdown(
       disableModelInvocation:
         frontmatterBoolean(field(data, "disable-model-invocation", "disableModelInvocation")) ??
         false,
+      hooks: frontmatterHooks(text),
       body,
     },
   };

@@ -34,6 +34,10 @@ export {
 export type { SkillDefinition } from "./skill.js";
 export { parseSkillMarkdown } from "./skill.js";
 
+// `hooks:` in agent frontmatter (Claude Code's nested shape)
+export type { FrontmatterHook, FrontmatterHooks } from "./frontmatter-hooks.js";
+export { frontmatterHooks } from "./frontmatter-hooks.js";
+
 // Frontmatter (a YAML subset)
 export type { FrontmatterResult, FrontmatterValue, ParsedMarkdown } from "./frontmatter.js";
 export {

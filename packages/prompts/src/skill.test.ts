@@ -14,6 +14,10 @@ describe("parseSkillMarkdown", () => {
         whenToUse: "a PDF form",
         allowedTools: ["Read", "Bash(python3:*)"],
         disableModelInvocation: false,
+        userInvocable: true,
+        argumentHint: undefined,
+        model: undefined,
+        hooks: { hooks: [], problems: [] },
         body: "# PDF\n\nUse scripts/fill.py.",
         fields: {
           name: "pdf",
@@ -23,6 +27,19 @@ describe("parseSkillMarkdown", () => {
           license: "MIT",
         },
       },
+    });
+  });
+
+  it("reads what /<name> needs: user-invocable, argument-hint, model", () => {
+    const text =
+      "---\nname: deploy\nuser-invocable: false\nargument-hint: [env]\nmodel: haiku\n---\nGo.";
+    expect(parseSkillMarkdown(text).ok && parseSkillMarkdown(text)).toMatchObject({
+      value: { userInvocable: false, argumentHint: "[env]", model: "haiku" },
+    });
+    const plain = parseSkillMarkdown("---\nargument-hint: <path> <depth>\n---\nGo.", "x");
+    expect(plain.ok && plain.value).toMatchObject({
+      userInvocable: true,
+      argumentHint: "<path> <depth>",
     });
   });
 
@@ -43,5 +60,11 @@ describe("parseSkillMarkdown", () => {
       error: "skill a has an empty body",
     });
     expect(parseSkillMarkdown("---\nname: two words\n---\nx").ok).toBe(false);
+    // With a folder whose name is valid, the folder's name stands in; the written one is kept.
+    const named = parseSkillMarkdown("---\nname: Confidence Check\n---\nx", "confidence-check");
+    expect(named.ok && [named.value.name, named.value.fields.name]).toEqual([
+      "confidence-check",
+      "Confidence Check",
+    ]);
   });
 });

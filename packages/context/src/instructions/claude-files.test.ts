@@ -77,4 +77,29 @@ describe("Claude Code's instruction files", () => {
     expect(hit.map((r) => r.key)).toEqual([`rule:${repo.path(".claude/rules/frontend/react.md")}`]);
     expect(hit[0]?.text).toContain("Use function components.");
   });
+
+  it("reads the user's ~/.claude/rules/** before the project's; a user paths: rule is scoped too", async () => {
+    await mkdir(join(home, ".claude", "rules", "lang"), { recursive: true });
+    await writeFile(join(home, ".claude", "rules", "style.md"), "User-wide rule. @../prefs.md");
+    await writeFile(
+      join(home, ".claude", "rules", "lang", "go.md"),
+      "---\npaths: **/*.go\n---\nGo rule.",
+    );
+    const set = await discoverInstructions({
+      repoRoot: repo.root,
+      projectRoot: repo.root,
+      homeDir: home,
+      fs: plainReader,
+    });
+    expect(set.files.filter((f) => f.kind === "rule").map((f) => f.path)).toEqual([
+      join(home, ".claude", "rules", "style.md"),
+      repo.path(".claude/rules/general.md"),
+    ]);
+    expect(set.systemText).toContain("User-wide rule. Tabs, never spaces.");
+    expect(set.systemText).not.toContain("Go rule.");
+    expect(set.scopedRules.map((r) => r.path)).toContain(
+      join(home, ".claude", "rules", "lang", "go.md"),
+    );
+    expect(set.problems).toEqual([]);
+  });
 });

@@ -133,30 +133,48 @@ async function ruleFiles(folder: string, fs: InstructionFs, depth: number): Prom
   return out;
 }
 
+/** A rule file and whether it is the user's own (`~/.claude/rules/`, read through the user's door). */
+interface RulePath {
+  readonly path: string;
+  readonly user: boolean;
+}
+
+async function rulePaths(options: DiscoverOptions): Promise<RulePath[]> {
+  const userFs = options.userFs ?? options.fs;
+  const user =
+    options.homeDir === undefined
+      ? []
+      : await ruleFiles(join(options.homeDir, ".claude", "rules"), userFs, 1);
+  const project = [
+    ...(await ruleFiles(join(options.projectRoot, ".z-engine", "rules"), options.fs, 0)),
+    ...(await ruleFiles(join(options.projectRoot, ".claude", "rules"), options.fs, 1)),
+  ];
+  return [
+    ...user.map((path) => ({ path, user: true })),
+    ...project.map((path) => ({ path, user: false })),
+  ];
+}
+
 async function readRules(
   options: DiscoverOptions,
   problems: string[],
   refused: InstructionFile[],
-): Promise<Rule[]> {
-  const fs = options.fs;
-  const checker = createScopeChecker(instructionScope(options, "rule"), fs);
-  const paths = [
-    ...(await ruleFiles(join(options.projectRoot, ".z-engine", "rules"), fs, 0)),
-    ...(await ruleFiles(join(options.projectRoot, ".claude", "rules"), fs, 1)),
-  ];
-  const rules: Rule[] = [];
-  for (const path of paths) {
-    const admitted = await admitFile(path, checker, problems);
+): Promise<Array<Rule & { readonly user: boolean }>> {
+  const checker = createScopeChecker(instructionScope(options, "rule"), options.fs);
+  const rules: Array<Rule & { readonly user: boolean }> = [];
+  for (const { path, user } of await rulePaths(options)) {
+    // The user's own rules may link anywhere (the user made them), as their CLAUDE.md may.
+    const admitted = user ? "admitted" : await admitFile(path, checker, problems);
     if (admitted === "refused") refused.push({ path, kind: "rule", text: refusedNote(path) });
     if (admitted !== "admitted") continue;
-    const text = await readTop(fs, path, problems);
+    const text = await readTop(user ? (options.userFs ?? options.fs) : options.fs, path, problems);
     if (text === undefined) continue;
     if (typeof text !== "string") {
       refused.push({ path, kind: "rule", text: text.note });
       continue;
     }
     const parsed = parseRule(text, path);
-    if (parsed.ok) rules.push(parsed.rule);
+    if (parsed.ok) rules.push({ ...parsed.rule, user });
     else problems.push(parsed.error);
   }
   return rules;
@@ -217,8 +235,8 @@ export function renderInstructions(files: readonly InstructionFile[]): string {
  * Reads the instruction files in precedence order (lowest first): the user's `AGENTS.md`,
  * (after `~/.claude/CLAUDE.md`), then `AGENTS.md`, `CLAUDE.md` and `.claude/CLAUDE.md` in
  * each folder from the repository root down to the project, then the project's
- * `AGENTS.local.md` and `CLAUDE.local.md`, then the always-applied rules of
- * `.z-engine/rules/` and `.claude/rules/**`. Imports are expanded. Missing files are skipped; unreadable ones,
+ * `AGENTS.local.md` and `CLAUDE.local.md`, then the always-applied rules of the user's
+ * `~/.claude/rules/**` (read like their `CLAUDE.md`), `.z-engine/rules/` and `.claude/rules/**`. Imports are expanded. Missing files are skipped; unreadable ones,
  * bad rules and import troubles are listed in `problems`. A project file (or rule) whose real
  * path is outside {@link instructionScope}, and any such import, is not read: a note
  * `[import @path refused: outside the project]` stands in its place. The user's own
@@ -255,14 +273,14 @@ export async function discoverInstructions(options: DiscoverOptions): Promise<In
   const rules = await readRules(options, problems, refusedRules);
   files.push(...refusedRules);
   for (const rule of rules.filter((r) => r.alwaysApply && r.text !== "")) {
-    const expanded = await expandImports(rule.text, rule.path, ctx("rule"));
+    const expanded = await expandImports(rule.text, rule.path, ctx(rule.user ? "user" : "rule"));
     problems.push(...expanded.problems);
     files.push({ path: rule.path, kind: "rule", text: expanded.text });
   }
   return {
     systemText: renderInstructions(files),
     files,
-    scopedRules: rules.filter((r) => !r.alwaysApply),
+    scopedRules: rules.filter((r) => !r.alwaysApply).map(({ user: _, ...rule }) => rule),
     problems,
   };
 }

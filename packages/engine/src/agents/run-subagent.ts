@@ -10,6 +10,9 @@ import { newTurnState, TurnGitWork } from "../run/turn-state.js";
 import type { SessionCore } from "../session/core.js";
 import { resolveAgentModel } from "./agent-model.js";
 import { subagentMcpFilter, subagentToolNames } from "./blueprint.js";
+import { preloadSkills } from "./preload-skills.js";
+import { agentHooks } from "./agent-hooks.js";
+import type { HookRunner } from "../hooks/runner.js";
 import type { SubagentEnd, SubagentRun } from "./subagent.js";
 import { confineToWorktree, worktreeSystem } from "./worktree-confinement.js";
 
@@ -33,8 +36,13 @@ function lastAssistantText(messages: readonly Message[]): string {
   return "";
 }
 
-/** The subagent's definition as the loop takes it. */
-function runAgentOf(core: SessionCore, run: SubagentRun): RunAgent {
+/** The subagent's definition as the loop takes it (`preloaded`: its `skills:`, loaded). */
+function runAgentOf(
+  core: SessionCore,
+  run: SubagentRun,
+  preloaded: string,
+  hooks: HookRunner | undefined,
+): RunAgent {
   const def = run.definition;
   const model = () =>
     resolveAgentModel(def.model, { main: core.model, fast: core.config.fastModel });
@@ -46,7 +54,7 @@ function runAgentOf(core: SessionCore, run: SubagentRun): RunAgent {
     ),
   );
   const mcpFilter = subagentMcpFilter(def);
-  const own = subagentSystem(core, def.prompt);
+  const own = subagentSystem(core, preloaded ? `${def.prompt}\n\n${preloaded}` : def.prompt);
   // A worktree agent is told its worktree, not the project (its model uses these paths).
   const system = run.worktree ? worktreeSystem(core, own, run.worktree, model()) : own;
   return {
@@ -60,6 +68,7 @@ function runAgentOf(core: SessionCore, run: SubagentRun): RunAgent {
     // A session in bypass overrides every agent's mode at each call.
     mode: () => (core.mode === "bypass" ? "bypass" : run.mode),
     maxTurns: () => def.maxTurns ?? core.config.maxTurns,
+    ...(hooks ? { hooks } : {}),
   };
 }
 
@@ -86,8 +95,12 @@ export async function runSubagent(
   const journal = core.journal.forAgent(run.agentId, log);
   const turn = newTurnState(turnId, run.signal, core.clock(), new TurnGitWork(async () => null));
   const confinement = run.worktree ? confineToWorktree(core, run.root, journal, env) : undefined;
+  const preloaded = await preloadSkills(core, run.definition.name, run.definition.skills).catch(
+    () => "",
+  );
+  const hooks = await agentHooks(core, run).catch(() => undefined);
   const agentRun: AgentRun = {
-    agent: runAgentOf(core, run),
+    agent: runAgentOf(core, run, preloaded, hooks),
     transcript: transcriptSink(journal, () => fold.snapshot().workingSet.slice()),
     root: run.root,
     depth: run.depth,

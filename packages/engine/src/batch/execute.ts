@@ -12,7 +12,7 @@ import { linkedController } from "../util/abort.js";
 import type { ApprovalAnswer } from "./approvals.js";
 import { errorResult, type GateCore, type GatedCall, type GateRun, gateCall } from "./gate.js";
 import { type ToolCtxCore, type ToolCtxRun, toolCtx } from "./tool-ctx.js";
-import { type HookDeps, runHook } from "../hooks/run-hook.js";
+import { agentHookDeps, type HookDeps, runHook } from "../hooks/run-hook.js";
 import type { DecisionHost } from "../decisions/session-hub.js";
 
 /** What an "always allow" answer takes of its session: where the rule goes and who hears of it. */
@@ -225,7 +225,10 @@ async function runCall(
   const text = output.content.map((c) => (c.type === "text" ? c.text : "")).join("");
   const extra = cancelled
     ? []
-    : [...call.hookContext, ...(await postToolHook(core, call, text, output.isError, signal))];
+    : [
+        ...call.hookContext,
+        ...(await postToolHook(agentHookDeps(core, run.agent), call, text, output.isError, signal)),
+      ];
   if (!cancelled)
     await noteAfterCall(
       core,

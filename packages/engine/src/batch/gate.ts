@@ -9,7 +9,7 @@ import type { ApprovalRequest } from "./approvals.js";
 import { type ToolCtxCore, type ToolCtxRun, toolCtx } from "./tool-ctx.js";
 import { reviewAtGate } from "../decisions/gate-seam.js";
 import type { DecisionHost } from "../decisions/session-hub.js";
-import { type HookDeps, runHook } from "../hooks/run-hook.js";
+import { agentHookDeps, type HookDeps, runHook } from "../hooks/run-hook.js";
 import { decideWithSandbox } from "../session/unconfined.js";
 
 /**
@@ -150,7 +150,7 @@ export async function gateCall(
   let valid = parseToolInput(tool, input);
   if (!valid.ok) return answered(valid.error);
   const hook = await runHook(
-    core,
+    agentHookDeps(core, run.agent),
     "PreToolUse",
     { tool_name: use.name, tool_input: input },
     { subject: use.name, signal },

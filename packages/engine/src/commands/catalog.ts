@@ -1,14 +1,27 @@
 import { builtinCommands, type CommandDefinition } from "@z-engine/prompts";
 import type { McpPromptCommand } from "../mcp/prompts.js";
 import { ENGINE_BUILTINS, type EngineBuiltin } from "./builtins.js";
-import { type CustomCommand, type DefinitionRoots, discoverCommands } from "./discover.js";
+import {
+  type CustomCommand,
+  type DefinitionRoots,
+  discoverCommands,
+  discoverSkills,
+} from "./discover.js";
+import { skillCommand } from "./skill-command.js";
 
-/** A command's kind: answered by the engine, a custom or built-in prompt, or an MCP prompt. */
-export type SlashCommandKind = "engine" | "custom" | "prompt" | "mcp";
+/**
+ * A command's kind: answered by the engine, a custom or built-in prompt, a user-invocable
+ * skill (`/<skill-name>`), or an MCP prompt.
+ */
+export type SlashCommandKind = "engine" | "custom" | "skill" | "prompt" | "mcp";
 
 /** A catalog entry as a UI lists it for `/` completion. */
 export interface SlashCommandInfo {
-  /** The name without the slash, e.g. `cost`, `frontend:component`, `mcp__github__review`. */
+  /**
+   * The name without the slash, e.g. `cost`, `frontend:component`, `mcp__github__review`. A
+   * command in a subfolder is also listed under its file name alone (`component`, Claude
+   * Code's name for it) when nothing else has that name.
+   */
   readonly name: string;
   readonly kind: SlashCommandKind;
   readonly description: string;
@@ -21,7 +34,7 @@ export interface SlashCommandInfo {
 export type CatalogEntry =
   | (SlashCommandInfo & { readonly kind: "engine"; readonly builtin: EngineBuiltin })
   | (SlashCommandInfo & {
-      readonly kind: "custom" | "prompt";
+      readonly kind: "custom" | "skill" | "prompt";
       readonly definition: CommandDefinition | CustomCommand;
     })
   | (SlashCommandInfo & { readonly kind: "mcp"; readonly prompt: McpPromptCommand });
@@ -36,17 +49,53 @@ function hint(value: string | undefined): { argumentHint?: string } {
   return value ? { argumentHint: value } : {};
 }
 
+/** `frontend:component` is also `/component`, described as Claude Code shows it. */
+function shortNames(custom: readonly CustomCommand[]): CatalogEntry[] {
+  return custom
+    .filter((c) => c.name.includes(":"))
+    .map((c): CatalogEntry => {
+      const parts = c.name.split(":");
+      const label = `(${c.scope}:${parts.slice(0, -1).join(":")})`;
+      return {
+        name: parts[parts.length - 1] as string,
+        kind: "custom",
+        description: c.description ? `${c.description} ${label}` : label,
+        ...hint(c.argumentHint),
+        scope: c.scope,
+        definition: c,
+      };
+    });
+}
+
+function customEntry(kind: "custom" | "skill", c: CustomCommand): CatalogEntry {
+  return {
+    name: c.name,
+    kind,
+    description: c.description,
+    ...hint(c.argumentHint),
+    scope: c.scope,
+    definition: c,
+  };
+}
+
 /**
- * The session's commands in precedence order: engine built-ins, custom commands (project
+ * The session's commands in precedence order: engine built-ins, user-invocable skills (a skill
+ * wins over a command of its name, as in Claude Code), custom commands (project
  * `.z-engine/commands` > project `.claude/commands` > user folders), prompt built-ins, MCP
- * prompts. The first entry of a name wins, so a custom command may shadow a prompt built-in
- * (`review`) but never an engine built-in (`cost`). Never rejects.
+ * prompts, then the short names of subfolder commands. The first entry of a name wins, so a
+ * custom command may shadow a prompt built-in (`review`) but never an engine built-in (`cost`).
+ * Skill files that cannot be used are reported when the session opens, not here. Never rejects.
  */
 export async function buildCatalog(
   roots: DefinitionRoots,
   mcpPrompts: () => Promise<readonly McpPromptCommand[]>,
 ): Promise<Catalog> {
-  const [custom, mcp] = await Promise.all([discoverCommands(roots), mcpPrompts().catch(() => [])]);
+  const [custom, skills, mcp] = await Promise.all([
+    discoverCommands(roots),
+    discoverSkills(roots),
+    mcpPrompts().catch(() => []),
+  ]);
+  const invocable = skills.items.filter((s) => s.userInvocable).map(skillCommand);
   const all: CatalogEntry[] = [
     ...ENGINE_BUILTINS.map(
       (b): CatalogEntry => ({
@@ -57,16 +106,8 @@ export async function buildCatalog(
         builtin: b,
       }),
     ),
-    ...custom.items.map(
-      (c): CatalogEntry => ({
-        name: c.name,
-        kind: "custom",
-        description: c.description,
-        ...hint(c.argumentHint),
-        scope: c.scope,
-        definition: c,
-      }),
-    ),
+    ...invocable.map((c) => customEntry("skill", c)),
+    ...custom.items.map((c) => customEntry("custom", c)),
     ...builtinCommands().map(
       (c): CatalogEntry => ({
         name: c.name,
@@ -85,10 +126,13 @@ export async function buildCatalog(
         prompt: p,
       }),
     ),
+    ...shortNames(custom.items),
   ];
   const seen = new Set<string>();
   const entries = all.filter((e) => !seen.has(e.name) && seen.add(e.name));
-  const shadowed = custom.items.filter((c) => ENGINE_BUILTINS.some((b) => b.name === c.name));
+  const shadowed = [...invocable, ...custom.items].filter((c) =>
+    ENGINE_BUILTINS.some((b) => b.name === c.name),
+  );
   const problems = [
     ...custom.problems,
     ...shadowed.map((c) => `${c.path}: /${c.name} is an engine command; the file is not used`),

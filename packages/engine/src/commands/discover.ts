@@ -127,9 +127,18 @@ export async function discoverCommands(roots: DefinitionRoots): Promise<Discover
   return { items: [...byName.values()], problems };
 }
 
+/** The frontmatter name a skill was not given (its folder's stands in), or undefined. */
+function renamed(skill: SkillDefinition): string | undefined {
+  const written = skill.fields.name;
+  return typeof written === "string" && written.trim() !== "" && written !== skill.name
+    ? written
+    : undefined;
+}
+
 /**
  * Skills (`<name>/SKILL.md` under each skills folder, also inside group folders). The first
- * folder to define a name wins; the list is sorted by name (a cache-stable order). Never
+ * folder to define a name wins; the list is sorted by name (a cache-stable order). A skill
+ * whose `name` is not a valid name is named after its folder, with a problem line. Never
  * rejects: an unreadable or malformed file is a problem line and is skipped.
  */
 export async function discoverSkills(roots: DefinitionRoots): Promise<Discovered<FoundSkill>> {
@@ -142,7 +151,11 @@ export async function discoverSkills(roots: DefinitionRoots): Promise<Discovered
       if (text === undefined) continue;
       const parsed = parseSkillMarkdown(text, basename(folder));
       if (!parsed.ok) problems.push(`${path}: ${parsed.error}`);
-      else if (!byName.has(parsed.value.name))
+      else if (renamed(parsed.value))
+        problems.push(
+          `${path}: name "${renamed(parsed.value)}" is not a name of letters, digits, - _ . or :; the skill is /${parsed.value.name}, its folder's name`,
+        );
+      if (parsed.ok && !byName.has(parsed.value.name))
         byName.set(parsed.value.name, { ...parsed.value, scope, dir: folder });
     }
   }

@@ -14,6 +14,8 @@ import type { CommandHost } from "./host.js";
 import type { CustomCommand } from "./discover.js";
 import { type ExpandPorts, expandTemplate } from "./expand.js";
 import { includeDoor } from "../session/project-doors.js";
+import { frontmatterHookTable } from "../hooks/frontmatter-table.js";
+import type { HookTable } from "../hooks/types.js";
 
 /** A prompt command ready to start its turn, and notes for what expansion left out. */
 export interface PreparedTurn {
@@ -29,14 +31,33 @@ export function commandSubmission(
   name: string,
   args: string,
   body: string,
-  extra: { rules?: readonly CompiledRule[]; model?: string | undefined } = {},
+  extra: { rules?: readonly CompiledRule[]; model?: string | undefined; hooks?: HookTable } = {},
 ): Submission {
   return {
     text: args.trim() === "" ? `/${name}` : `/${name} ${args.trim()}`,
     blocks: [{ type: "text", text: `<command name="${name}">\n${body}\n</command>` }],
     ...(extra.rules && extra.rules.length > 0 ? { rules: extra.rules } : {}),
     ...(extra.model ? { model: extra.model } : {}),
+    ...(extra.hooks && Object.keys(extra.hooks).length > 0 ? { hooks: extra.hooks } : {}),
   };
+}
+
+/**
+ * A command's `hooks:` for its turn: none for a project's command in an untrusted folder (its
+ * hooks are project code, gated like the project's settings); notes for what cannot run.
+ */
+function turnHooks(
+  name: string,
+  definition: CommandDefinition | CustomCommand,
+  granted: boolean,
+  notes: string[],
+): HookTable | undefined {
+  const { table, problems } = frontmatterHookTable(definition.hooks, "Stop");
+  notes.push(...problems.map((p) => `/${name}: ${p}`));
+  if (Object.keys(table).length === 0) return undefined;
+  if (granted) return table;
+  notes.push(`/${name}: this folder is not trusted, so the command's hooks do not run`);
+  return undefined;
 }
 
 /** Whether a command's allowed-tools count: not for a project's command in an untrusted folder. */
@@ -101,7 +122,8 @@ function portsFor(
  * Expands a prompt command (custom or built-in) into its turn: allowed-tools become rules for
  * that turn only (none for a project's command in an untrusted folder, whose `!` lines also
  * never run), `@path` files are inlined where a Read is allowed, `!` lines run where the
- * command's rules or the session's allow them. Never rejects for a template problem.
+ * command's rules or the session's allow them, and its `hooks:` run during that turn (with
+ * the same trust rule). Never rejects for a template problem.
  */
 export async function preparePromptTurn(
   host: CommandHost,
@@ -129,8 +151,10 @@ export async function preparePromptTurn(
     notes.push(
       `/${name}: this folder is not trusted, so the command's allowed-tools grant nothing`,
     );
+  const hooks = turnHooks(name, definition, granted, notes);
   const submission = commandSubmission(name, args, expanded.text, {
     rules: compiled.rules,
+    ...(hooks ? { hooks } : {}),
     // A Claude Code alias (`opus`, `haiku`) resolves as a subagent's does.
     ...(definition.model
       ? {

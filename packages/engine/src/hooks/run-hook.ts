@@ -8,6 +8,17 @@ export interface HookDeps {
   readonly journal: Pick<Journal, "notice">;
 }
 
+/**
+ * The hooks an agent's events run: its own runner when its definition adds hooks (the
+ * session's and its own), else the session's.
+ */
+export function agentHookDeps(
+  core: HookDeps,
+  agent: { readonly hooks?: HookDeps["hooks"] },
+): HookDeps {
+  return agent.hooks ? { hooks: agent.hooks, journal: core.journal } : core;
+}
+
 /** How one hook event is run. */
 export interface RunHookOptions {
   /** The matcher's subject (the tool name for tool events); undefined runs every hook of the event. */

@@ -33,6 +33,17 @@ export class HookRunner {
     private readonly session: HookSessionInfo,
   ) {}
 
+  /**
+   * This runner with `extra` hooks added after the table's (an agent definition's own, for
+   * the time it runs); the same session facts. `this` itself is unchanged.
+   */
+  with(extra: HookTable): HookRunner {
+    const table: Record<string, readonly HookDefinition[]> = { ...this.table };
+    for (const [event, hooks] of Object.entries(extra))
+      table[event] = [...(table[event] ?? []), ...(hooks ?? [])];
+    return new HookRunner(table as HookTable, this.session);
+  }
+
   /** True when at least one hook is configured for `event`. */
   has(event: HookEventName): boolean {
     return (this.table[event]?.length ?? 0) > 0;

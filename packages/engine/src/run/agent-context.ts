@@ -1,3 +1,4 @@
+import type { HookRunner } from "../hooks/runner.js";
 import type { InstructionTracker, ReminderQueue } from "@z-engine/context";
 import type { ShellSession } from "@z-engine/host";
 import type {
@@ -38,6 +39,8 @@ export interface AgentDefinition {
   readonly mode: () => PermissionMode;
   /** The rounds this agent may take in one run (agents.max_turns). */
   readonly maxTurns: () => number;
+  /** The hooks its events run, when its definition adds its own; the session's when absent. */
+  readonly hooks?: HookRunner;
 }
 
 /**

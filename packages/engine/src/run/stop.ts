@@ -15,7 +15,7 @@ import type { HookDeps } from "../hooks/run-hook.js";
 import type { AgentRun } from "./agent-context.js";
 import type { TurnState } from "./turn-state.js";
 import { decideAtStop, selectChecks } from "../decisions/stop-seam.js";
-import { runHook } from "../hooks/run-hook.js";
+import { agentHookDeps, runHook } from "../hooks/run-hook.js";
 
 /** What the automatic checks take of their session: the gate of a batch, and the check port. */
 type AutoCheckCore = GateAllCore & Pick<SessionCore, "ports">;
@@ -54,7 +54,7 @@ async function stopHooks(
 ): Promise<StopDecision | null> {
   if (turn.stopHookContinuations >= MAX_STOP_HOOK_CONTINUATIONS) return null;
   const hook = await runHook(
-    core,
+    agentHookDeps(core, run.agent),
     run.depth === 0 ? "Stop" : "SubagentStop",
     {
       stop_hook_active: turn.stopHookContinuations > 0,

@@ -19,6 +19,7 @@ import { mainAgentRun, type MainRunCore } from "./main-agent.js";
 import { newTurnState, type RunEnd, TurnGitWork, type TurnState } from "./turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
 import { type HookDeps, runHook } from "../hooks/run-hook.js";
+import type { HookTable } from "../hooks/types.js";
 import { queueAgentMentions } from "../agents/mentions.js";
 
 /**
@@ -30,7 +31,14 @@ export type TurnCore = AgentRunCore &
   MainRunCore &
   Pick<
     SessionCore,
-    "log" | "clock" | "fingerprint" | "beginCheckpoint" | "definitions" | "state" | "checkRecords"
+    | "log"
+    | "clock"
+    | "fingerprint"
+    | "beginCheckpoint"
+    | "definitions"
+    | "state"
+    | "checkRecords"
+    | "hooks"
   >;
 
 /** What a user turn submits. */
@@ -43,6 +51,8 @@ export interface Submission {
   readonly rules?: readonly CompiledRule[];
   /** A model for this turn only (a command's `model`). */
   readonly model?: string;
+  /** Hooks for this turn only, beside the session's (a command's or skill's `hooks:`). */
+  readonly hooks?: HookTable;
 }
 
 /** How a turn ended, as hosts await it. `outcome` null: a UserPromptSubmit hook blocked the prompt. */
@@ -129,7 +139,10 @@ export async function runTurn(
   const gitWork = new TurnGitWork(() => core.fingerprint().catch(() => null));
   const turn = newTurnState(turnId, signal, startedAt, gitWork);
   onState(turn);
-  const run = mainAgentRun(core, signal);
+  const main = mainAgentRun(core, signal);
+  const run: AgentRun = submission.hooks
+    ? { ...main, agent: { ...main.agent, hooks: core.hooks.with(submission.hooks) } }
+    : main;
   let end: RunEnd;
   const restore = await beginTurnOverrides(core, submission);
   try {

@@ -55,7 +55,8 @@ export interface SessionConfig {
   readonly hooks: HookTable;
 }
 
-const DEFAULT_HOOK_TIMEOUT_SECS = 60;
+/** A hook's timeout when its entry gives none. */
+export const DEFAULT_HOOK_TIMEOUT_SECS = 60;
 
 function compileList(entries: readonly RuleEntry[], errors: RuleError[]): CompiledRule[] {
   const out: CompiledRule[] = [];

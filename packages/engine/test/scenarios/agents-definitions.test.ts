@@ -1,7 +1,10 @@
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import type { ModelRequest, TextBlock } from "@z-engine/protocol";
 import { reply, when } from "@z-engine/testkit";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Harness, harness } from "../harness.js";
+import { type Harness, harness, withTempDir } from "../harness.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -148,5 +151,113 @@ describe("a definition's model", () => {
     );
     await h.session.run("inherit");
     expect(h.model.requests.find(sub(MARKS.inh))?.model).toBe("claude-opus-5");
+  });
+});
+
+describe("an agent's skills:", () => {
+  it("are preloaded into its system prompt whole; an unknown one is a notice", async () => {
+    const MARKER = "MARKER-DOCS: you write docs.";
+    h = await harness({
+      files: {
+        ".claude/agents/docs.md": agentFile("docs", MARKER, "skills: style-guide, missing\n"),
+        ".claude/skills/style-guide/SKILL.md":
+          "---\nname: style-guide\ndescription: House style\ndisable-model-invocation: true\n---\nSTYLE-BODY: short sentences.",
+        ".claude/skills/style-guide/examples.md": "Example.\n",
+        ".claude/skills/other/SKILL.md": "---\nname: other\ndescription: Other\n---\nOTHER-BODY",
+      },
+      script: [],
+    });
+    h.model.push(
+      when(
+        main(MARKER),
+        reply.toolCall("Agent", { description: "d", prompt: "p", subagent_type: "docs" }),
+      ),
+      when(sub(MARKER), reply.text("written")),
+      when(main(MARKER), reply.text("done")),
+    );
+    expect((await h.session.run("write the docs")).outcome).toBe("completed");
+    const child = h.model.requests.find(sub(MARKER));
+    const system = (child?.system ?? []).map((s) => s.text).join("\n");
+    expect(system).toContain(`${MARKER}\n\n# Skill: style-guide`);
+    expect(system).toContain("STYLE-BODY: short sentences.");
+    expect(system).toContain("- examples.md");
+    expect(system).not.toContain("OTHER-BODY");
+    expect(systemText(h.model.requests[0] as ModelRequest)).not.toContain("STYLE-BODY");
+    const notices = h.recorder.ofType("notice").filter((n) => n.code === "agent.skill");
+    expect(notices.map((n) => n.message)).toEqual([
+      'agent docs lists skill "missing", which this session does not have; it is not preloaded',
+    ]);
+  });
+});
+
+describe("an agent's hooks:", () => {
+  const MARKER = "MARKER-HOOKED: you run commands.";
+  const hookedAgent = (dir: string) =>
+    [
+      "---",
+      "name: hooked",
+      "description: Runs with its own hooks",
+      "tools: Bash",
+      "hooks:",
+      "  PreToolUse:",
+      '    - matcher: "Bash"',
+      "      hooks:",
+      "        - type: command",
+      `          command: "touch ${dir}/agent-pre-bash"`,
+      "  Stop:",
+      "    - hooks:",
+      "        - type: command",
+      `          command: touch ${dir}/agent-stop`,
+      "---",
+      MARKER,
+    ].join("\n");
+  const script = (x: Harness) =>
+    x.model.push(
+      when(
+        main(MARKER),
+        reply.toolCall("Agent", { description: "d", prompt: "p", subagent_type: "hooked" }),
+      ),
+      when(sub(MARKER), reply.toolCall("Bash", { command: "echo in-agent" })),
+      when(sub(MARKER), reply.text("agent done")),
+      when(main(MARKER), reply.toolCall("Bash", { command: "echo in-main" })),
+      when(main(MARKER), reply.text("done")),
+    );
+
+  it("run while the agent runs (its Stop as SubagentStop), never for the main agent", async () => {
+    await withTempDir(async (dir) => {
+      h = await harness({
+        files: { ".claude/agents/hooked.md": hookedAgent(dir) },
+        script: [],
+        trusted: true,
+        overrides: { mode: "bypass" },
+      });
+      script(h);
+      expect((await h.session.run("go")).outcome).toBe("completed");
+      expect(existsSync(join(dir, "agent-pre-bash"))).toBe(true);
+      expect(existsSync(join(dir, "agent-stop"))).toBe(true);
+      // The main agent's own Bash call ran after the subagent: the marker was made once.
+      await rm(join(dir, "agent-pre-bash"));
+      h.model.push(when(main(MARKER), reply.toolCall("Bash", { command: "echo again" })));
+      h.model.push(when(main(MARKER), reply.text("done")));
+      await h.session.run("again");
+      expect(existsSync(join(dir, "agent-pre-bash"))).toBe(false);
+    });
+  });
+
+  it("do not run for a project's agent in an untrusted folder, with a notice", async () => {
+    await withTempDir(async (dir) => {
+      h = await harness({
+        files: { ".claude/agents/hooked.md": hookedAgent(dir) },
+        script: [],
+        overrides: { mode: "bypass" },
+      });
+      script(h);
+      await h.session.run("go");
+      expect(existsSync(join(dir, "agent-pre-bash"))).toBe(false);
+      const notices = h.recorder.ofType("notice").filter((n) => n.code === "agent.hooks");
+      expect(notices.map((n) => n.message)).toEqual([
+        "agent hooked: its hooks do not run, as this folder is not trusted",
+      ]);
+    });
   });
 });

@@ -1,10 +1,9 @@
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { TextBlock } from "@z-engine/protocol";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, harness, resultsOf } from "../harness.js";
+import { type Harness, harness, resultsOf, userTexts } from "../harness.js";
 import { serverState, testServerToml } from "../mcp-support.js";
 
 let h: Harness | undefined;
@@ -12,12 +11,6 @@ afterEach(async () => {
   await h?.dispose();
   h = undefined;
 });
-
-/** The text blocks of the first user message of a model request. */
-function userTexts(x: Harness, request = 0): string[] {
-  const first = x.model.requests[request]?.messages.find((m) => m.role === "user");
-  return (first?.content ?? []).filter((b): b is TextBlock => b.type === "text").map((b) => b.text);
-}
 
 describe("engine built-ins answer without the model", { timeout: 90_000 }, () => {
   it("/cost and /status emit commandOutput; run() of a built-in ends with no turn", async () => {
