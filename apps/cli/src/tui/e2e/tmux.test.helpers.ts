@@ -25,6 +25,8 @@ export interface Pane {
   paste(text: string): void;
   /** The visible screen as text. */
   screen(): string;
+  /** The scrollback and the visible screen, as text (what the user can scroll back to). */
+  history(): string;
   /** The visible screen with its colour and style escapes. */
   styledScreen(): string;
   /** Polls the screen until `test` holds (a string is a substring); rejects with the screen after `timeoutMs`. */
@@ -35,6 +37,8 @@ export interface Pane {
   resize(width: number, height: number): void;
   /** Whether the command in the pane has ended. */
   dead(): boolean;
+  /** Whether the pane shows the alternate screen buffer (tmux's `alternate_on`). */
+  alternate(): boolean;
   /** Stops tmux and waits (at most 8 s) until the command's process has gone. */
   kill(): Promise<void>;
 }
@@ -97,6 +101,7 @@ export function startPane(
       tmux("paste-buffer", "-p", "-d", "-b", "zeng", "-t", "t");
     },
     screen,
+    history: () => tmux("capture-pane", "-p", "-S", "-", "-E", "-", "-t", "t"),
     styledScreen: () => tmux("capture-pane", "-p", "-e", "-t", "t"),
     waitFor: async (test, timeoutMs = 30_000) => {
       const deadline = Date.now() + timeoutMs;
@@ -111,6 +116,7 @@ export function startPane(
     resize: (width, height) =>
       void tmux("resize-window", "-t", "t", "-x", String(width), "-y", String(height)),
     dead: () => tmux("display-message", "-p", "-t", "t", "#{pane_dead}").trim() === "1",
+    alternate: () => tmux("display-message", "-p", "-t", "t", "#{alternate_on}").trim() === "1",
     kill: async () => {
       let pid = 0;
       try {
@@ -144,3 +150,11 @@ export function zengPane(
 export function requestText(world: World, index: number): string {
   return JSON.stringify((world.mainRequests()[index]?.body as { messages?: unknown })?.messages);
 }
+
+/** How many lines of `text` hold `needle` (a status line, an input box: each should be on screen once). */
+export function linesWith(text: string, needle: string): number {
+  return text.split("\n").filter((line) => line.includes(needle)).length;
+}
+
+/** The status line's mark: it is in the live area, so the scrollback must hold it exactly once. */
+export const STATUS = "(⇧⇥)";
