@@ -39,6 +39,8 @@ export interface Pane {
   dead(): boolean;
   /** Whether the pane shows the alternate screen buffer (tmux's `alternate_on`). */
   alternate(): boolean;
+  /** Scrolls the pane's scrollback as a user does (tmux copy-mode): `pages` up, then back down and out. */
+  scroll(pages: number): void;
   /** Stops tmux and waits (at most 8 s) until the command's process has gone. */
   kill(): Promise<void>;
 }
@@ -117,6 +119,12 @@ export function startPane(
       void tmux("resize-window", "-t", "t", "-x", String(width), "-y", String(height)),
     dead: () => tmux("display-message", "-p", "-t", "t", "#{pane_dead}").trim() === "1",
     alternate: () => tmux("display-message", "-p", "-t", "t", "#{alternate_on}").trim() === "1",
+    scroll: (pages) => {
+      tmux("copy-mode", "-t", "t");
+      for (let i = 0; i < pages; i++) tmux("send-keys", "-t", "t", "-X", "page-up");
+      for (let i = 0; i < pages; i++) tmux("send-keys", "-t", "t", "-X", "page-down");
+      tmux("send-keys", "-t", "t", "-X", "cancel");
+    },
     kill: async () => {
       let pid = 0;
       try {
