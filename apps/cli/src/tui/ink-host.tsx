@@ -86,8 +86,14 @@ function bracketedPaste(): () => void {
   };
 }
 
+/** Back to the line's start, the line erased (xterm's CR, EL 2). */
+const ERASE_LINE = "\r\u001B[2K";
+
 /** Renders the screen at once (the prompt takes keys before the session is open). */
 export function mountScreen(parts: ScreenParts): Screen {
+  // Keys typed while zeng was starting were echoed by the terminal on the cursor's line; the
+  // input box gets them, so the echo would only be a ghost above the screen.
+  if (process.stdout.isTTY) process.stdout.write(ERASE_LINE);
   const pasteOff = bracketedPaste();
   let files: readonly string[] = [];
   let opened: Opened | undefined;

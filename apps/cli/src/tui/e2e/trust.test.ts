@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { loginProject, main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { type Pane, requestText, zengPane } from "./tmux.test.helpers.js";
+import { linesWith, type Pane, requestText, zengPane } from "./tmux.test.helpers.js";
 
 let w: World | undefined;
 let pane: Pane | undefined;
@@ -38,6 +38,8 @@ describe("trust in a terminal", () => {
     const answered = await pane.waitFor("is trusted; its project settings now apply");
     expect(answered).not.toContain("Do you trust");
     expect(answered).toContain("› hello there again");
+    // The terminal's echo of what was typed as zeng started leaves no copy above the screen.
+    expect(linesWith(pane.history(), "hello there")).toBe(1);
     expect(w.mainRequests()).toHaveLength(0);
     pane.keys("Enter");
     const done = await pane.waitFor("── completed");
