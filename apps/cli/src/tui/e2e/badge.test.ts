@@ -1,16 +1,9 @@
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import { main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { type Pane, zengPane } from "./tmux.test.helpers.js";
+import { describe, expect, it } from "vitest";
+import { main, type World } from "../../e2e/cli.test.helpers.js";
+import { tuiFixture } from "./tmux.test.helpers.js";
 
-let w: World | undefined;
-let pane: Pane | undefined;
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  await w?.dispose();
-  w = undefined;
-}, 30_000);
+const tui = tuiFixture();
 
 const REASON = "npm test ran through Bash after the change; run it with Verify to record it";
 
@@ -33,9 +26,9 @@ function fixThenBash(w: World) {
 
 describe("the badge after a check ran through Bash", () => {
   it("the TUI's turn line says it ran through Bash and that Verify records it", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     fixThenBash(w);
-    pane = zengPane(w, ["--permission-mode", "bypass"], {}, { width: 160, height: 40 });
+    const pane = tui.pane(w, ["--permission-mode", "bypass"], {}, { width: 160, height: 40 });
     await pane.waitFor("type a message");
     pane.type("fix the login test");
     await pane.waitFor("› fix the login test");
@@ -46,7 +39,7 @@ describe("the badge after a check ran through Bash", () => {
   }, 60_000);
 
   it("zeng -p's result says so too", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     fixThenBash(w);
     const ran = await w.run([
       "-p",

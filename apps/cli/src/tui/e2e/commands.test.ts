@@ -1,16 +1,9 @@
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import { main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { linesWith, type Pane, requestText, zengPane } from "./tmux.test.helpers.js";
+import { describe, expect, it } from "vitest";
+import { main } from "../../e2e/cli.test.helpers.js";
+import { linesWith, type Pane, requestText, tuiFixture } from "./tmux.test.helpers.js";
 
-let w: World | undefined;
-let pane: Pane | undefined;
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  await w?.dispose();
-  w = undefined;
-}, 30_000);
+const tui = tuiFixture();
 
 const TALL = { width: 100, height: 40 };
 const IDLE = "type a message";
@@ -24,8 +17,8 @@ async function send(p: Pane, text: string): Promise<void> {
 
 describe("the UI's commands", () => {
   it("/help lists the catalog and the keys; an unknown command names the closest ones", async () => {
-    w = await world({ format: "anthropic" });
-    pane = zengPane(w, [], {}, TALL);
+    const w = await tui.world({ format: "anthropic" });
+    const pane = tui.pane(w, [], {}, TALL);
     // Typed at once, before the session (and its catalog) has loaded: answered when it has.
     await send(pane, "/help");
     await pane.waitFor((s) => s.includes("Ctrl+C cancel, twice to exit") && s.includes(IDLE));
@@ -41,9 +34,9 @@ describe("the UI's commands", () => {
   }, 60_000);
 
   it("! runs a shell command whose output joins the conversation; /clear starts anew and /resume offers the old one", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     w.provider.push(main(reply.text("Noted the output.")));
-    pane = zengPane(w, ["--permission-mode", "bypass"], {}, TALL);
+    const pane = tui.pane(w, ["--permission-mode", "bypass"], {}, TALL);
     await send(pane, "!echo bash-mode-$((6*7))");
     await pane.waitFor((s) => s.includes("bash-mode-42") && s.includes(IDLE));
     await send(pane, "what did it print?");

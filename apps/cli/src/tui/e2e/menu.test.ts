@@ -1,16 +1,9 @@
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import { main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { type Pane, zengPane } from "./tmux.test.helpers.js";
+import { describe, expect, it } from "vitest";
+import { main } from "../../e2e/cli.test.helpers.js";
+import { tuiFixture } from "./tmux.test.helpers.js";
 
-let w: World | undefined;
-let pane: Pane | undefined;
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  await w?.dispose();
-  w = undefined;
-}, 30_000);
+const tui = tuiFixture();
 
 const NARROW = { width: 60, height: 30 };
 /** The rows between the input box and the status line: the menu's, wrapped or not. */
@@ -24,9 +17,9 @@ const menuLines = (s: string) => s.split("\n").filter((l) => /^[❯ ] \/[a-z]/.t
 
 describe("the / menu and /model in a terminal", () => {
   it("at 60 columns lists the catalog a page at a time without wrapping, scrolls with the arrows and filters as you type", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     w.provider.push(main(reply.text("unused")));
-    pane = zengPane(w, [], {}, NARROW);
+    const pane = tui.pane(w, [], {}, NARROW);
     await pane.waitFor("type a message");
     pane.type("/");
     const first = await pane.waitFor(/↓ \d+ more/);
@@ -48,8 +41,8 @@ describe("the / menu and /model in a terminal", () => {
   }, 60_000);
 
   it("/model lists the provider's models and refuses an unknown id with a notice", async () => {
-    w = await world({ format: "anthropic" });
-    pane = zengPane(w, [], {}, { width: 100, height: 40 });
+    const w = await tui.world({ format: "anthropic" });
+    const pane = tui.pane(w, [], {}, { width: 100, height: 40 });
     await pane.waitFor("type a message");
     pane.type("/model");
     await pane.waitFor("› /model");

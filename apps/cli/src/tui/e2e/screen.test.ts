@@ -1,27 +1,20 @@
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import { main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { linesWith, type Pane, STATUS, zengPane } from "./tmux.test.helpers.js";
+import { describe, expect, it } from "vitest";
+import { main } from "../../e2e/cli.test.helpers.js";
+import { linesWith, STATUS, tuiFixture } from "./tmux.test.helpers.js";
 
-let w: World | undefined;
-let pane: Pane | undefined;
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  await w?.dispose();
-  w = undefined;
-}, 30_000);
+const tui = tuiFixture();
 
 const PLACEHOLDER = "type a message";
 
 describe("the live area leaves no copies in the scrollback", () => {
   it("at a turn start whose answer is taller than the screen: every line once, the input once", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     const lines = Array.from({ length: 30 }, (_, i) => `Answer line ${i + 1}.`);
     w.provider.push(
       main({ ...reply.text(lines.join("\n")), delayMs: 2, wire: { textChunkChars: 20 } }),
     );
-    pane = zengPane(w, [], {}, { width: 60, height: 20 });
+    const pane = tui.pane(w, [], {}, { width: 60, height: 20 });
     await pane.waitFor(PLACEHOLDER);
     pane.type("first line of a prompt long enough to wrap in the box");
     pane.keys("C-j");
@@ -37,8 +30,8 @@ describe("the live area leaves no copies in the scrollback", () => {
   }, 60_000);
 
   it("after Backspace in a multi-line input: it deletes backwards, lines merge, no copies", async () => {
-    w = await world({ format: "anthropic" });
-    pane = zengPane(w, [], {}, { width: 80, height: 24 });
+    const w = await tui.world({ format: "anthropic" });
+    const pane = tui.pane(w, [], {}, { width: 80, height: 24 });
     await pane.waitFor(PLACEHOLDER);
     pane.type("one");
     pane.keys("C-j");
@@ -60,9 +53,9 @@ describe("the live area leaves no copies in the scrollback", () => {
   }, 60_000);
 
   it("after a resize to 60 columns and back: one input box, and lines fit the width", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     w.provider.push(main(reply.text("A short answer.")));
-    pane = zengPane(w, [], {}, { width: 120, height: 40 });
+    const pane = tui.pane(w, [], {}, { width: 120, height: 40 });
     await pane.waitFor(PLACEHOLDER);
     pane.type("hello");
     await pane.waitFor("› hello");
@@ -92,9 +85,9 @@ describe("the live area leaves no copies in the scrollback", () => {
 
 describe("the welcome header and the status line", () => {
   it("shows the folder, git branch, model, mode, where the key comes from and two tips; then context left", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     w.provider.push(main(reply.text("Hi.", { usage: { input: 150_000, output: 50_000 } })));
-    pane = zengPane(w, [], {}, { width: 120, height: 30 });
+    const pane = tui.pane(w, [], {}, { width: 120, height: 30 });
     const header = await pane.waitFor((s) => s.includes("Z Engine") && s.includes(PLACEHOLDER));
     expect(header).toContain(`Z Engine ${w.repo.root} on main`);
     expect(header).toMatch(

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { MAIN, type World } from "../../e2e/cli.test.helpers.js";
+import { afterEach } from "vitest";
+import { MAIN, type World, type WorldOptions, world } from "../../e2e/cli.test.helpers.js";
 
 let counter = 0;
 
@@ -166,3 +167,38 @@ export function linesWith(text: string, needle: string): number {
 
 /** The status line's mark: it is in the live area, so the scrollback must hold it exactly once. */
 export const STATUS = "(⇧⇥)";
+
+/**
+ * A tmux test file's worlds and panes: made through it, each is stopped (the pane) and removed
+ * (the world) after its test. Call once at the top of the file.
+ */
+export function tuiFixture(): {
+  world(options: WorldOptions): Promise<World>;
+  pane(
+    w: World,
+    args?: readonly string[],
+    extra?: Record<string, string>,
+    size?: { width: number; height: number },
+  ): Pane;
+} {
+  let worlds: World[] = [];
+  let panes: Pane[] = [];
+  afterEach(async () => {
+    for (const p of panes) await p.kill();
+    for (const w of worlds) await w.dispose();
+    panes = [];
+    worlds = [];
+  }, 30_000);
+  return {
+    world: async (options) => {
+      const w = await world(options);
+      worlds.push(w);
+      return w;
+    },
+    pane: (w, args, extra, size) => {
+      const p = zengPane(w, args, extra, size);
+      panes.push(p);
+      return p;
+    },
+  };
+}

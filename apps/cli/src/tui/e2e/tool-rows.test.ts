@@ -1,16 +1,9 @@
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import { main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { linesWith, type Pane, STATUS, zengPane } from "./tmux.test.helpers.js";
+import { describe, expect, it } from "vitest";
+import { main } from "../../e2e/cli.test.helpers.js";
+import { linesWith, type Pane, STATUS, tuiFixture } from "./tmux.test.helpers.js";
 
-let w: World | undefined;
-let pane: Pane | undefined;
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  await w?.dispose();
-  w = undefined;
-}, 30_000);
+const tui = tuiFixture();
 
 const TALL = { width: 100, height: 40 };
 
@@ -23,12 +16,12 @@ async function send(p: Pane, text: string): Promise<void> {
 
 describe("tool rows", () => {
   it("a failing test shows its failed assertion and counts; Ctrl+O unfolds every output and folds it back", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     w.provider.push(
       main(reply.toolCall("Bash", { command: "npm test" })),
       main(reply.text("The login test fails.")),
     );
-    pane = zengPane(w, ["--permission-mode", "bypass"], {}, TALL);
+    const pane = tui.pane(w, ["--permission-mode", "bypass"], {}, TALL);
     await send(pane, "run the tests");
     const row = await pane.waitFor(
       (s) => s.includes("── completed") && s.includes("type a message"),
@@ -57,12 +50,12 @@ describe("tool rows", () => {
   }, 60_000);
 
   it("shows the feedback a deny gave the model", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     w.provider.push(
       main(reply.toolCall("Bash", { command: "rm -rf build" })),
       main(reply.text("I will leave it.")),
     );
-    pane = zengPane(w, [], {}, TALL);
+    const pane = tui.pane(w, [], {}, TALL);
     await send(pane, "clean up");
     await pane.waitFor("Allow Bash rm -rf build?");
     pane.type("no, keep the build folder");
@@ -74,9 +67,9 @@ describe("tool rows", () => {
   }, 60_000);
 
   it('says "interrupted by user" once', async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     w.provider.push(main(reply.toolCall("Bash", { command: "sleep 30" })));
-    pane = zengPane(w, ["--permission-mode", "bypass"], {}, TALL);
+    const pane = tui.pane(w, ["--permission-mode", "bypass"], {}, TALL);
     await send(pane, "wait a while");
     await pane.waitFor("Bash sleep 30");
     pane.keys("Escape");

@@ -2,25 +2,18 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import { loginProject, main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { linesWith, type Pane, requestText, zengPane } from "./tmux.test.helpers.js";
+import { describe, expect, it } from "vitest";
+import { loginProject, main, type World } from "../../e2e/cli.test.helpers.js";
+import { linesWith, requestText, tuiFixture } from "./tmux.test.helpers.js";
 
-let w: World | undefined;
-let pane: Pane | undefined;
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  await w?.dispose();
-  w = undefined;
-}, 30_000);
+const tui = tuiFixture();
 
 const TALL = { width: 100, height: 40 };
 const trustFile = (w: World) => join(w.env.ZENGINE_HOME as string, "trust.json");
 
 describe("trust in a terminal", () => {
   it("the trust card keeps what was typed in the input, and Enter on it only answers it", async () => {
-    w = await world({
+    const w = await tui.world({
       format: "anthropic",
       files: {
         ...loginProject,
@@ -28,7 +21,7 @@ describe("trust in a terminal", () => {
       },
     });
     w.provider.push(main(reply.text("Hello back.")));
-    pane = zengPane(w, [], {}, TALL);
+    const pane = tui.pane(w, [], {}, TALL);
     // Typed as zeng starts: before the card shows, or as it shows.
     pane.type("hello there");
     await pane.waitFor((s) => s.includes("Do you trust") && s.includes("› hello there"));
@@ -49,13 +42,13 @@ describe("trust in a terminal", () => {
 
   it("always allow in an untrusted folder says it needs trust; a chat rule leaves no .z-engine/, the saved one trusts first", async () => {
     // No test check: once trusted, the default (auto) verification would ask to run it.
-    w = await world({ format: "anthropic", files: { "README.md": "# notes\n" } });
+    const w = await tui.world({ format: "anthropic", files: { "README.md": "# notes\n" } });
     w.provider.push(
       main(reply.toolCall("Bash", { command: "touch first.txt" })),
       main(reply.toolCall("Bash", { command: "mkdir -p second" })),
       main(reply.text("Both made.")),
     );
-    pane = zengPane(w, [], {}, TALL);
+    const pane = tui.pane(w, [], {}, TALL);
     pane.type("make two things");
     await pane.waitFor("› make two things");
     pane.keys("Enter");
