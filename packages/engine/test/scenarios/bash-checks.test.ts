@@ -9,20 +9,35 @@ afterEach(async () => {
 });
 
 const bypass = { overrides: { mode: "bypass" as const } };
+/** The login fix (read, edit), then `after` (what the model does next), in a fresh harness. */
+async function fixThen(
+  after: readonly Parameters<typeof reply.toolCall>[],
+  last: string,
+  trusted = false,
+) {
+  h = await harness({
+    files: loginProject,
+    script: [],
+    ...(trusted ? { trusted } : {}),
+    ...bypass,
+  });
+  const p = (x: string) => (h as Harness).repo.path(x);
+  h.model.push(
+    reply.toolCall("Read", { file_path: p("src/auth/token.js") }),
+    reply.toolCall("Edit", { ...loginFix, file_path: p(loginFix.file_path) }),
+    ...after.map((args) => reply.toolCall(...args)),
+    reply.text(last),
+  );
+  return { h, summary: await h.session.run("Fix the login test") };
+}
+const NPM_TEST: Parameters<typeof reply.toolCall> = ["Bash", { command: "npm test" }];
+
 const text = (h: Harness, request: number) =>
   JSON.stringify(resultsOf(h, request).map((r) => r.content));
 
 describe("a check's own command run through Bash", () => {
   it("gets a reminder that it is not recorded, and the badge names it", async () => {
-    h = await harness({ files: loginProject, script: [], ...bypass });
-    const p = (x: string) => (h as Harness).repo.path(x);
-    h.model.push(
-      reply.toolCall("Read", { file_path: p("src/auth/token.js") }),
-      reply.toolCall("Edit", { ...loginFix, file_path: p(loginFix.file_path) }),
-      reply.toolCall("Bash", { command: "npm test" }),
-      reply.text("The test passes."),
-    );
-    const summary = await h.session.run("Fix the login test");
+    const { h, summary } = await fixThen([NPM_TEST], "The test passes.");
     const result = text(h, 3);
     expect(result).toContain("is the project's check npm:test");
     expect(result).toContain("not recorded");
@@ -55,44 +70,23 @@ describe("a check's own command run through Bash", () => {
   });
 
   it("a run through Verify after the change is still what makes it Verified", async () => {
-    h = await harness({ files: loginProject, script: [], ...bypass });
-    const p = (x: string) => (h as Harness).repo.path(x);
-    h.model.push(
-      reply.toolCall("Read", { file_path: p("src/auth/token.js") }),
-      reply.toolCall("Edit", { ...loginFix, file_path: p(loginFix.file_path) }),
-      reply.toolCall("Bash", { command: "npm test" }),
-      reply.toolCall("Verify", { checks: ["npm:test"] }),
-      reply.text("Verified."),
+    const { summary } = await fixThen(
+      [NPM_TEST, ["Verify", { checks: ["npm:test"] }]],
+      "Verified.",
     );
-    const summary = await h.session.run("Fix the login test");
     expect(summary.badge.status).toBe("verified");
   });
 });
 
 describe("the default verification mode", () => {
   it("is auto: in a trusted folder the stop boundary runs the test check the model left out", async () => {
-    h = await harness({ files: loginProject, script: [], trusted: true, ...bypass });
-    const p = (x: string) => (h as Harness).repo.path(x);
-    h.model.push(
-      reply.toolCall("Read", { file_path: p("src/auth/token.js") }),
-      reply.toolCall("Edit", { ...loginFix, file_path: p(loginFix.file_path) }),
-      reply.toolCall("Bash", { command: "npm test" }),
-      reply.text("The test passes."),
-    );
-    const summary = await h.session.run("Fix the login test");
+    const { h, summary } = await fixThen([NPM_TEST], "The test passes.", true);
     expect(summary.badge.status).toBe("verified");
     expect(h.recorder.ofType("checkRecorded").map((e) => e.record.checkId)).toEqual(["npm:test"]);
   });
 
   it("runs nothing in an untrusted folder, which keeps report's badge", async () => {
-    h = await harness({ files: loginProject, script: [], ...bypass });
-    const p = (x: string) => (h as Harness).repo.path(x);
-    h.model.push(
-      reply.toolCall("Read", { file_path: p("src/auth/token.js") }),
-      reply.toolCall("Edit", { ...loginFix, file_path: p(loginFix.file_path) }),
-      reply.text("Fixed."),
-    );
-    const summary = await h.session.run("Fix the login test");
+    const { h, summary } = await fixThen([], "Fixed.");
     expect(summary.badge.status).toBe("unverified");
     expect(h.recorder.ofType("checkRecorded")).toHaveLength(0);
     // The default says nothing about trust; a mode someone chose would get a notice.
