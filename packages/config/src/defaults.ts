@@ -27,7 +27,7 @@ export function defaultSettings(): EffectiveSettings {
     hooks: hooks as EffectiveSettings["hooks"],
     mcp: { servers: {} },
     lsp: { enabled: true, servers: {} },
-    verification: { mode: "report", checks: [], max_continuations: 3 },
+    verification: { mode: "auto", checks: [], max_continuations: 3 },
     context: { compact_at_percent: 80, repo_map_tokens: 1000 },
     agents: { max_turns: 200 },
     shell: {

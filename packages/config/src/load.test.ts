@@ -26,7 +26,7 @@ describe("loadSettings: layers and merge", () => {
       fallbacks: [],
     });
     expect(settings.permissions.mode).toBe("ask");
-    expect(settings.verification).toEqual({ mode: "report", checks: [], max_continuations: 3 });
+    expect(settings.verification).toEqual({ mode: "auto", checks: [], max_continuations: 3 });
     expect(settings.context.compact_at_percent).toBe(80);
     expect(settings.agents.max_turns).toBe(200);
     expect(settings.shell.sandbox.enabled).toBe(false);

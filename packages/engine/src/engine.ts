@@ -193,6 +193,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         info: (model) => catalogView(llmCatalog, () => ({})).info(model),
         price: (model, usage) =>
           catalogView(llmCatalog, () => pricingOverrides(settings())).price(model, usage),
+        models: (provider) => catalogView(llmCatalog, () => ({})).models?.(provider) ?? [],
       },
     onSettings: openCatalog,
     hostSettings: hostSettingsOf(options),

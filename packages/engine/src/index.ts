@@ -195,3 +195,7 @@ export { modelChoices } from "./queries/models.js";
 /** Whether a folder's settings lead to a provider and a key, without a session or a request. */
 export type { ProviderKeyReport } from "./queries/provider-key.js";
 export { checkProviderKey } from "./queries/provider-key.js";
+// Where the provider key comes from (a host's welcome line)
+export type { KeySource } from "./queries/key-source.js";
+/** The key source for the settings' provider: a variable's name, `auth.json`, or none. Never rejects. */
+export { keySource } from "./queries/key-source.js";

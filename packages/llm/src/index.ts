@@ -18,7 +18,7 @@ export { REASONING_EFFORT, toOpenAiParams } from "./openai/request.js";
 
 // Provider detection and keys
 export type { DetectResult, ProviderEndpoint, ProviderKind } from "./provider.js";
-export { DEFAULT_BASE_URLS, detectProvider, isAnthropicHost } from "./provider.js";
+export { catalogProvider, DEFAULT_BASE_URLS, detectProvider, isAnthropicHost } from "./provider.js";
 export type { Env, KeyLookup, ResolvedKey } from "./keys.js";
 /** `AuthFile` is auth.json's schema, built on first use (a stand-in, as protocol's `lazily` makes). */
 export {
@@ -45,6 +45,6 @@ export type { CatalogOptions } from "./catalog/catalog.js";
 export { CATALOG_CACHE_FILE, MODELS_DEV_URL, ModelCatalog } from "./catalog/catalog.js";
 export type { ModelInfo, ModelInfoSource, Pricing } from "./catalog/model-info.js";
 export { parseModelsDev } from "./catalog/model-info.js";
-export { builtinModel, latestBuiltinModel } from "./catalog/builtin.js";
+export { builtinModel, builtinModelIds, latestBuiltinModel } from "./catalog/builtin.js";
 export type { ModelLookup, PricingOverrides, ResolvedPricing } from "./cost.js";
 export { priceRequest, priceUsage, resolvePricing } from "./cost.js";

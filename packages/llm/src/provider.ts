@@ -55,3 +55,23 @@ export function detectProvider(options: {
     endpoint: { kind, baseUrl: baseUrl.replace(/\/+$/, ""), host: url.host.toLowerCase() },
   };
 }
+
+const CATALOG_PROVIDERS: Array<[(hostname: string) => boolean, string]> = [
+  [isAnthropicHost, "anthropic"],
+  [(h) => h === "api.openai.com", "openai"],
+  [(h) => h === "openrouter.ai" || h.endsWith(".openrouter.ai"), "openrouter"],
+  [(h) => h === "generativelanguage.googleapis.com", "google"],
+  [(h) => h === "api.groq.com", "groq"],
+  [(h) => h === "api.deepseek.com", "deepseek"],
+  [(h) => h === "api.mistral.ai", "mistral"],
+  [(h) => h === "api.x.ai", "xai"],
+];
+
+/**
+ * The models.dev provider key of an endpoint (`anthropic`, `openai`, `openrouter`, ...): by
+ * its host, else its wire format's (a custom or local server speaking that format). Pure.
+ */
+export function catalogProvider(endpoint: ProviderEndpoint): string {
+  const hostname = endpoint.host.replace(/:\d+$/, "");
+  return CATALOG_PROVIDERS.find(([test]) => test(hostname))?.[1] ?? endpoint.kind;
+}

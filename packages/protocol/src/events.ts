@@ -170,7 +170,12 @@ const engineEvent = once(() => {
   const lasting = lastingSchemas();
   return z.discriminatedUnion("type", [
     lasting.turnStarted,
-    event("assistantStarted", { messageId: MessageId, model: z.string() }),
+    event("assistantStarted", {
+      messageId: MessageId,
+      model: z.string(),
+      /** The model's context window in tokens (the catalog's), for a host's "context left". */
+      contextWindow: z.number().int().positive().optional(),
+    }),
     event("textDelta", { messageId: MessageId, text: z.string() }),
     event("thinkingDelta", { messageId: MessageId, text: z.string() }),
     event("assistantFinished", { message: Message, usage: Usage, stopReason: StopReason }),

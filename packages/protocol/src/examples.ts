@@ -94,7 +94,12 @@ export const COMMAND_EXAMPLES: { [T in EngineCommandType]: Extract<EngineCommand
 /** One example of each event. */
 export const EVENT_EXAMPLES: { [T in EngineEventType]: Extract<EngineEvent, { type: T }> } = {
   turnStarted: { type: "turnStarted", turnId, userMessageId: messageId, prompt: "Fix the test" },
-  assistantStarted: { type: "assistantStarted", messageId, model: "claude-sonnet-4-5" },
+  assistantStarted: {
+    type: "assistantStarted",
+    messageId,
+    model: "claude-sonnet-4-5",
+    contextWindow: 200_000,
+  },
   textDelta: { type: "textDelta", messageId, text: "Run" },
   thinkingDelta: { type: "thinkingDelta", messageId, text: "Hmm" },
   assistantFinished: { type: "assistantFinished", message, usage, stopReason: "toolUse" },

@@ -172,3 +172,48 @@ describe("the rulings of design.md §3", () => {
     );
   });
 });
+
+describe("checks run through plain Bash", () => {
+  const npmTest = checkId("npm", "test");
+
+  it("name the command in the Unverified reason when they ran after the last change", () => {
+    const badge = assessBadge(
+      base([], { viaBash: [{ checkId: npmTest, command: "npm test", at: 150 }] }),
+    );
+    expect(badge).toEqual({
+      status: "unverified",
+      reason: "npm test ran through Bash after the change; run it with Verify to record it.",
+      checks: ["npm:test"],
+    });
+  });
+
+  it("keep the other reasons beside it, and count nothing as evidence", () => {
+    const badge = assessBadge(
+      base([rec("npm:build", "build", true, 50, "F1")], {
+        viaBash: [
+          { checkId: npmTest, command: "npm test", at: 150 },
+          { checkId: checkId("npm", "lint"), command: "npm run lint", at: 160 },
+        ],
+      }),
+    );
+    expect(badge.status).toBe("unverified");
+    expect(badge.reason).toBe(
+      "npm test, npm run lint ran through Bash after the change; run them with Verify to record them; stale, files changed after they ran: npm:build.",
+    );
+  });
+
+  it("are left out when they ran before the last change, and never turn a Verified badge", () => {
+    const before = assessBadge(
+      base([], { viaBash: [{ checkId: npmTest, command: "npm test", at: 50 }] }),
+    );
+    expect(before.reason).toBe(
+      "No passing test, build or typecheck after the last change: no check ran since the change.",
+    );
+    const verified = assessBadge(
+      base([rec("npm:test", "test", true, 200, "F2")], {
+        viaBash: [{ checkId: npmTest, command: "npm test", at: 150 }],
+      }),
+    );
+    expect(verified.status).toBe("verified");
+  });
+});

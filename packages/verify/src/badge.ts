@@ -17,6 +17,19 @@ export interface BadgeInput {
   readonly lastChangeAt?: number;
   /** Checks that should cover this change (e.g. the selected test checks), named as missing when they have no record. */
   readonly expected?: readonly CheckId[];
+  /**
+   * Runs of a check's own command through plain Bash this turn (same command, same folder).
+   * They are not evidence (a shell can redefine `npm`), but an Unverified badge names the
+   * ones that ran after the last change, so the user sees why their passing run did not count.
+   */
+  readonly viaBash?: readonly BashCheckRun[];
+}
+
+/** A check's command run through plain Bash: which check, the command as typed, when it started (ms). */
+export interface BashCheckRun {
+  readonly checkId: CheckId;
+  readonly command: string;
+  readonly at: number;
 }
 
 const EVIDENCE_KINDS = new Set(["test", "build", "typecheck"]);
@@ -94,7 +107,15 @@ function unverified(
   const stale = [...latest.keys()].filter((id) => !fresh.some((r) => r.checkId === id));
   const missing = (input.expected ?? []).filter((id) => !latest.has(id));
   const lintOnly = fresh.map((r) => r.checkId);
+  const bash = bashRunsAfterChange(input);
   const parts: string[] = [];
+  if (bash.length > 0) {
+    const commands = [...new Set(bash.map((r) => r.command))];
+    const it = commands.length === 1 ? "it" : "them";
+    parts.push(
+      `${list(commands)} ran through Bash after the change; run ${it} with Verify to record ${it}`,
+    );
+  }
   if (lintOnly.length > 0)
     parts.push(`only lint and format checks ran since the change (${list(lintOnly)})`);
   if (stale.length > 0) parts.push(`stale, files changed after they ran: ${list(stale)}`);
@@ -103,7 +124,17 @@ function unverified(
   const text = parts.join("; ");
   return {
     status: "unverified",
-    reason: `No passing test, build or typecheck after the last change: ${text}.`,
-    checks: [...new Set([...stale, ...missing, ...lintOnly])],
+    // A run through Bash is the news the user needs first: their test passed, and why it did not count.
+    reason:
+      bash.length > 0
+        ? `${text}.`
+        : `No passing test, build or typecheck after the last change: ${text}.`,
+    checks: [...new Set([...bash.map((r) => r.checkId), ...stale, ...missing, ...lintOnly])],
   };
+}
+
+/** The Bash runs of checks that started at or after the last change (all of the turn's when its time is unknown). */
+function bashRunsAfterChange(input: BadgeInput): BashCheckRun[] {
+  const after = input.lastChangeAt;
+  return (input.viaBash ?? []).filter((r) => after === undefined || r.at >= after);
 }

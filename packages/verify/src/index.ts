@@ -60,7 +60,7 @@ export {
 } from "./select.js";
 
 // The badge and the modes
-export type { BadgeInput } from "./badge.js";
+export type { BadgeInput, BashCheckRun } from "./badge.js";
 export {
   /** The turn's badge from check records only; pure. */
   assessBadge,

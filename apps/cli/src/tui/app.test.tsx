@@ -31,9 +31,14 @@ let seq = 0;
 const envelope = (event: EngineEvent): EventEnvelope =>
   ({ v: 2, sessionId: "ses_test", seq: seq++, ts: 0, event }) as EventEnvelope;
 
-function mount(options: { files?: string[]; clock?: () => number } = {}) {
+function mount(options: { files?: string[]; clock?: () => number; trusted?: boolean } = {}) {
   const store = new ViewStore({
-    ...initialView({ mode: "ask", model: "m", usage: emptyUsage() }),
+    ...initialView({
+      mode: "ask",
+      model: "m",
+      usage: emptyUsage(),
+      trusted: options.trusted ?? true,
+    }),
     commands: [{ name: "review", description: "review the diff", argumentHint: "[focus]" }],
   });
   let refreshed = 0;
@@ -131,6 +136,23 @@ describe("approval cards", () => {
       approvalId: "ap_1",
       decision: { type: "deny", feedback: "not yet" },
     });
+  });
+
+  it("in a folder that is not trusted, saving a rule says it needs trust and trusts the folder first", async () => {
+    const t = mount({ trusted: false });
+    t.emit(approval("ap_1", "Bash npm test", "Bash(npm test:*)"));
+    const card = await t.until((f) => f.includes("Allow Bash npm test?"));
+    expect(card).toContain("3. Trust this folder and always allow in it: Bash(npm test:*)");
+    expect(card).toContain("(saving a rule needs trust)");
+    await t.press("3");
+    expect(t.sent.slice(-2)).toEqual([
+      { type: "trustWorkspace", trusted: true },
+      {
+        type: "resolveApproval",
+        approvalId: "ap_1",
+        decision: { type: "allowProject", rule: "Bash(npm test:*)" },
+      },
+    ]);
   });
 
   it("always-in-this-chat sends the suggested rule", async () => {

@@ -1,16 +1,30 @@
-import { badgeLabel, formatCost, formatTokens } from "./format.js";
 import type { EngineCommand } from "@z-engine/protocol";
-import { Box, Static, Text, useInput } from "ink";
+import { Box, Static, Text, useInput, useStdin } from "ink";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { activeCard } from "./cards.js";
-import type { SlashCommand } from "./complete.js";
+import type { Completion } from "./complete.js";
 import type { PromptHistory } from "./history.js";
-import { ItemView, LiveToolView, Markdown } from "./items.js";
-import { currentCompletions, handleKey, INITIAL_UI, type KeyContext, type Ui } from "./keys.js";
+import { ItemView } from "./items.js";
+import {
+  currentCompletions,
+  handleKey,
+  INITIAL_UI,
+  type KeyContext,
+  meantKey,
+  type Ui,
+} from "./keys.js";
+import { splitKeys } from "./key-split.js";
+import { LiveArea } from "./live-area.js";
 import { Panel } from "./panel.js";
+import { EditorView, editorRows, StatusLine } from "./status-line.js";
 import type { ViewStore } from "./store.js";
-import { useColor } from "./theme.js";
-import { itemId, type View } from "./view.js";
+import { useProgressive, useTerminal } from "./terminal.js";
+import { ExpandedContext, useColor } from "./theme.js";
+import type { HostActions } from "./ui.js";
+import { runUiCommand, withUiCommands } from "./ui-commands.js";
+import { add, type View } from "./view.js";
+
+export { UI_COMMANDS } from "./ui-commands.js";
 
 /** What the app needs from its host: the view, a way to send commands, and the project's data. */
 export interface AppProps {
@@ -23,109 +37,79 @@ export interface AppProps {
   /** The project's files for `@` completion (may fill in later). */
   readonly files: () => readonly string[];
   readonly now?: () => number;
+  /** The session actions of the UI's own commands (`/clear`, `/resume`, `/memory`); none by default. */
+  readonly host?: Omit<HostActions, "redraw">;
 }
 
-const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-const EDITOR_LINES = 8;
+/** Rows of the `/` and `@` menu shown at once; it scrolls with the highlight. */
+const MENU_ROWS = 8;
 
-/** The commands the UI answers itself (offered after the session's catalog, unless it has the name). */
-export const UI_COMMANDS: readonly SlashCommand[] = [
-  { name: "help", description: "keys and commands" },
-  { name: "exit", description: "leave zeng" },
-];
+const NO_HOST: Omit<HostActions, "redraw"> = {
+  clear: () => {},
+  sessions: () => Promise.resolve([]),
+  resume: () => {},
+};
 
-const HELP = [
-  "Enter send · Alt+Enter, Ctrl+J or \\ then Enter: new line · ↑/↓ history",
-  "Tab complete @file and /command · Shift+Tab cycle mode (ask → acceptEdits → plan)",
-  "Esc interrupt · Esc Esc rewind · Ctrl+C cancel, twice to exit · typing during a turn steers it",
-  "Cards: 1-4 or ↑/↓ and Enter · Tab next approval · type feedback, then deny",
-  "A paste is kept whole and never sent by itself; a large one shows as [pasted N lines]",
-].join("\n");
-
-function EditorView({ ui, running }: { ui: Ui; running: boolean }) {
+function Menu({ items, selected }: { items: readonly Completion[]; selected: number }) {
   const c = useColor();
-  const { text, cursor } = ui.editor;
-  const before = text.slice(0, cursor);
-  const at = text.slice(cursor, cursor + 1);
-  const shown = `${before}\u0000${at === "\n" ? " \n" : at || " "}${text.slice(cursor + 1)}`;
-  const lines = shown.split("\n");
-  const hidden = Math.max(0, lines.length - EDITOR_LINES);
-  return (
-    <Box flexDirection="column" borderStyle="round" borderColor={c("dim")} paddingX={1}>
-      {hidden > 0 ? (
-        <Text dimColor>
-          … {hidden} more lines above ({lines.length} lines)
-        </Text>
-      ) : null}
-      {lines.slice(hidden).map((line, i) => {
-        const mark = line.indexOf("\u0000");
-        const prefix = i + hidden === 0 ? "› " : "  ";
-        if (mark < 0)
-          // biome-ignore lint/suspicious/noArrayIndexKey: editor lines have no other identity.
-          return <Text key={i}>{prefix + line}</Text>;
-        return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: editor lines have no other identity.
-          <Text key={i}>
-            {prefix + line.slice(0, mark)}
-            <Text inverse>{line.slice(mark + 1, mark + 2)}</Text>
-            {line.slice(mark + 2)}
-            {text === "" ? (
-              <Text dimColor>
-                {running
-                  ? " type to steer the running turn"
-                  : " type a message, / for commands, @ for files"}
-              </Text>
-            ) : null}
-          </Text>
-        );
-      })}
-    </Box>
-  );
-}
-
-function StatusLine({ view, ui }: { view: View; ui: Ui }) {
-  const c = useColor();
-  const badge = view.badge ? ` · ${badgeLabel(view.badge)}` : "";
+  if (items.length === 0) return null;
+  const at = selected % items.length;
+  const top = Math.max(0, Math.min(at - Math.floor(MENU_ROWS / 2), items.length - MENU_ROWS));
+  const shown = items.slice(top, top + MENU_ROWS);
+  const below = items.length - top - shown.length;
   return (
     <Box flexDirection="column">
-      {ui.hint ? <Text color={c("warn")}>{ui.hint}</Text> : null}
-      <Text wrap="truncate-end">
-        <Text color={view.mode === "ask" ? undefined : c("warn")} bold>
-          {view.mode}
+      {top > 0 ? <Text dimColor>{`  ↑ ${top} more`}</Text> : null}
+      {shown.map((item, i) => (
+        <Text
+          key={item.label}
+          color={top + i === at ? c("accent") : undefined}
+          bold={top + i === at}
+          wrap="truncate-end"
+        >
+          {top + i === at ? "❯ " : "  "}
+          {item.label}
+          {item.detail ? <Text dimColor> {item.detail}</Text> : null}
         </Text>
-        <Text dimColor>
-          {" "}
-          (⇧⇥) · {formatTokens(view.usage)} · {formatCost(view.usage.costUsd)}
-          {badge} · {view.model}
-        </Text>
-      </Text>
+      ))}
+      {below > 0 ? <Text dimColor>{`  ↓ ${below} more`}</Text> : null}
     </Box>
   );
 }
 
-function useSpinner(running: boolean): string {
-  const [frame, setFrame] = useState(0);
+/** The rows the menu takes. */
+function menuRows(count: number): number {
+  return count === 0 ? 0 : Math.min(count, MENU_ROWS) + (count > MENU_ROWS ? 2 : 0);
+}
+
+/** Records each raw key read before ink parses it (ink names Backspace's DEL `delete`). */
+function useRawKey() {
+  const raw = useRef("");
+  const { internal_eventEmitter: emitter } = useStdin();
   useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => setFrame((f) => (f + 1) % FRAMES.length), 120);
-    return () => clearInterval(timer);
-  }, [running]);
-  return FRAMES[frame] as string;
+    const seen = (data: string) => {
+      raw.current = data;
+    };
+    emitter?.on("input", seen);
+    return () => {
+      emitter?.off("input", seen);
+    };
+  }, [emitter]);
+  return raw;
 }
 
 /** The interactive screen: the transcript, the live turn, the active card, the input and the status line. */
 export function App(props: AppProps) {
   const view = useSyncExternalStore(props.store.subscribe, props.store.getSnapshot);
+  const term = useTerminal();
   const [ui, setUi] = useState<Ui>(INITIAL_UI);
   // The key handler's own copy, ahead of the rendered state while a paste arrives (no render
   // per piece); only the handler changes it.
   const uiRef = useRef(ui);
-  const c = useColor();
-  const frame = useSpinner(view.running);
-  const commands = [
-    ...view.commands,
-    ...UI_COMMANDS.filter((u) => !view.commands.some((c) => c.name === u.name)),
-  ];
+  const raw = useRawKey();
+  const shown = useProgressive(view.items.length, term.generation);
+  const host = props.host ?? NO_HOST;
+  const commands = withUiCommands(view.commands);
   const ctx: KeyContext = {
     send: props.send,
     exit: props.exit,
@@ -134,62 +118,53 @@ export function App(props: AppProps) {
     files: props.files(),
     now: props.now ?? Date.now,
     local: props.store.change,
-    steered: (text) =>
-      props.store.change((v) => ({
-        ...v,
-        items: [...v.items, { id: itemId(), kind: "user", text, steer: true }],
-      })),
-    uiCommand: (text) => {
-      // A catalog command of the same name wins over the UI's own.
-      if (view.commands.some((c) => `/${c.name}` === text)) return false;
-      if (text === "/exit" || text === "/quit") props.exit();
-      else if (text === "/help")
-        props.store.change((v) => ({
-          ...v,
-          items: [...v.items, { id: itemId(), kind: "info", text: HELP }],
-        }));
-      else return false;
-      return true;
+    steered: (text) => props.store.change((v) => add(v, { kind: "user", text, steer: true })),
+    uiCommand: (text, next) => runUiCommand(text, next, props.store.getSnapshot(), ctx),
+    update: (change) => {
+      uiRef.current = change(uiRef.current);
+      setUi(uiRef.current);
+    },
+    host: {
+      ...host,
+      redraw: term.redraw,
+      clear: () => {
+        host.clear();
+        term.redraw();
+      },
     },
   };
   useInput((input, key) => {
     const before = uiRef.current;
-    const next = handleKey(before, props.store.getSnapshot(), input, key, ctx);
+    let next = before;
+    for (const [i, k] of splitKeys(input, meantKey(raw.current, key)))
+      next = handleKey(next, props.store.getSnapshot(), i, k, ctx);
     uiRef.current = next;
     // A bracketed paste still arriving shows nothing yet: no render per piece.
     if (next.paste !== undefined) return;
     if (next.editor.text === "/" && before.editor.text !== "/") props.refreshCommands?.();
     setUi(next);
   });
-  const completions = activeCard(view) || ui.rewind ? [] : currentCompletions(ui, ctx);
+  const items = view.items.slice(0, shown) as View["items"][number][];
+  const transcript = (
+    <Static key={term.generation} items={items}>
+      {(item) => <ItemView key={item.id} item={item} />}
+    </Static>
+  );
+  const completions = activeCard(view) || ui.rewind || ui.picker ? [] : currentCompletions(ui, ctx);
+  const room = term.rows - 2 - editorRows(ui) - menuRows(completions.length) - (ui.hint ? 1 : 0);
+  const card = activeCard(view) !== undefined || ui.rewind !== undefined || ui.picker !== undefined;
   return (
-    <>
-      <Static items={view.items as View["items"][number][]}>
-        {(item) => <ItemView key={item.id} item={item} />}
-      </Static>
+    <ExpandedContext.Provider value={ui.expanded === true}>
+      {transcript}
       <Box flexDirection="column">
-        {view.live ? <Markdown text={view.live} /> : null}
-        {view.tools.map((tool) => (
-          <LiveToolView key={tool.toolCallId} tool={tool} frame={frame} />
-        ))}
-        {view.running && view.tools.length === 0 && !view.live ? (
-          <Text color={c("accent")}>{frame} working… (Esc to interrupt)</Text>
-        ) : null}
-        <Panel view={view} ui={ui} />
+        <LiveArea view={view} rows={card ? Math.min(3, room) : room} columns={term.columns} />
+        <ExpandedContext.Provider value={false}>
+          <Panel view={view} ui={ui} rows={room - 3} />
+        </ExpandedContext.Provider>
         <EditorView ui={ui} running={view.running} />
-        {completions.map((item, i) => (
-          <Text
-            key={item.label}
-            color={i === ui.completion % completions.length ? c("accent") : undefined}
-            wrap="truncate-end"
-          >
-            {"  "}
-            {item.label}
-            {item.detail ? <Text dimColor> {item.detail}</Text> : null}
-          </Text>
-        ))}
+        <Menu items={completions} selected={ui.completion} />
         <StatusLine view={view} ui={ui} />
       </Box>
-    </>
+    </ExpandedContext.Provider>
   );
 }

@@ -22,8 +22,11 @@ function choose(ui: Ui, view: View, index: number, ctx: KeyContext): Ui {
   }
   if (card === "approval") {
     const approval = view.approvals[ui.card % view.approvals.length];
-    const choice = approval ? approvalChoices(approval)[index] : undefined;
+    const choice = approval ? approvalChoices(approval, view.trusted)[index] : undefined;
     if (!approval || !choice) return ui;
+    // Saving a rule for an untrusted folder: the card said it trusts the folder first.
+    if (choice.value.type === "allowProject" && !view.trusted)
+      ctx.send({ type: "trustWorkspace", trusted: true });
     const feedback = ui.field.text.trim();
     const decision =
       choice.value.type === "deny" && feedback ? { type: "deny" as const, feedback } : choice.value;

@@ -7,9 +7,16 @@ export interface Choice<T> {
   readonly value: T;
 }
 
-/** The choices of an approval card, in the order the keys 1..4 pick them. */
-export function approvalChoices(approval: Approval): Choice<ApprovalDecision>[] {
+/**
+ * The choices of an approval card, in the order the keys 1..4 pick them. In a folder that is
+ * not trusted, saving a rule for the project needs trust, and the third choice says so: it
+ * trusts the folder, then saves the rule.
+ */
+export function approvalChoices(approval: Approval, trusted = true): Choice<ApprovalDecision>[] {
   const rule = approval.suggestedRules[0];
+  const project = trusted
+    ? `Always allow in this project: ${rule}`
+    : `Trust this folder and always allow in it: ${rule} (saving a rule needs trust)`;
   return [
     { label: "Allow once", value: { type: "allowOnce" } },
     ...(rule
@@ -18,10 +25,7 @@ export function approvalChoices(approval: Approval): Choice<ApprovalDecision>[] 
             label: `Always allow in this chat: ${rule}`,
             value: { type: "allowSession", rule },
           } as const,
-          {
-            label: `Always allow in this project: ${rule}`,
-            value: { type: "allowProject", rule },
-          } as const,
+          { label: project, value: { type: "allowProject", rule } } as const,
         ]
       : []),
     {
@@ -78,7 +82,7 @@ export function choiceCount(view: View, card: ActiveCard, focus: number, step: n
       return TRUST_CHOICES.length;
     case "approval": {
       const a = view.approvals[focus % view.approvals.length];
-      return a ? approvalChoices(a).length : 0;
+      return a ? approvalChoices(a, view.trusted).length : 0;
     }
     case "question":
       return view.questions[0] ? questionChoices(view.questions[0], step).length : 0;

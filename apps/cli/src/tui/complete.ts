@@ -45,8 +45,54 @@ function rankFiles(files: readonly string[], query: string): string[] {
 }
 
 /**
+ * The commands matching what is typed after `/`, best first: names that start with it, then
+ * names that contain it, then descriptions that do. All of them for a bare `/`. Pure.
+ */
+export function matchCommands(commands: readonly SlashCommand[], typed: string): SlashCommand[] {
+  const q = typed.toLowerCase();
+  const score = (c: SlashCommand) => {
+    const name = c.name.toLowerCase();
+    if (name.startsWith(q)) return 0;
+    if (name.includes(q)) return 1;
+    return c.description.toLowerCase().includes(q) ? 2 : -1;
+  };
+  return commands
+    .map((c, i) => ({ c, i, s: score(c) }))
+    .filter((x) => x.s >= 0)
+    .sort((a, b) => a.s - b.s || a.i - b.i)
+    .map((x) => x.c);
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        (row[j] as number) + 1,
+        (next[j - 1] as number) + 1,
+        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    row = next;
+  }
+  return row[b.length] as number;
+}
+
+/** Up to three command names close to a mistyped one (a few edits away, or sharing its start). */
+export function closestCommands(name: string, names: readonly string[]): string[] {
+  const limit = Math.max(2, Math.floor(name.length / 3));
+  return names
+    .map((n) => ({ n, d: editDistance(name, n) }))
+    .filter(({ n, d }) => d <= limit || n.startsWith(name.slice(0, 3)))
+    .sort((a, b) => a.d - b.d || a.n.localeCompare(b.n))
+    .slice(0, 3)
+    .map(({ n }) => n);
+}
+
+/**
  * Completions for the word at the cursor: `/name` at the start of the prompt against the
- * command catalog, `@path` against the project's files. At most `limit`; empty otherwise.
+ * whole command catalog (see `matchCommands`), `@path` against the project's files (at most
+ * `limit`). Empty otherwise.
  */
 export function completionsFor(
   editor: Editor,
@@ -56,15 +102,11 @@ export function completionsFor(
 ): Completion[] {
   const { word, start } = wordAtCursor(editor);
   if (word.startsWith("/") && start === 0) {
-    const name = word.slice(1).toLowerCase();
-    return commands
-      .filter((c) => c.name.toLowerCase().startsWith(name))
-      .slice(0, limit)
-      .map((c) => ({
-        label: `/${c.name}`,
-        detail: c.argumentHint ? `${c.argumentHint}  ${c.description}` : c.description,
-        replacement: `/${c.name} `,
-      }));
+    return matchCommands(commands, word.slice(1)).map((c) => ({
+      label: `/${c.name}`,
+      detail: c.argumentHint ? `${c.argumentHint}  ${c.description}` : c.description,
+      replacement: `/${c.name} `,
+    }));
   }
   if (word.startsWith("@")) {
     return rankFiles(files, word.slice(1))

@@ -10,6 +10,9 @@ import type { CommandQueue, Opened } from "./opened.js";
 import type { ViewStore } from "./store.js";
 import { ColorContext, colorsWanted } from "./theme.js";
 import { short } from "./view.js";
+import { resumable } from "./resumable.js";
+import { hostActions } from "./session-host.js";
+import type { HostActions } from "./ui.js";
 
 const INK_OPTIONS = { exitOnCtrlC: false, patchConsole: false } as const;
 
@@ -41,9 +44,9 @@ function Picker({ choices, done }: { choices: Choice[]; done: (id: string | unde
   );
 }
 
-/** `--resume` without an id: the project's sessions, newest first, to pick from. */
+/** `--resume` without an id: the project's sessions with messages, newest first, to pick from. */
 export async function pickSession(engine: Engine, root: string): Promise<string | undefined> {
-  const sessions = (await engine.listSessions()).filter((s) => s.projectRoot === root).slice(0, 15);
+  const sessions = (await resumable(engine, root)).slice(0, 15);
   if (sessions.length === 0) return undefined;
   const choices = sessions.map((s) => ({
     id: s.id,
@@ -83,11 +86,24 @@ function bracketedPaste(): () => void {
   };
 }
 
+/** Back to the line's start, the line erased (xterm's CR, EL 2). */
+const ERASE_LINE = "\r\u001B[2K";
+
 /** Renders the screen at once (the prompt takes keys before the session is open). */
 export function mountScreen(parts: ScreenParts): Screen {
+  // Keys typed while zeng was starting were echoed by the terminal on the cursor's line; the
+  // input box gets them, so the echo would only be a ghost above the screen.
+  if (process.stdout.isTTY) process.stdout.write(ERASE_LINE);
   const pasteOff = bracketedPaste();
   let files: readonly string[] = [];
   let opened: Opened | undefined;
+  let actions: Omit<HostActions, "redraw"> | undefined;
+  // The App gets its actions before the session is open; they do nothing until it is.
+  const host: Omit<HostActions, "redraw"> = {
+    clear: () => actions?.clear(),
+    sessions: () => actions?.sessions() ?? Promise.resolve([]),
+    resume: (id) => actions?.resume(id),
+  };
   let resolveLeft: () => void = () => {};
   const left = new Promise<void>((resolve) => {
     resolveLeft = resolve;
@@ -99,8 +115,9 @@ export function mountScreen(parts: ScreenParts): Screen {
         send={parts.queue.send}
         exit={() => resolveLeft()}
         history={parts.history}
-        refreshCommands={() => opened?.refreshCommands()}
+        refreshCommands={() => opened?.slot.refreshCommands()}
         files={() => files}
+        host={host}
       />
     </ColorContext.Provider>,
     INK_OPTIONS,
@@ -110,7 +127,8 @@ export function mountScreen(parts: ScreenParts): Screen {
     left,
     attach: (o) => {
       opened = o;
-      void listProjectFiles(o.session.projectRoot).then((list) => {
+      actions = hostActions(o, parts.queue);
+      void listProjectFiles(o.slot.session.projectRoot).then((list) => {
         files = list;
       });
     },
@@ -128,7 +146,8 @@ export async function runInk(
   parts: ScreenParts,
   mounted: Screen | undefined,
 ): Promise<number> {
-  const { engine, session } = opened;
+  const { engine } = opened;
+  const session = opened.slot.session;
   const screen = mounted ?? mountScreen(parts);
   parts.history.attach(openHistory(opened.dataDir, session.projectRoot));
   screen.attach(opened);
@@ -144,6 +163,7 @@ export async function runInk(
   await Promise.race([screen.left, signalled]);
   screen.unmount();
   await engine.shutdown();
-  process.stdout.write(`zeng: session ${session.id} (zeng --resume ${session.id})\n`);
+  const last = opened.slot.session.id;
+  process.stdout.write(`zeng: session ${last} (zeng --resume ${last})\n`);
   return 0;
 }

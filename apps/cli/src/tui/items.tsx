@@ -1,9 +1,9 @@
-import { badgeLabel, formatCost, formatSeconds, formatTokens } from "./format.js";
-import type { ToolDisplay } from "@z-engine/protocol";
 import { Box, Text } from "ink";
+import { badgeLabel, formatCost, formatSeconds, formatTokens } from "./format.js";
 import { markdownLines } from "./markdown.js";
 import { useColor } from "./theme.js";
-import type { Item, LiveTool } from "./view.js";
+import { CheckRow, ToolRow } from "./tool-row.js";
+import type { Header, Item, LiveTool } from "./view.js";
 
 /** Markdown text as styled terminal lines. */
 export function Markdown({ text }: { text: string }) {
@@ -30,103 +30,30 @@ export function Markdown({ text }: { text: string }) {
   );
 }
 
-/** Collapses long output: the first `keep` lines and how many more there are. */
-export function collapse(text: string, keep: number): { lines: string[]; more: number } {
-  const lines = text.replace(/\n+$/, "").split("\n");
-  return { lines: lines.slice(0, keep), more: Math.max(0, lines.length - keep) };
-}
-
-/** A unified diff, coloured by line, at most `keep` lines. */
-export function Diff({ diff, keep = 20 }: { diff: string; keep?: number }) {
+/** The welcome header: where the session runs, with what, and two tips. */
+export function HeaderView({ header }: { header: Header }) {
   const c = useColor();
-  const { lines, more } = collapse(diff, keep);
-  const color = (line: string) =>
-    line.startsWith("+++") || line.startsWith("---")
-      ? undefined
-      : line.startsWith("+")
-        ? c("add")
-        : line.startsWith("-")
-          ? c("remove")
-          : line.startsWith("@@")
-            ? c("hunk")
-            : undefined;
   return (
-    <Box flexDirection="column" paddingLeft={2}>
-      {lines.map((line, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: diff lines have no other identity.
-        <Text key={i} color={color(line)}>
-          {line}
-        </Text>
-      ))}
-      {more > 0 ? <Text dimColor>… {more} more lines</Text> : null}
+    <Box flexDirection="column" borderStyle="round" borderColor={c("accent")} paddingX={1}>
+      <Text>
+        <Text bold color={c("accent")}>
+          Z Engine
+        </Text>{" "}
+        {header.folder}
+        {header.branch ? <Text dimColor> on {header.branch}</Text> : null}
+      </Text>
+      <Text dimColor wrap="truncate-end">
+        model {header.model} · {header.mode} mode · key: {header.key}
+      </Text>
+      <Text dimColor wrap="truncate-end">
+        Tip: / lists every command, ! runs a shell command, @ adds a file
+      </Text>
+      <Text dimColor wrap="truncate-end">
+        Tip: Esc interrupts, Esc Esc rewinds, Ctrl+O shows every output in full
+      </Text>
     </Box>
   );
 }
-
-/** What a tool showed, collapsed: a diff, the command's last lines, files, todos or text. */
-export function Display({ display }: { display: ToolDisplay }) {
-  switch (display.kind) {
-    case "diff":
-      return (
-        <Box flexDirection="column">
-          <Text dimColor>
-            {"  "}
-            {display.path} +{display.added} -{display.removed}
-          </Text>
-          <Diff diff={display.diff} />
-        </Box>
-      );
-    case "command": {
-      const out = collapse(display.output ?? "", 3);
-      return (
-        <Box flexDirection="column" paddingLeft={2}>
-          <Text dimColor>$ {display.command}</Text>
-          {out.lines.filter(Boolean).map((l, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: output lines have no other identity.
-            <Text key={i} dimColor wrap="truncate-end">
-              {l}
-            </Text>
-          ))}
-          {out.more > 0 ? <Text dimColor>… {out.more} more lines</Text> : null}
-        </Box>
-      );
-    }
-    case "files":
-      return (
-        <Text dimColor>
-          {"  "}
-          {display.paths.length} file{display.paths.length === 1 ? "" : "s"}
-          {display.truncated ? " (truncated)" : ""}
-        </Text>
-      );
-    case "todos":
-      return (
-        <Box flexDirection="column" paddingLeft={2}>
-          {display.todos.map((t) => (
-            <Text key={t.content} dimColor={t.status === "completed"}>
-              {t.status === "completed" ? "☒" : t.status === "in_progress" ? "◐" : "☐"} {t.content}
-            </Text>
-          ))}
-        </Box>
-      );
-    default: {
-      const out = collapse(display.text, 3);
-      return (
-        <Box flexDirection="column" paddingLeft={2}>
-          {out.lines.map((l, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: output lines have no other identity.
-            <Text key={i} dimColor wrap="truncate-end">
-              {l}
-            </Text>
-          ))}
-          {out.more > 0 ? <Text dimColor>… {out.more} more lines</Text> : null}
-        </Box>
-      );
-    }
-  }
-}
-
-const STATUS_MARK = { ok: "●", error: "✗", denied: "⊘", cancelled: "○" } as const;
 
 function TurnEnd({ item }: { item: Extract<Item, { kind: "turnEnd" }> }) {
   const c = useColor();
@@ -137,10 +64,15 @@ function TurnEnd({ item }: { item: Extract<Item, { kind: "turnEnd" }> }) {
         ? c("error")
         : c("warn");
   const cost = formatCost(item.usage.costUsd);
+  // A cancelled turn says why on its own line once ("interrupted by user"), nothing more.
+  const inline = item.outcome === "cancelled" && item.reason ? `: ${item.reason}` : "";
   return (
     <Box flexDirection="column" marginBottom={1}>
       <Text>
-        <Text dimColor>── {item.outcome} · </Text>
+        <Text dimColor>
+          ── {item.outcome}
+          {inline} ·{" "}
+        </Text>
         <Text color={badgeColor} bold>
           {badgeLabel(item.badge)}
         </Text>
@@ -150,7 +82,7 @@ function TurnEnd({ item }: { item: Extract<Item, { kind: "turnEnd" }> }) {
           {formatSeconds(item.durationMs)}
         </Text>
       </Text>
-      {item.reason ? <Text color={c("error")}>{item.reason}</Text> : null}
+      {item.reason && !inline ? <Text color={c("error")}>{item.reason}</Text> : null}
     </Box>
   );
 }
@@ -159,6 +91,8 @@ function TurnEnd({ item }: { item: Extract<Item, { kind: "turnEnd" }> }) {
 export function ItemView({ item }: { item: Item }) {
   const c = useColor();
   switch (item.kind) {
+    case "header":
+      return <HeaderView header={item.header} />;
     case "user":
       return (
         <Box marginTop={1}>
@@ -173,26 +107,19 @@ export function ItemView({ item }: { item: Item }) {
     case "output":
       return (
         <Box flexDirection="column">
-          <Text dimColor>/{item.name}</Text>
+          <Text dimColor>{item.name === "bash" ? "! shell" : `/${item.name}`}</Text>
           <Markdown text={item.text} />
         </Box>
       );
-    case "tool": {
-      const color =
-        item.status === "ok" ? c("ok") : item.status === "error" ? c("error") : c("warn");
+    case "tool":
+      return <ToolRow item={item} />;
+    case "check":
       return (
         <Box flexDirection="column">
-          <Text>
-            <Text color={color}>{STATUS_MARK[item.status]} </Text>
-            <Text bold>{item.title}</Text>
-            <Text dimColor>
-              {item.status === "ok" ? "" : ` ${item.status}`} · {formatSeconds(item.durationMs)}
-            </Text>
-          </Text>
-          {item.display ? <Display display={item.display} /> : null}
+          <Text bold>● Check at the end of the turn</Text>
+          <CheckRow check={item.check} />
         </Box>
       );
-    }
     case "turnEnd":
       return <TurnEnd item={item} />;
     case "notice":
@@ -216,7 +143,7 @@ export function LiveToolView({ tool, frame }: { tool: LiveTool; frame: string })
   const last = tool.progress.trimEnd().split("\n").at(-1) ?? "";
   return (
     <Box flexDirection="column">
-      <Text>
+      <Text wrap="truncate-end">
         <Text color={c("accent")}>{frame} </Text>
         <Text bold>{tool.title}</Text>
         {tool.agentId ? <Text dimColor> ({tool.agentId})</Text> : null}

@@ -14,9 +14,20 @@ import {
   placeholderFor,
 } from "./paste.js";
 import { DOUBLE_PRESS_MS, editKey, type KeyContext, type Ui } from "./ui.js";
+import { pickerKey } from "./ui-commands.js";
 import type { View } from "./view.js";
 
 export { DOUBLE_PRESS_MS, INITIAL_UI, type KeyContext, type Ui } from "./ui.js";
+
+/**
+ * The key as the user meant it: ink names DEL (0x7f, what Backspace sends in most terminals)
+ * `delete`, so the raw bytes tell Backspace from the Delete key (ESC [ 3 ~). Pure.
+ */
+export function meantKey(raw: string, key: Key): Key {
+  if (key.delete && (raw === "\u007F" || raw === "\u001B\u007F"))
+    return { ...key, delete: false, backspace: true };
+  return key;
+}
 
 const MODE_CYCLE: Record<PermissionMode, PermissionMode> = {
   ask: "acceptEdits",
@@ -45,7 +56,13 @@ function submit(ui: Ui, view: View, ctx: KeyContext): Ui {
     pastes: {},
   };
   ctx.history.add(text);
-  if (ctx.uiCommand(text.trim())) return next;
+  // `!command`: a shell line the user runs; it and its output join the conversation.
+  if (text.startsWith("!") && text.slice(1).trim() !== "") {
+    ctx.send({ type: "runCommand", name: "bash", args: text.slice(1).trim() });
+    return next;
+  }
+  const answered = ctx.uiCommand(text.trim(), next);
+  if (answered) return answered;
   if (view.running) {
     ctx.send({ type: "steer", text });
     ctx.steered(text);
@@ -93,8 +110,9 @@ function inputKey(ui: Ui, view: View, input: string, key: Key, ctx: KeyContext):
 function escapeKey(ui: Ui, view: View, ctx: KeyContext): Ui {
   const now = ctx.now();
   if (view.running) {
+    // The turn's end line says "interrupted by user": no hint of its own.
     ctx.send({ type: "interrupt" });
-    return { ...ui, lastEsc: now, hint: "Interrupted" };
+    return { ...ui, lastEsc: now };
   }
   if (now - ui.lastEsc <= DOUBLE_PRESS_MS && view.targets.length > 0)
     return { ...ui, lastEsc: 0, rewind: { at: view.targets.length - 1 }, hint: undefined };
@@ -151,11 +169,27 @@ function pasteKey(ui: Ui, view: View, input: string, key: Key): Ui | undefined {
   return undefined;
 }
 
+/** The trust card takes ↑/↓, Enter and (with an empty input) a digit; typing goes to the input. */
+function trustKey(ui: Ui, view: View, input: string, key: Key, ctx: KeyContext): Ui {
+  const answers =
+    key.upArrow || key.downArrow || key.return || (/^[1-9]$/.test(input) && ui.editor.text === "");
+  if (answers) return cardKey(ui, view, input, key, ctx);
+  const editor = editKey(ui.editor, input, key);
+  return editor ? { ...ui, editor, completion: 0 } : ui;
+}
+
+/** Ctrl+O: every output whole, or folded again; the transcript is printed again either way. */
+function toggleExpanded(ui: Ui, ctx: KeyContext): Ui {
+  ctx.host.redraw();
+  return { ...ui, expanded: !ui.expanded };
+}
+
 /** Handles one key press: returns the new Ui; commands go out through `ctx.send`. */
 export function handleKey(current: Ui, view: View, input: string, key: Key, ctx: KeyContext): Ui {
   const pasted = pasteKey(current, view, input, key);
   if (pasted) return pasted;
   const { paste: _, ...ui } = current;
+  if (key.ctrl && input === "o") return toggleExpanded(ui, ctx);
   if (key.ctrl && input === "c") return ctrlC(ui, view, ctx);
   if (key.ctrl && input === "d" && ui.editor.text === "" && !view.running) {
     ctx.exit();
@@ -166,7 +200,9 @@ export function handleKey(current: Ui, view: View, input: string, key: Key, ctx:
     ctx.send({ type: "setMode", mode: MODE_CYCLE[view.mode] });
     return cleared;
   }
+  if (cleared.picker) return pickerKey(cleared, input, key);
   if (cleared.rewind) return rewindKey(cleared, view, input, key, ctx);
+  if (activeCard(view) === "trust" && !key.escape) return trustKey(cleared, view, input, key, ctx);
   if (key.escape) {
     if (activeCard(view) && cleared.field.text !== "") return { ...cleared, field: ed.EMPTY };
     return escapeKey(cleared, view, ctx);

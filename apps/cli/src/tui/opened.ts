@@ -1,18 +1,26 @@
 import type { Engine, SessionHandle } from "@z-engine/engine";
-import type { EngineCommand } from "@z-engine/protocol";
+import type { EngineCommand, PermissionMode } from "@z-engine/protocol";
+import type { SessionSlot } from "./session-slot.js";
 import type { ViewStore } from "./store.js";
+import type { Header } from "./view.js";
 
 /** What the screen (ink, or plain lines) gets: an open session and its view. */
 export interface Opened {
   readonly engine: Engine;
-  readonly session: SessionHandle;
+  /** The session shown now (`/clear` and `/resume` replace it). */
+  readonly slot: SessionSlot;
   readonly store: ViewStore;
   readonly dataDir: string;
-  /** Reads the session's `/` catalog again into the view (custom command files may have changed). */
-  readonly refreshCommands: () => void;
+  /** The welcome header a new session (`/clear`) starts with again. */
+  readonly header: Header;
+  readonly start: {
+    readonly mode: PermissionMode;
+    readonly model: string;
+    readonly trusted: boolean;
+  };
 }
 
-/** Commands sent before the session is open wait here, in order. */
+/** Commands sent while no session is open (at start, or while `/clear` opens the next) wait here, in order. */
 export class CommandQueue {
   private session: SessionHandle | undefined;
   private readonly waiting: EngineCommand[] = [];
@@ -25,6 +33,11 @@ export class CommandQueue {
   attach(session: SessionHandle): void {
     this.session = session;
     for (const command of this.waiting.splice(0)) session.send(command);
+  }
+
+  /** Holds commands until the next `attach` (a session is being replaced). */
+  detach(): void {
+    this.session = undefined;
   }
 }
 

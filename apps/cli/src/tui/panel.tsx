@@ -8,7 +8,8 @@ import {
   REWIND_CHOICES,
   TRUST_CHOICES,
 } from "./cards.js";
-import { Display, Markdown } from "./items.js";
+import { Markdown } from "./items.js";
+import { Display } from "./tool-row.js";
 import type { Ui } from "./keys.js";
 import { useColor } from "./theme.js";
 import { short, type View } from "./view.js";
@@ -56,7 +57,7 @@ function Card({ title, children }: { title: string; children: React.ReactNode })
   );
 }
 
-function ApprovalCard({ view, ui }: { view: View; ui: Ui }) {
+function ApprovalCard({ view, ui, rows }: { view: View; ui: Ui; rows: number }) {
   const index = ui.card % view.approvals.length;
   const approval = view.approvals[index];
   if (!approval) return null;
@@ -68,8 +69,10 @@ function ApprovalCard({ view, ui }: { view: View; ui: Ui }) {
     <Card title={`Allow ${approval.title}?${more}`}>
       {approval.agentId ? <Text dimColor>asked by agent {approval.agentId}</Text> : null}
       <Text dimColor>{approval.reason}</Text>
-      {approval.preview ? <Display display={approval.preview} /> : null}
-      <Choices choices={approvalChoices(approval)} selected={ui.choice} />
+      {approval.preview ? (
+        <Display display={approval.preview} keep={Math.max(3, rows - 12)} />
+      ) : null}
+      <Choices choices={approvalChoices(approval, view.trusted)} selected={ui.choice} />
       <Field ui={ui} placeholder="type to give the model feedback with a deny" />
     </Card>
   );
@@ -113,6 +116,17 @@ function TrustCard({ view, ui }: { view: View; ui: Ui }) {
       <Text>Its project settings set things that only apply in a trusted folder:</Text>
       <Text>{view.trust.withheld.join(", ")}</Text>
       <Choices choices={TRUST_CHOICES} selected={ui.choice} />
+      <Text dimColor>↑/↓ and Enter answer; what you type stays in the input below</Text>
+    </Card>
+  );
+}
+
+function PickerCard({ ui }: { ui: Ui }) {
+  const p = ui.picker;
+  if (!p) return null;
+  return (
+    <Card title={`${p.title} (↑/↓, Enter; Esc to close)`}>
+      <Choices choices={[...p.choices]} selected={p.at} />
     </Card>
   );
 }
@@ -136,14 +150,15 @@ function RewindCard({ view, ui }: { view: View; ui: Ui }) {
   );
 }
 
-/** The card that has the keys now, if any. */
-export function Panel({ view, ui }: { view: View; ui: Ui }) {
+/** The card that has the keys now, if any, in at most about `rows` rows. */
+export function Panel({ view, ui, rows }: { view: View; ui: Ui; rows: number }) {
+  if (ui.picker) return <PickerCard ui={ui} />;
   if (ui.rewind) return <RewindCard view={view} ui={ui} />;
   switch (activeCard(view)) {
     case "trust":
       return <TrustCard view={view} ui={ui} />;
     case "approval":
-      return <ApprovalCard view={view} ui={ui} />;
+      return <ApprovalCard view={view} ui={ui} rows={rows} />;
     case "question":
       return <QuestionCard view={view} ui={ui} />;
     case "plan":

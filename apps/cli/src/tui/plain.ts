@@ -123,7 +123,8 @@ function describe(envelope: EventEnvelope): string | undefined {
  * stdin, after the last turn.
  */
 export async function runPlain(opened: Opened, args: InteractiveArgs, io: Io): Promise<number> {
-  const { session, engine } = opened;
+  const { engine } = opened;
+  const session = opened.slot.session;
   const waiting: Waiting[] = [];
   let streamed = false;
   const onEvent = (envelope: EventEnvelope) => {

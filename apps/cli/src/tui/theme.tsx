@@ -28,3 +28,11 @@ export function useColor(): (role: Role) => string | undefined {
 export function colorsWanted(env: Record<string, string | undefined>): boolean {
   return !env.NO_COLOR;
 }
+
+/** Ctrl+O: tool rows print their whole output instead of its telling lines. */
+export const ExpandedContext = createContext(false);
+
+/** Whether tool rows print their whole output. */
+export function useExpanded(): boolean {
+  return useContext(ExpandedContext);
+}

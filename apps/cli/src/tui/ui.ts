@@ -9,6 +9,14 @@ import type { Target, View } from "./view.js";
 /** Two presses of Esc (or Ctrl+C) within this many milliseconds count as a double press. */
 export const DOUBLE_PRESS_MS = 800;
 
+/** A list card the UI opened itself (`/resume`, `/memory`): its choices and what picking does. */
+export interface Picker {
+  readonly title: string;
+  readonly choices: readonly { readonly label: string; readonly value: string }[];
+  readonly at: number;
+  readonly pick: (value: string) => void;
+}
+
 /** The input's own state (what is not the engine's). */
 export interface Ui {
   readonly editor: ed.Editor;
@@ -32,6 +40,9 @@ export interface Ui {
   readonly paste?: string;
   /** Collapsed pastes in the editor: placeholder -> the full text sent in its place. */
   readonly pastes: Pastes;
+  readonly picker?: Picker;
+  /** Ctrl+O: every tool output is printed whole (the transcript is printed again each way). */
+  readonly expanded?: boolean;
 }
 
 export const INITIAL_UI: Ui = {
@@ -62,8 +73,24 @@ export interface KeyContext {
   readonly steered: (text: string) => void;
   /** Changes the view locally (the trust prompt answered, which the engine does not echo). */
   readonly local: (change: (view: View) => View) => void;
-  /** A `/command` the UI handles itself; true when it was one. */
-  readonly uiCommand: (text: string) => boolean;
+  /** A `/command` the UI handles itself: the next Ui when it was one. */
+  readonly uiCommand: (text: string, ui: Ui) => Ui | undefined;
+  /** Changes the Ui later (an answer that arrives after the key, such as the sessions to resume). */
+  readonly update: (change: (ui: Ui) => Ui) => void;
+  /** What the terminal host does for the UI's own commands and keys. */
+  readonly host: HostActions;
+}
+
+/** What keys and the UI's commands may ask of the host (the terminal and the open session). */
+export interface HostActions {
+  /** Clears the screen and scrollback and prints the transcript again (Ctrl+O folds or unfolds). */
+  redraw(): void;
+  /** `/clear`: a new session in the folder (the old one stays resumable). */
+  clear(): void;
+  /** The folder's other sessions to resume, newest first. Never rejects. */
+  sessions(): Promise<readonly { readonly label: string; readonly value: string }[]>;
+  /** Switches to a stored session. */
+  resume(id: string): void;
 }
 
 /** The editing keys of the input and of a card's text field; undefined for any other key. */

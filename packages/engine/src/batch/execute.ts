@@ -4,7 +4,14 @@ import { scoreAttention } from "../decisions/stop-seam.js";
 import { answerFromDocs } from "../decisions/ask-seam.js";
 import { relevantParts } from "../decisions/context-seams.js";
 import { persistProjectRule } from "@z-engine/config";
-import type { AgentId, ToolResultBlock, ToolUseBlock, TurnId } from "@z-engine/protocol";
+import type {
+  AgentId,
+  CheckDefinition,
+  ToolDisplay,
+  ToolResultBlock,
+  ToolUseBlock,
+  TurnId,
+} from "@z-engine/protocol";
 import { runParsedTool } from "@z-engine/tools";
 import type { AgentRun } from "../run/agent-context.js";
 import type { SessionCore } from "../session/core.js";
@@ -14,6 +21,8 @@ import { errorResult, type GateCore, type GatedCall, type GateRun, gateCall } fr
 import { type ToolCtxCore, type ToolCtxRun, toolCtx } from "./tool-ctx.js";
 import { agentHookDeps, type HookDeps, runHook } from "../hooks/run-hook.js";
 import type { DecisionHost } from "../decisions/session-hub.js";
+import type { BashCheckRun } from "@z-engine/verify";
+import { bashCheckReminder, checkRunThroughBash } from "../verification/bash-check.js";
 
 /** What an "always allow" answer takes of its session: where the rule goes and who hears of it. */
 type RuleCore = Pick<SessionCore, "projectRoot" | "state" | "journal" | "trusted">;
@@ -25,7 +34,7 @@ export type GateAllCore = GateCore & RuleCore & Pick<SessionCore, "approvals">;
 type CallCore = ToolCtxCore &
   HookDeps &
   DecisionHost &
-  Pick<SessionCore, "clock" | "projectRoot" | "trusted" | "doors">;
+  Pick<SessionCore, "clock" | "projectRoot" | "checks" | "trusted" | "doors">;
 
 /** What running a ready call takes of its agent's run: its context's parts, transcript and reminders. */
 type CallRun = ToolCtxRun & Pick<AgentRun, "transcript" | "signal" | "instructions" | "reminders">;
@@ -48,6 +57,8 @@ export interface BatchHooks {
   beforeFirstWrite(): Promise<void>;
   /** Called with the real paths a call wrote. */
   onWritten(paths: readonly string[]): void;
+  /** Called when a Bash call ran a check's own command (not evidence; the badge names it). */
+  onCheckViaBash?(run: BashCheckRun): void;
 }
 
 type Ready = Extract<GatedCall, { kind: "ready" }>;
@@ -229,6 +240,11 @@ async function runCall(
         ...call.hookContext,
         ...(await postToolHook(agentHookDeps(core, run.agent), call, text, output.isError, signal)),
       ];
+  const check = cancelled ? undefined : checkViaBash(core, call, output.display);
+  if (check) {
+    hooks.onCheckViaBash?.({ checkId: check.id, command: check.command, at: started });
+    extra.push(bashCheckReminder(check).text);
+  }
   if (!cancelled)
     await noteAfterCall(
       core,
@@ -266,6 +282,17 @@ async function runCall(
     content,
     isError: cancelled || output.isError,
   };
+}
+
+/** The check a Bash call's command was (same command, same folder), if any. */
+function checkViaBash(
+  core: Pick<CallCore, "checks" | "projectRoot">,
+  call: Ready,
+  display: ToolDisplay | undefined,
+): CheckDefinition | undefined {
+  if (call.tool.name !== "Bash" || display?.kind !== "command" || display.cwd === undefined)
+    return undefined;
+  return checkRunThroughBash(core.checks(), display.command, display.cwd, core.projectRoot);
 }
 
 function cancelledCall(use: ToolUseBlock): Extract<GatedCall, { kind: "answered" }> {

@@ -8,6 +8,8 @@ import { mainAgentRun } from "../run/main-agent.js";
 import { compactNow } from "../run/pressure.js";
 import type { CommandHost } from "./host.js";
 import { rememberNote } from "./remember.js";
+import { knownModels, modelList } from "./model-list.js";
+import { agents, bashLine, config, memory, permissions } from "./session-builtins.js";
 
 /** An engine built-in: its catalog entry and what it answers (markdown, never the model). */
 export interface EngineBuiltin {
@@ -106,13 +108,37 @@ async function setting<T extends string>(
 }
 
 function model(host: CommandHost, args: string): Promise<string> {
-  return setting(
-    args,
-    "model",
-    (t) => t,
-    (value) => host.state.setModel(value),
-    host.model,
-  );
+  const { provider, known } = knownModels(host);
+  if (args.trim() === "" || !known) {
+    const list = known ? modelList(provider, known) : "";
+    return setting(
+      args,
+      "model",
+      (t) => t,
+      (v) => host.state.setModel(v),
+      host.model,
+    ).then((answer) => answer + list);
+  }
+  const wanted = args.trim();
+  if (
+    known.includes(wanted) ||
+    known.includes(wanted.replace(/-\d{8}$/, "")) ||
+    wanted === host.model
+  )
+    return setting(
+      args,
+      "model",
+      (t) => t,
+      (v) => host.state.setModel(v),
+      host.model,
+    );
+  return host.journal
+    .notice(
+      "warning",
+      "model.unknown",
+      `Unknown model "${wanted}" for ${provider}: the model stays ${host.model}. Add it to models.json if your provider serves it.`,
+    )
+    .then(() => `**Model:** ${host.model}${modelList(provider, known)}`);
 }
 
 function mode(host: CommandHost, args: string): Promise<string> {
@@ -215,7 +241,12 @@ export const ENGINE_BUILTINS: readonly EngineBuiltin[] = [
     argumentHint: "<note>",
     run: rememberNote,
   },
-  { name: "model", description: "Show or set the model", argumentHint: "[model]", run: model },
+  {
+    name: "model",
+    description: "Show the provider's models, or set the model",
+    argumentHint: "[model]",
+    run: model,
+  },
   {
     name: "mode",
     description: "Show or set the permission mode",
@@ -237,4 +268,20 @@ export const ENGINE_BUILTINS: readonly EngineBuiltin[] = [
     argumentHint: "<folder> [--save]",
     run: addDir,
   },
+  {
+    name: "bash",
+    description:
+      "Run a shell command; it and its output join the conversation (`!` in the terminal)",
+    argumentHint: "<command>",
+    run: bashLine,
+  },
+  {
+    name: "permissions",
+    description: "Show the permission rules; add or remove one",
+    argumentHint: "[allow|ask|deny <rule> | remove <rule>]",
+    run: permissions,
+  },
+  { name: "agents", description: "List the agents the Agent tool can start", run: agents },
+  { name: "config", description: "Show the settings in effect and their files", run: config },
+  { name: "memory", description: "Show the instruction files and re-read them", run: memory },
 ];

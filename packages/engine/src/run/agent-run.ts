@@ -177,6 +177,7 @@ export async function runAgent(
           for (const p of paths) turn.writtenPaths.add(p);
           turn.lastChangeAt = core.clock();
         },
+        onCheckViaBash: (ran) => turn.bashCheckRuns.push(ran),
       },
     );
     if (run.depth === 0) nudgeTodos(core, run, turn);

@@ -128,7 +128,11 @@ export async function streamRound(
   const { transcript, signal } = run;
   const messageId = newMessageId();
   const scope = { turnId };
-  transcript.emit({ type: "assistantStarted", messageId, model: request.model }, scope);
+  const contextWindow = core.catalog.info(request.model).contextWindow;
+  transcript.emit(
+    { type: "assistantStarted", messageId, model: request.model, contextWindow },
+    scope,
+  );
   const { assembler, invalid } = await consume(
     transcript,
     client,

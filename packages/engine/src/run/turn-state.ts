@@ -6,6 +6,7 @@ import {
   type TurnOutcome,
   type Usage,
 } from "@z-engine/protocol";
+import type { BashCheckRun } from "@z-engine/verify";
 
 /** The mutable state of one user turn, shared by its rounds, its batch and its stop boundary. */
 export interface TurnState {
@@ -25,6 +26,8 @@ export interface TurnState {
   readonly writtenPaths: Set<string>;
   /** When a write tool last reported a change (ms), for badge freshness. */
   lastChangeAt: number | undefined;
+  /** Checks whose own command ran through plain Bash this turn (not evidence; the badge names them). */
+  readonly bashCheckRuns: BashCheckRun[];
   /** Records the checkpoint whose snapshot started with the turn; cleared once called. */
   recordCheckpoint: (() => Promise<void>) | undefined;
   overflowRetried: boolean;
@@ -105,6 +108,7 @@ export function newTurnState(
     rounds: 0,
     writtenPaths: new Set(),
     lastChangeAt: undefined,
+    bashCheckRuns: [],
     recordCheckpoint: undefined,
     overflowRetried: false,
     stopHookContinuations: 0,

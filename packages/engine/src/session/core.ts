@@ -47,6 +47,11 @@ export interface ModelCatalog {
   info(model: string): ModelInfo;
   /** Prices one response's tokens. Never throws (an unknown model costs 0). */
   price(model: string, usage: TokenUsage): Usage;
+  /**
+   * The model ids known for a provider (models.dev's key: `anthropic`, `openai`, ...), for
+   * `/model`; absent when the host's catalog cannot list (then any id is taken). Never throws.
+   */
+  models?(provider: string): readonly string[];
 }
 
 /** The sandbox as the session runs it. */

@@ -447,7 +447,9 @@ async function announce(
     );
   for (const n of notices) await session.journal.notice("warning", "session.setup", n);
   const mode = session.config.settings.verification.mode;
-  if (!loaded.trusted && (mode === "auto" || mode === "strict"))
+  // The default (auto) is quiet in an untrusted folder: only a mode someone set is worth a notice.
+  const chosen = loaded.layers.some((l) => l.values.verification?.mode !== undefined);
+  if (!loaded.trusted && chosen && (mode === "auto" || mode === "strict"))
     await session.journal.notice(
       "warning",
       "verification.untrusted",

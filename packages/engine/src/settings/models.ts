@@ -1,5 +1,6 @@
 import type { EffectiveSettings } from "@z-engine/config";
 import {
+  builtinModelIds,
   createModelClient,
   detectProvider,
   loadAnthropicSdk,
@@ -59,6 +60,7 @@ export function catalogView(
         ...(catalog ? { catalog } : {}),
       });
     },
+    models: (provider) => catalog?.modelIds(provider) ?? builtinModelIds(provider),
   };
 }
 

@@ -38,5 +38,6 @@ export async function turnBadge(
     records: core.checkRecords,
     currentFingerprint: s.fingerprint,
     ...(turn.lastChangeAt !== undefined ? { lastChangeAt: turn.lastChangeAt } : {}),
+    viaBash: turn.bashCheckRuns,
   });
 }

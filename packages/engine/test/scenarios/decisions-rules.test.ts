@@ -44,6 +44,10 @@ function settings(mode: "on" | "shadow" | "off", timeoutMs = 2_000, features = F
     "[permissions]",
     'allow = ["Bash(rm -rf src)", "Bash(git status)"]',
     'deny = ["Bash(git push --force)"]',
+    // The seams' rules are read off a turn the verification layer leaves alone: with the
+    // default (auto, trusted) the fixture's failing test would send the model back for more.
+    "[verification]",
+    'mode = "report"',
     "[decisions]",
     `timeout_ms = ${timeoutMs}`,
     "[experimental]",

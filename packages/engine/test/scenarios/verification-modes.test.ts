@@ -79,8 +79,8 @@ describe("verification modes at the stop boundary", () => {
     expect(h.recorder.ofType("checkRecorded")).toHaveLength(0);
   });
 
-  it("report (the default) runs nothing and reports Unverified", async () => {
-    h = await session("", false);
+  it("report runs nothing and reports Unverified", async () => {
+    h = await session('[verification]\nmode = "report"\n', true);
     h.model.push(...readAndEdit(h, loginFix), reply.text("Done."));
     const summary = await h.session.run("Fix the login test");
     expect(summary.badge).toMatchObject({ status: "unverified" });

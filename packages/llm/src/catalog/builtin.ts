@@ -78,3 +78,14 @@ export function latestBuiltinModel(family: string): string | undefined {
   const word = new RegExp(`(^|-)${family.toLowerCase().replace(/[^a-z0-9]/g, "")}(-|$)`);
   return ROWS.find(([id]) => word.test(id))?.[0];
 }
+
+/**
+ * The built-in table's ids for a models.dev provider key (`anthropic`: the Claude models,
+ * `openai`: the GPT and o-series models), newest first within a family; empty for others.
+ */
+export function builtinModelIds(provider: string): string[] {
+  const ids = ROWS.map(([id]) => id);
+  if (provider === "anthropic") return ids.filter((id) => id.startsWith("claude-"));
+  if (provider === "openai") return ids.filter((id) => /^(gpt-|o\d)/.test(id));
+  return [];
+}

@@ -27,6 +27,32 @@ async function open(options: Parameters<typeof ModelCatalog.open>[0]) {
   return catalog;
 }
 
+describe("ModelCatalog.modelIds", () => {
+  it("lists a provider's models: the catalog's, the built-in table's and models.json's", async () => {
+    server = await startFakeCatalog();
+    const modelsJsonPath = join(dataDir, "models.json");
+    await writeFile(
+      modelsJsonPath,
+      JSON.stringify({ "my-local-model": { limit: { context: 8000 } } }),
+    );
+    const catalog = await open({ dataDir, source: server.url, modelsJsonPath });
+    await catalog.idle();
+    const anthropic = catalog.modelIds("anthropic");
+    expect(anthropic[0]).toBe("claude-test-1");
+    expect(anthropic).toContain("claude-sonnet-4-5");
+    expect(anthropic).toContain("my-local-model");
+    expect(anthropic).not.toContain("gpt-test");
+    expect(catalog.modelIds("openai")).toContain("gpt-test");
+    expect(catalog.modelIds("openai")).not.toContain("claude-test-1");
+  });
+
+  it("lists only the built-in table's models with the source off", async () => {
+    const catalog = await open({ dataDir, source: "off" });
+    expect(catalog.modelIds("anthropic")).toContain("claude-sonnet-5-5");
+    expect(catalog.modelIds("openrouter")).toEqual([]);
+  });
+});
+
 describe("ModelCatalog", () => {
   it("falls back to the built-in table with the source off and no files", async () => {
     const catalog = await open({ dataDir, source: "off" });

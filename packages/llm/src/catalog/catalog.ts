@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { lazily } from "@z-engine/protocol";
 import { z } from "zod";
-import { builtinModel } from "./builtin.js";
+import { builtinModel, builtinModelIds } from "./builtin.js";
 import { download } from "./download.js";
 import {
   fromModelsDev,
@@ -55,6 +55,7 @@ export class ModelCatalog {
   /** Files that could not be read and downloads that failed, as messages. */
   readonly problems: string[] = [];
   private models = new Map<string, ModelInfo>();
+  private providers = new Map<string, string[]>();
   private user = new Map<string, ModelInfo>();
   private fetched: number | undefined;
   private running: Promise<boolean> | undefined;
@@ -89,6 +90,20 @@ export class ModelCatalog {
     const user = this.user.get(model) ?? this.user.get(bare);
     if (!user) return base ? { ...base, id: model } : undefined;
     return { ...mergeInfo(base, user), id: model };
+  }
+
+  /**
+   * The model ids known for a provider (models.dev's key: `anthropic`, `openai`, `openrouter`,
+   * ...): the catalog's list for it, the built-in table's, and every model models.json names,
+   * each once. Synchronous; never throws.
+   */
+  modelIds(provider: string): string[] {
+    const ids = [
+      ...(this.providers.get(provider) ?? []),
+      ...builtinModelIds(provider),
+      ...this.user.keys(),
+    ];
+    return [...new Set(ids)];
   }
 
   /**
@@ -145,6 +160,7 @@ export class ModelCatalog {
       const parsed = parseModelsDev(data);
       if (parsed.models.size === 0) throw new Error("no models in the document");
       this.models = parsed.models;
+      this.providers = parsed.providers;
       this.fetched = this.now();
       await this.writeCache(source, data);
       if (!this.abort.signal.aborted) this.later(this.options.maxAgeMs ?? DAY_MS);
@@ -178,7 +194,9 @@ export class ModelCatalog {
     if (text === undefined) return;
     try {
       const file = CacheFile.parse(JSON.parse(text));
-      this.models = parseModelsDev(file.data).models;
+      const parsed = parseModelsDev(file.data);
+      this.models = parsed.models;
+      this.providers = parsed.providers;
       this.fetched = file.fetchedAt;
     } catch {
       this.problems.push(`${path} is damaged; it will be downloaded again`);

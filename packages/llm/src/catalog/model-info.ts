@@ -92,10 +92,17 @@ export function mergeInfo(base: ModelInfo | undefined, over: ModelInfo): ModelIn
  * id. Entries that do not fit are skipped and counted. The first provider to list an id wins,
  * with `anthropic`, `openai` and `google` read first.
  */
-export function parseModelsDev(doc: unknown): { models: Map<string, ModelInfo>; skipped: number } {
+export function parseModelsDev(doc: unknown): {
+  models: Map<string, ModelInfo>;
+  /** The ids each provider lists, in the document's order. */
+  providers: Map<string, string[]>;
+  skipped: number;
+} {
   const models = new Map<string, ModelInfo>();
+  const providers = new Map<string, string[]>();
   let skipped = 0;
-  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return { models, skipped: 1 };
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc))
+    return { models, providers, skipped: 1 };
   const first = ["anthropic", "openai", "google"];
   const names = Object.keys(doc).sort((a, b) => rank(first, a) - rank(first, b));
   for (const name of names) {
@@ -104,13 +111,19 @@ export function parseModelsDev(doc: unknown): { models: Map<string, ModelInfo>; 
       skipped++;
       continue;
     }
+    const ids: string[] = [];
     for (const [id, raw] of Object.entries(provider.data.models)) {
       const entry = ModelsDevModel.safeParse(raw);
-      if (!entry.success) skipped++;
-      else if (!models.has(id)) models.set(id, fromModelsDev(id, entry.data, "catalog"));
+      if (!entry.success) {
+        skipped++;
+        continue;
+      }
+      ids.push(id);
+      if (!models.has(id)) models.set(id, fromModelsDev(id, entry.data, "catalog"));
     }
+    providers.set(name, ids);
   }
-  return { models, skipped };
+  return { models, providers, skipped };
 }
 
 function rank(first: string[], name: string): number {

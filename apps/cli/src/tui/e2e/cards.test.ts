@@ -1,24 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import { loginProject, main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { type Pane, requestText, zengPane } from "./tmux.test.helpers.js";
+import { describe, expect, it } from "vitest";
+import { loginProject, main } from "../../e2e/cli.test.helpers.js";
+import { requestText, tuiFixture } from "./tmux.test.helpers.js";
 
-let w: World | undefined;
-let pane: Pane | undefined;
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  await w?.dispose();
-  w = undefined;
-}, 30_000);
+const tui = tuiFixture();
 
 const TALL = { width: 80, height: 40 };
 
 describe("interactive zeng's cards in a terminal", () => {
   it("asks for trust at start when the project's settings withhold things; trusting applies them", async () => {
-    w = await world({
+    const w = await tui.world({
       format: "anthropic",
       files: {
         ...loginProject,
@@ -29,7 +22,7 @@ describe("interactive zeng's cards in a terminal", () => {
       main(reply.toolCall("Bash", { command: "node --version" })),
       main(reply.text("Node runs.")),
     );
-    pane = zengPane(w, [], {}, TALL);
+    const pane = tui.pane(w, [], {}, TALL);
     const card = await pane.waitFor("Do you trust");
     expect(card).toContain("permissions.allow");
     expect(card).toContain("1. Trust this folder");
@@ -51,7 +44,7 @@ describe("interactive zeng's cards in a terminal", () => {
   }, 120_000);
 
   it("answers AskUserQuestion by keys: an option by arrows and Enter, a multi-select by digits", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     w.provider.push(
       main(
         reply.toolCall("AskUserQuestion", {
@@ -73,7 +66,7 @@ describe("interactive zeng's cards in a terminal", () => {
       ),
       main(reply.text("Postgres with extras it is.")),
     );
-    pane = zengPane(w, ["set up storage"], {}, TALL);
+    const pane = tui.pane(w, ["set up storage"], {}, TALL);
     const first = await pane.waitFor("Storage: Which database?");
     expect(first).toContain("1. SQLite: a file");
     pane.keys("Down");
@@ -95,7 +88,7 @@ describe("interactive zeng's cards in a terminal", () => {
   }, 120_000);
 
   it("reviews a plan: rejects with typed feedback, then approves the revision into acceptEdits", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     w.provider.push(
       main(
         reply.toolCall("ExitPlanMode", { plan: "1. Add the **schema**\n2. Migrate everything" }),
@@ -103,7 +96,7 @@ describe("interactive zeng's cards in a terminal", () => {
       main(reply.toolCall("ExitPlanMode", { plan: "1. Add the **schema** only" })),
       main(reply.text("Plan approved, starting.")),
     );
-    pane = zengPane(w, ["--permission-mode", "plan", "plan the storage"], {}, TALL);
+    const pane = tui.pane(w, ["--permission-mode", "plan", "plan the storage"], {}, TALL);
     const first = await pane.waitFor("Plan for review");
     expect(first).toContain("Migrate everything");
     expect(first).toContain("3. Keep planning");

@@ -1,28 +1,21 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import { main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { type Pane, requestText, zengPane } from "./tmux.test.helpers.js";
+import { describe, expect, it } from "vitest";
+import { main } from "../../e2e/cli.test.helpers.js";
+import { requestText, tuiFixture } from "./tmux.test.helpers.js";
 
-let w: World | undefined;
-let pane: Pane | undefined;
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  await w?.dispose();
-  w = undefined;
-}, 30_000);
+const tui = tuiFixture();
 
 describe("interactive zeng's input in a terminal", () => {
   it("completes / from the session's catalog: a custom .claude/commands file and an engine built-in", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     await mkdir(w.repo.path(".claude/commands"), { recursive: true });
     await writeFile(
       w.repo.path(".claude/commands/xplain.md"),
       "---\ndescription: Explain the code in plain words\nargument-hint: <file>\n---\nExplain $ARGUMENTS simply.\n",
     );
     w.provider.push(main(reply.text("It checks expiry.")));
-    pane = zengPane(w);
+    const pane = tui.pane(w);
     await pane.waitFor("type a message");
     pane.type("/xp");
     const offered = await pane.waitFor("Explain the code in plain words");
@@ -44,9 +37,9 @@ describe("interactive zeng's input in a terminal", () => {
   }, 120_000);
 
   it("takes a bracketed paste whole: shown collapsed, not sent, and the full text goes out with Enter", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     w.provider.push(main(reply.text("Read all 30 lines.")));
-    pane = zengPane(w);
+    const pane = tui.pane(w);
     await pane.waitFor("type a message");
     pane.type("summarize: ");
     await pane.waitFor("› summarize:");

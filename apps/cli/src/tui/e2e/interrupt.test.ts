@@ -1,23 +1,16 @@
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import { main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { COLOR_SET, type Pane, zengPane } from "./tmux.test.helpers.js";
+import { describe, expect, it } from "vitest";
+import { main } from "../../e2e/cli.test.helpers.js";
+import { COLOR_SET, tuiFixture } from "./tmux.test.helpers.js";
 
-let w: World | undefined;
-let pane: Pane | undefined;
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  await w?.dispose();
-  w = undefined;
-}, 30_000);
+const tui = tuiFixture();
 
 describe("interactive zeng while a turn runs", () => {
   it("steers with typed text, interrupts with Esc, and leaves with Ctrl+C twice", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     // The provider sends its headers, then nothing until the client leaves.
     w.provider.push(main({ ...reply.text("never shown"), fault: { stall: true, afterEvents: 1 } }));
-    pane = zengPane(w, ["start the work"], { NO_COLOR: "1" });
+    const pane = tui.pane(w, ["start the work"], { NO_COLOR: "1" });
     await pane.waitFor("working… (Esc to interrupt)");
     // NO_COLOR: bold and dim may stay, no foreground or background colour is set.
     expect(pane.styledScreen()).not.toMatch(COLOR_SET);

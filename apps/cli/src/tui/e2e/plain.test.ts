@@ -1,16 +1,13 @@
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import { main, type World, world } from "../../e2e/cli.test.helpers.js";
+import { describe, expect, it } from "vitest";
+import { main } from "../../e2e/cli.test.helpers.js";
+import { tuiFixture } from "./tmux.test.helpers.js";
 
-let w: World | undefined;
-afterEach(async () => {
-  await w?.dispose();
-  w = undefined;
-}, 30_000);
+const tui = tuiFixture();
 
 describe("interactive zeng without a terminal", () => {
   it("reads prompts and card answers line by line and prints plain lines", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     w.provider.push(
       main(reply.toolCall("Bash", { command: "node --version" })),
       main(reply.text("Node answered.")),

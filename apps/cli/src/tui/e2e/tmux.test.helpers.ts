@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { MAIN, type World } from "../../e2e/cli.test.helpers.js";
+import { afterEach } from "vitest";
+import { MAIN, type World, type WorldOptions, world } from "../../e2e/cli.test.helpers.js";
 
 let counter = 0;
 
@@ -25,6 +26,8 @@ export interface Pane {
   paste(text: string): void;
   /** The visible screen as text. */
   screen(): string;
+  /** The scrollback and the visible screen, as text (what the user can scroll back to). */
+  history(): string;
   /** The visible screen with its colour and style escapes. */
   styledScreen(): string;
   /** Polls the screen until `test` holds (a string is a substring); rejects with the screen after `timeoutMs`. */
@@ -35,6 +38,10 @@ export interface Pane {
   resize(width: number, height: number): void;
   /** Whether the command in the pane has ended. */
   dead(): boolean;
+  /** Whether the pane shows the alternate screen buffer (tmux's `alternate_on`). */
+  alternate(): boolean;
+  /** Scrolls the pane's scrollback as a user does (tmux copy-mode): `pages` up, then back down and out. */
+  scroll(pages: number): void;
   /** Stops tmux and waits (at most 8 s) until the command's process has gone. */
   kill(): Promise<void>;
 }
@@ -97,6 +104,7 @@ export function startPane(
       tmux("paste-buffer", "-p", "-d", "-b", "zeng", "-t", "t");
     },
     screen,
+    history: () => tmux("capture-pane", "-p", "-S", "-", "-E", "-", "-t", "t"),
     styledScreen: () => tmux("capture-pane", "-p", "-e", "-t", "t"),
     waitFor: async (test, timeoutMs = 30_000) => {
       const deadline = Date.now() + timeoutMs;
@@ -111,6 +119,13 @@ export function startPane(
     resize: (width, height) =>
       void tmux("resize-window", "-t", "t", "-x", String(width), "-y", String(height)),
     dead: () => tmux("display-message", "-p", "-t", "t", "#{pane_dead}").trim() === "1",
+    alternate: () => tmux("display-message", "-p", "-t", "t", "#{alternate_on}").trim() === "1",
+    scroll: (pages) => {
+      tmux("copy-mode", "-t", "t");
+      for (let i = 0; i < pages; i++) tmux("send-keys", "-t", "t", "-X", "page-up");
+      for (let i = 0; i < pages; i++) tmux("send-keys", "-t", "t", "-X", "page-down");
+      tmux("send-keys", "-t", "t", "-X", "cancel");
+    },
     kill: async () => {
       let pid = 0;
       try {
@@ -143,4 +158,47 @@ export function zengPane(
 /** The messages of the main agent's request `index`, as JSON text to look for tool results in. */
 export function requestText(world: World, index: number): string {
   return JSON.stringify((world.mainRequests()[index]?.body as { messages?: unknown })?.messages);
+}
+
+/** How many lines of `text` hold `needle` (a status line, an input box: each should be on screen once). */
+export function linesWith(text: string, needle: string): number {
+  return text.split("\n").filter((line) => line.includes(needle)).length;
+}
+
+/** The status line's mark: it is in the live area, so the scrollback must hold it exactly once. */
+export const STATUS = "(⇧⇥)";
+
+/**
+ * A tmux test file's worlds and panes: made through it, each is stopped (the pane) and removed
+ * (the world) after its test. Call once at the top of the file.
+ */
+export function tuiFixture(): {
+  world(options: WorldOptions): Promise<World>;
+  pane(
+    w: World,
+    args?: readonly string[],
+    extra?: Record<string, string>,
+    size?: { width: number; height: number },
+  ): Pane;
+} {
+  let worlds: World[] = [];
+  let panes: Pane[] = [];
+  afterEach(async () => {
+    for (const p of panes) await p.kill();
+    for (const w of worlds) await w.dispose();
+    panes = [];
+    worlds = [];
+  }, 30_000);
+  return {
+    world: async (options) => {
+      const w = await world(options);
+      worlds.push(w);
+      return w;
+    },
+    pane: (w, args, extra, size) => {
+      const p = zengPane(w, args, extra, size);
+      panes.push(p);
+      return p;
+    },
+  };
 }

@@ -1,25 +1,18 @@
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import { main, type World, world } from "../../e2e/cli.test.helpers.js";
-import { COLOR_SET, type Pane, zengPane } from "./tmux.test.helpers.js";
+import { describe, expect, it } from "vitest";
+import { main } from "../../e2e/cli.test.helpers.js";
+import { COLOR_SET, tuiFixture } from "./tmux.test.helpers.js";
 
-let w: World | undefined;
-let pane: Pane | undefined;
-afterEach(async () => {
-  await pane?.kill();
-  pane = undefined;
-  await w?.dispose();
-  w = undefined;
-}, 30_000);
+const tui = tuiFixture();
 
 describe("interactive zeng in a terminal", () => {
   it("runs a turn with an approval answered by keys, cycles the mode, rewinds and survives a resize", async () => {
-    w = await world({ format: "anthropic" });
+    const w = await tui.world({ format: "anthropic" });
     w.provider.push(
       main(reply.toolCall("Bash", { command: "node --version" })),
       main(reply.text("## Done\n\nThe **tests** ran.", { usage: { input: 3000, output: 50 } })),
     );
-    pane = zengPane(w);
+    const pane = tui.pane(w);
     await pane.waitFor("type a message");
     pane.type("run the tests");
     await pane.waitFor("› run the tests");

@@ -1,0 +1,74 @@
+import { useStdout } from "ink";
+import { useEffect, useRef, useState } from "react";
+
+/** Clears the screen and the scrollback, cursor home (xterm's ED 2, ED 3). */
+export const CLEAR_ALL = "\u001B[2J\u001B[3J\u001B[H";
+
+/** Items the transcript prints per frame when it has many to print (a resume, a redraw). */
+export const CHUNK = 25;
+
+/** The terminal's size, and a count that changes each time the transcript must be printed again. */
+export interface Terminal {
+  readonly columns: number;
+  readonly rows: number;
+  /** Changes when the screen was cleared and the whole transcript must be printed again. */
+  readonly generation: number;
+  /** Clears the screen and scrollback and prints the transcript again (/clear, an editor, Ctrl+O). */
+  readonly redraw: () => void;
+}
+
+/**
+ * The terminal's size and redraws. When the width changes, a terminal that reflows its lines
+ * (tmux, iTerm2, VTE, kitty) re-wraps the frame ink drew last into more or fewer rows than
+ * ink erases, which leaves copies of the input box behind; so on each width change the screen
+ * and scrollback are cleared and the transcript printed again at the new width.
+ */
+export function useTerminal(): Terminal {
+  const { stdout, write } = useStdout();
+  const size = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+  const [state, setState] = useState({ ...size(), generation: 0 });
+  const width = useRef(state.columns);
+  const redraw = useRef(() => {
+    write(CLEAR_ALL);
+    setState((s) => ({ ...s, ...size(), generation: s.generation + 1 }));
+  });
+  useEffect(() => {
+    const resized = () => {
+      const now = size();
+      if (now.columns !== width.current) {
+        width.current = now.columns;
+        redraw.current();
+      } else setState((s) => ({ ...s, ...now }));
+    };
+    stdout.on("resize", resized);
+    return () => {
+      stdout.off("resize", resized);
+    };
+  });
+  return { ...state, redraw: redraw.current };
+}
+
+/**
+ * How many of `total` transcript items to print now: all of them when only a few are new,
+ * else `CHUNK` more each turn of the event loop, so that printing a long resumed session (or
+ * printing it again after a resize) never holds one frame for long. Starts over when
+ * `generation` changes.
+ */
+export function useProgressive(total: number, generation: number): number {
+  const ref = useRef({ generation, shown: Math.min(total, CHUNK) });
+  if (ref.current.generation !== generation)
+    ref.current = { generation, shown: Math.min(total, CHUNK) };
+  const r = ref.current;
+  if (total - r.shown <= CHUNK) r.shown = total;
+  const [, tick] = useState(0);
+  const behind = r.shown < total;
+  useEffect(() => {
+    if (!behind) return;
+    const timer = setImmediate(() => {
+      r.shown = Math.min(total, r.shown + CHUNK);
+      tick((n) => n + 1);
+    });
+    return () => clearImmediate(timer);
+  });
+  return r.shown;
+}
