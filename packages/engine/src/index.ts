@@ -164,6 +164,8 @@ export { QueryError } from "./queries/registry.js";
 export type { SessionStatus } from "./queries/status.js";
 export type { ContextUsage } from "./queries/context-usage.js";
 export { currentBadge, sessionStatus } from "./queries/status.js";
+/** The tool names a session offers (built-in, host, MCP), as the Agent SDK's init message lists them. */
+export { sessionToolNames } from "./queries/tools.js";
 /** The files changed since a checkpoint, with line diffs; revert a file or some of its hunks. */
 export type { ChangedFile, FileChangeStatus, SessionChanges } from "./queries/changes.js";
 export { MAX_CHANGED_FILES, sessionChanges } from "./queries/changes.js";
