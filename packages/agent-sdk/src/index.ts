@@ -24,6 +24,18 @@ export type { CallToolResult, SdkMcpServer, SdkMcpToolDefinition } from "./sdk-t
 // Shapes
 export type {
   AgentDefinition,
+  AsyncHookJSONOutput,
+  BaseHookInput,
+  HookCallback,
+  HookCallbackMatcher,
+  HookEvent,
+  HookInput,
+  HookJSONOutput,
+  OtherHookInput,
+  PostToolUseHookInput,
+  PreToolUseHookInput,
+  SyncHookJSONOutput,
+  UserPromptSubmitHookInput,
   CanUseTool,
   McpHttpServerConfig,
   McpServerConfig,

@@ -47,7 +47,7 @@ export class QueryRun {
     });
     // A control awaited after a failed open rejects there; unawaited, the rejection is not unhandled.
     this.ready.catch(() => {});
-    this.setup = sessionSetup(options);
+    this.setup = sessionSetup(options, (m) => this.warn(m));
     this.mode = options.permissionMode ?? "default";
     const external = options.abortController?.signal;
     if (external?.aborted) this.abort.abort();

@@ -2,6 +2,7 @@
 import type { SessionOverrides } from "@z-engine/engine";
 import type { PermissionMode as EngineMode } from "@z-engine/protocol";
 import type { Tool } from "@z-engine/tools";
+import { hookCallbacks } from "./hooks.js";
 import { type SdkMcpServer, sdkServerTools } from "./sdk-tools.js";
 import type { McpServerConfig, Options, PermissionMode } from "./types.js";
 
@@ -55,8 +56,12 @@ function systemPrompt(options: Options): SessionOverrides {
   return p.append ? { appendSystemPrompt: p.append } : {};
 }
 
-/** Maps `options` onto the engine. Throws TypeError for an unknown permission mode. */
-export function sessionSetup(options: Options): SessionSetup {
+/**
+ * Maps `options` onto the engine; what it cannot honour goes to `warn`. Throws TypeError for
+ * an unknown permission mode.
+ */
+export function sessionSetup(options: Options, warn: (message: string) => void): SessionSetup {
+  const hooks = hookCallbacks(options.hooks, warn);
   const entries = Object.entries(options.mcpServers ?? {});
   const sdk = entries.filter((e): e is [string, SdkMcpServer] => isSdk(e[1]));
   const external = Object.fromEntries(
@@ -78,6 +83,7 @@ export function sessionSetup(options: Options): SessionSetup {
     ...(options.model ? { model: options.model } : {}),
     ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
     ...(options.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: options.maxBudgetUsd }),
+    ...(hooks ? { hookCallbacks: hooks } : {}),
     ...(strict ? { mcpServers: external as SessionOverrides["mcpServers"] & object } : {}),
   };
   return { settings, overrides, tools: sdkServerTools(sdk), sdkServers: sdk.map(([n]) => n) };

@@ -98,7 +98,13 @@ export { DEFER_ABOVE } from "./mcp/catalog.js";
 export type { McpCheck } from "./mcp/check.js";
 
 // Hooks (Claude Code's protocol)
-export type { HookDefinition, HookEventName, HookOutcome, HookTable } from "./hooks/types.js";
+export type {
+  HookCallback,
+  HookDefinition,
+  HookEventName,
+  HookOutcome,
+  HookTable,
+} from "./hooks/types.js";
 export { HOOK_EVENTS } from "./hooks/types.js";
 export type { HookSessionInfo } from "./hooks/runner.js";
 export { HookRunner } from "./hooks/runner.js";

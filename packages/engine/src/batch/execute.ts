@@ -165,6 +165,7 @@ async function postToolHook(
     {
       tool_name: call.tool.name,
       tool_input: call.input,
+      tool_use_id: call.use.id,
       tool_response: { content: text, is_error: isError },
     },
     { subject: call.tool.name, signal },
