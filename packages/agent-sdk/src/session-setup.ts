@@ -84,6 +84,7 @@ export function sessionSetup(options: Options, warn: (message: string) => void):
     ...(options.maxTurns ? { maxTurns: options.maxTurns } : {}),
     ...(options.maxBudgetUsd === undefined ? {} : { maxBudgetUsd: options.maxBudgetUsd }),
     ...(hooks ? { hookCallbacks: hooks } : {}),
+    ...(options.agents ? { agents: options.agents } : {}),
     ...(strict ? { mcpServers: external as SessionOverrides["mcpServers"] & object } : {}),
   };
   return { settings, overrides, tools: sdkServerTools(sdk), sdkServers: sdk.map(([n]) => n) };

@@ -88,7 +88,10 @@ export interface SystemPromptPreset {
 export interface AgentDefinition {
   description: string;
   prompt: string;
+  /** The tools it may use (default: its parent's). */
   tools?: string[];
+  disallowedTools?: string[];
+  /** `sonnet`, `opus`, `haiku` (resolved through the catalog), `inherit`, or a model id. */
   model?: string;
 }
 

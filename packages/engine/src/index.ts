@@ -22,7 +22,7 @@ export type { EngineLogger, LogFields, LogMethod } from "./telemetry/logger.js";
 export type { TelemetryOptions } from "./telemetry/session-telemetry.js";
 /** The instrumentation scope name of the engine's tracer and meter. */
 export { INSTRUMENTATION_SCOPE } from "./telemetry/session-telemetry.js";
-export type { SessionOverrides } from "./settings/session-config.js";
+export type { HostAgent, SessionOverrides } from "./settings/session-config.js";
 export type { Submission, TurnSummary } from "./run/turn.js";
 export type { ModelCatalog, ModelInfo } from "./session/core.js";
 /** What `Engine.providerKey(folder)` finds: whether a key is needed and found, and where it is looked up. */

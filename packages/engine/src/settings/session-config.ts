@@ -46,6 +46,25 @@ export interface SessionOverrides {
    * the settings' hooks of the same event. They are the host's own code: no trust gate.
    */
   readonly hookCallbacks?: HookTable;
+  /**
+   * Subagent types defined in code (the Agent SDK's `agents`), by name: offered by the Agent
+   * tool before the files' agents of the same name (a host's definition wins).
+   */
+  readonly agents?: Readonly<Record<string, HostAgent>>;
+}
+
+/** A subagent type a host defines in code. */
+export interface HostAgent {
+  /** When to use it (the Agent tool lists it). */
+  readonly description: string;
+  /** Its system prompt. */
+  readonly prompt: string;
+  /** The tools it may use (default: every tool its parent has). */
+  readonly tools?: readonly string[];
+  /** Tools it may never use. */
+  readonly disallowedTools?: readonly string[];
+  /** `inherit` (default), a role, an alias or a model id, as an agent file's `model:`. */
+  readonly model?: string;
 }
 
 /** What a session runs with, mapped from the effective settings. */
