@@ -71,7 +71,7 @@ export class QueryRun {
       this.opened.resolve(session);
       this.channel.push(await initMessage(session, this.setup, this.mode));
       for await (const text of promptTexts(this.prompt, this.abort.signal, (m) => this.warn(m))) {
-        if (this.closed) break;
+        if (this.closed || this.abort.signal.aborted) break;
         await this.turn(session, text);
         if (this.abort.signal.aborted) break;
       }

@@ -68,12 +68,16 @@ export function sessionSetup(options: Options, warn: (message: string) => void):
     entries.flatMap(([name, c]) => (isSdk(c) ? [] : [[name, engineServer(c)]])),
   );
   const strict = options.strictMcpConfig === true;
+  // Only what the host gave: an empty list here would replace the user's own lists.
+  const permissions = {
+    ...(options.allowedTools?.length ? { allow: options.allowedTools } : {}),
+    ...(options.disallowedTools?.length ? { deny: options.disallowedTools } : {}),
+    ...(options.additionalDirectories?.length
+      ? { additional_directories: options.additionalDirectories }
+      : {}),
+  };
   const settings: Record<string, unknown> = {
-    permissions: {
-      allow: options.allowedTools ?? [],
-      deny: options.disallowedTools ?? [],
-      additional_directories: options.additionalDirectories ?? [],
-    },
+    ...(Object.keys(permissions).length > 0 ? { permissions } : {}),
     ...(options.fallbackModel ? { model: { fallbacks: [options.fallbackModel] } } : {}),
     ...(!strict && entries.length > sdk.length ? { mcp: { servers: external } } : {}),
   };
