@@ -1,0 +1,108 @@
+// agentSdk.firstMessage (issue 40): a host on @z-engine/agent-sdk (built dist, unbundled),
+// in a fresh node process, from query() to the first `system` message and to the first
+// model request at the fake provider (bench/first-message-child.mjs), beside the same
+// prompt through `zeng -p` (apps/cli's bundle, spawned with the provider in this process:
+// from spawn to the first request). The official Agent SDK is not run (its binary is not
+// run here at all). Run: pnpm --filter @z-engine/agent-sdk bench
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { createFixtureRepo, reply, startFakeProvider } from "@z-engine/testkit";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const here = dirname(fileURLToPath(import.meta.url));
+const CHILD = join(here, "first-message-child.mjs");
+const ZENG = join(here, "..", "..", "..", "apps", "cli", "dist", "zeng.cjs");
+
+interface Figures {
+  readonly importMs: number;
+  readonly firstMessageMs: number;
+  readonly firstRequestMs: number;
+  readonly rssMb: number;
+}
+
+function spawnNode(args: string[], env: Record<string, string>, cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      stdout += c;
+    });
+    child.stderr.setEncoding("utf8").on("data", (c: string) => {
+      stderr += c;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(stderr))));
+  });
+}
+
+async function inWorld<T>(run: (env: Record<string, string>, root: string) => Promise<T>) {
+  const repo = await createFixtureRepo({ files: { "README.md": "# bench\n" } });
+  const home = await mkdtemp(join(tmpdir(), "agent-sdk-bench-"));
+  try {
+    const env = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      ZENGINE_HOME: join(home, "data"),
+      ZENGINE_CONFIG_HOME: join(home, "config"),
+      ZENGINE_PROVIDER: "anthropic",
+      ZENGINE_API_KEY: "bench-key",
+    };
+    return await run(env, repo.root);
+  } finally {
+    await repo.dispose();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+const sdkOnce = () =>
+  inWorld(async (env, root) => {
+    const out = await spawnNode([CHILD], env, root);
+    return JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as Figures;
+  });
+
+const zengOnce = () =>
+  inWorld(async (env, root) => {
+    const provider = await startFakeProvider({ script: [reply.text("hello")] });
+    try {
+      let arrived = 0;
+      const request = provider.requestArrived(0).then(() => {
+        arrived = performance.now();
+      });
+      const started = performance.now();
+      const done = spawnNode(
+        [ZENG, "-p", "hi"],
+        { ...env, ZENGINE_BASE_URL: provider.anthropicBaseUrl },
+        root,
+      );
+      await request;
+      await done;
+      return arrived - started;
+    } finally {
+      await provider.close();
+    }
+  });
+
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
+await sdkOnce(); // warm-up
+await zengOnce();
+const sdk: Figures[] = [];
+const zeng: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  sdk.push(await sdkOnce());
+  zeng.push(await zengOnce());
+}
+const base = median(zeng);
+const line = (name: string, value: number) =>
+  `BENCH ${name} ${value.toFixed(0)} ms baseline=${base.toFixed(0)} ratio=${(value / base).toFixed(2)}`;
+console.log(
+  `workload: a fresh node process imports @z-engine/agent-sdk's dist (firstMessageImport), starts the fake provider in process, then query({ prompt: "hi", options: { cwd, env } }) in a one-file git repo until the first system message (firstMessage) and until the provider receives the first request (firstRequest); rss: the child's peak RSS; ${RUNS} runs after a warm-up, medians; baseline: \`zeng -p hi\` (apps/cli bundle) from spawn to its first request, the same repo and provider`,
+);
+console.log(line("agentSdk.firstMessage", median(sdk.map((r) => r.firstMessageMs))));
+console.log(line("agentSdk.firstRequest", median(sdk.map((r) => r.firstRequestMs))));
+console.log(line("agentSdk.firstMessageImport", median(sdk.map((r) => r.importMs))));
+console.log(`BENCH agentSdk.rss ${median(sdk.map((r) => r.rssMb)).toFixed(0)} MB`);
