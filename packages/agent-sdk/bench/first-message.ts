@@ -4,14 +4,16 @@
 // prompt through `zeng -p` (apps/cli's bundle, spawned with the provider in this process:
 // from spawn to the first request). The official Agent SDK is not run (its binary is not
 // run here at all). Run: pnpm --filter @z-engine/agent-sdk bench
-import { spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { createFixtureRepo, reply, startFakeProvider } from "@z-engine/testkit";
 
+const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const here = dirname(fileURLToPath(import.meta.url));
 const CHILD = join(here, "first-message-child.mjs");
@@ -24,20 +26,9 @@ interface Figures {
   readonly rssMb: number;
 }
 
-function spawnNode(args: string[], env: Record<string, string>, cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
-      stdout += c;
-    });
-    child.stderr.setEncoding("utf8").on("data", (c: string) => {
-      stderr += c;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(stderr))));
-  });
+/** Runs node with `args` until it exits; its stdout (rejects on a non-zero exit). */
+async function spawnNode(args: string[], env: Record<string, string>, cwd: string) {
+  return (await run(process.execPath, args, { env, cwd })).stdout;
 }
 
 async function inWorld<T>(run: (env: Record<string, string>, root: string) => Promise<T>) {

@@ -2,6 +2,7 @@
 // SDK messages pushed to the channel the host reads, then everything closed.
 import { realpath } from "node:fs/promises";
 import {
+  claudeResultMessage,
   createEngine,
   type Engine,
   runStructured,
@@ -13,7 +14,7 @@ import type { EventEnvelope } from "@z-engine/protocol";
 import { Channel } from "./channel.js";
 import { AbortError } from "./errors.js";
 import { initMessage } from "./init-message.js";
-import { messageOf, resultOf } from "./messages.js";
+import { messageOf } from "./messages.js";
 import { approvalAsker } from "./permissions.js";
 import { engineMode, type SessionSetup, sessionSetup } from "./session-setup.js";
 import { TurnFacts } from "./turn-facts.js";
@@ -155,10 +156,11 @@ export class QueryRun {
     } else summary = await session.run(text);
     const f = this.facts;
     this.channel.push(
-      resultOf(summary, {
+      claudeResultMessage({
+        ...summary,
         sessionId: session.id,
         text: f.text,
-        rounds: f.rounds,
+        numTurns: f.rounds,
         denials: [...f.denials],
         ...extra,
       }),

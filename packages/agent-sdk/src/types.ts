@@ -1,5 +1,12 @@
 // The Agent SDK's public shapes (its documented TypeScript API), as far as zeng implements them.
-import type { Badge } from "@z-engine/protocol";
+import type {
+  ClaudeAssistantMessage,
+  ClaudeContentBlock,
+  ClaudePermissionDenial,
+  ClaudeResultMessage,
+  ClaudeStreamEvent,
+  ClaudeUsage,
+} from "@z-engine/engine";
 import type { SdkMcpServer } from "./sdk-tools.js";
 
 /** Claude Code's permission modes (`auto` is not offered: zeng has no classifier mode). */
@@ -130,18 +137,10 @@ export interface Options {
 }
 
 /** Token usage in Anthropic's field names. */
-export interface SDKUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-}
+export type SDKUsage = ClaudeUsage;
 
 /** A content block of an assistant message. */
-export type SDKContentBlock =
-  | { type: "text"; text: string }
-  | { type: "thinking"; thinking: string }
-  | { type: "tool_use"; id: string; name: string; input: unknown };
+export type SDKContentBlock = ClaudeContentBlock;
 
 /** A tool result block of a user message. */
 export interface SDKToolResultBlock {
@@ -164,22 +163,7 @@ export interface SDKUserMessage {
 }
 
 /** A finished assistant message of the main agent. */
-export interface SDKAssistantMessage {
-  type: "assistant";
-  message: {
-    id: string;
-    type: "message";
-    role: "assistant";
-    model: string;
-    content: SDKContentBlock[];
-    stop_reason: string | null;
-    stop_sequence: string | null;
-    usage: SDKUsage;
-  };
-  parent_tool_use_id: string | null;
-  session_id: string;
-  uuid: string;
-}
+export type SDKAssistantMessage = ClaudeAssistantMessage;
 
 /** The `system` `init` message, first of each query. */
 export interface SDKSystemMessage {
@@ -197,49 +181,13 @@ export interface SDKSystemMessage {
 }
 
 /** A streamed text delta (with `includePartialMessages`). */
-export interface SDKPartialAssistantMessage {
-  type: "stream_event";
-  event: {
-    type: "content_block_delta";
-    index: number;
-    delta: { type: "text_delta"; text: string };
-  };
-  parent_tool_use_id: string | null;
-  session_id: string;
-  uuid: string;
-}
+export type SDKPartialAssistantMessage = ClaudeStreamEvent;
 
 /** A call the permission gate refused. */
-export interface SDKPermissionDenial {
-  tool_name: string;
-  tool_use_id: string;
-  tool_input: Record<string, unknown>;
-}
+export type SDKPermissionDenial = ClaudePermissionDenial;
 
-/** The last message of each turn. */
-export interface SDKResultMessage {
-  type: "result";
-  subtype:
-    | "success"
-    | "error_max_turns"
-    | "error_max_budget_usd"
-    | "error_during_execution"
-    | "error_max_structured_output_retries";
-  is_error: boolean;
-  duration_ms: number;
-  duration_api_ms: number;
-  num_turns: number;
-  /** The final text (success), else the reason the turn ended. */
-  result: string;
-  session_id: string;
-  total_cost_usd: number;
-  usage: SDKUsage;
-  permission_denials: SDKPermissionDenial[];
-  structured_output?: unknown;
-  /** zeng's verification badge of the turn (read from the check records). */
-  badge: Badge;
-  uuid: string;
-}
+/** The last message of each turn, with zeng's badge. */
+export type SDKResultMessage = ClaudeResultMessage;
 
 /** Every message a query yields. */
 export type SDKMessage =

@@ -1,16 +1,6 @@
 // The prompts of a query: one string, or the text of each user message a host streams in.
+import { claudeUserText } from "@z-engine/engine";
 import type { SDKUserMessage } from "./types.js";
-
-function textOf(content: unknown): string | undefined {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return undefined;
-  const parts = content
-    .filter(
-      (b): b is { type: "text"; text: string } => b?.type === "text" && typeof b.text === "string",
-    )
-    .map((b) => b.text);
-  return parts.length > 0 ? parts.join("\n") : undefined;
-}
 
 /**
  * Each prompt in order: the string itself, or the text of each streamed user message (a
@@ -29,7 +19,7 @@ export async function* promptTexts(
   for await (const message of prompt) {
     n++;
     if (signal.aborted) return;
-    const text = message?.type === "user" ? textOf(message.message?.content) : undefined;
+    const text = message?.type === "user" ? claudeUserText(message.message?.content) : undefined;
     if (text === undefined || text.trim() === "")
       warn(`streaming input: message ${n} skipped: it is not a user message with text`);
     else yield text;

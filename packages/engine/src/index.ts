@@ -115,6 +115,32 @@ export { CANCELLED_RESULT } from "./batch/execute.js";
 export { HEADLESS_DENIAL } from "./batch/approvals.js";
 export { MAX_STOP_HOOK_CONTINUATIONS } from "./run/stop.js";
 
+// Claude Code's message shapes (the CLI's Claude-shaped output, @z-engine/agent-sdk)
+/** The shapes of `claude -p`'s stream-json lines and the Agent SDK's messages. */
+export type {
+  ClaudeAssistantMessage,
+  ClaudeContentBlock,
+  ClaudePermissionDenial,
+  ClaudeResultFacts,
+  ClaudeResultMessage,
+  ClaudeResultSubtype,
+  ClaudeStreamEvent,
+  ClaudeToolResultMessage,
+  ClaudeUsage,
+} from "./format/claude-messages.js";
+/**
+ * Builders of those shapes from events (each undefined for an event of another type; a
+ * fresh `uuid` each), the result from a turn's facts, and a user message's text. Never throw.
+ */
+export {
+  claudeAssistantMessage,
+  claudeResultMessage,
+  claudeStreamEvent,
+  claudeToolResultMessage,
+  claudeUsage,
+  claudeUserText,
+} from "./format/claude-messages.js";
+
 // Printing events as the CLI's text output does
 export {
   badgeLabel,
