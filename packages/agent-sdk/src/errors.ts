@@ -9,10 +9,10 @@ export class AbortError extends Error {
   }
 }
 
-/** A prompt or option the engine cannot take (bad streaming input, an unknown mode). */
+/** An option zeng cannot honour (`forkSession`): the generator throws it before any turn. */
 export class QueryOptionError extends Error {
   constructor(
-    readonly code: "agentSdk.badOption" | "agentSdk.badMessage",
+    readonly code: "agentSdk.badOption",
     message: string,
   ) {
     super(message);

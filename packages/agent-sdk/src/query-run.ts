@@ -12,7 +12,7 @@ import {
 } from "@z-engine/engine";
 import type { EventEnvelope } from "@z-engine/protocol";
 import { Channel } from "./channel.js";
-import { AbortError } from "./errors.js";
+import { AbortError, QueryOptionError } from "./errors.js";
 import { initMessage } from "./init-message.js";
 import { messageOf } from "./messages.js";
 import { approvalAsker } from "./permissions.js";
@@ -109,6 +109,11 @@ export class QueryRun {
   }
 
   private async open(): Promise<SessionHandle> {
+    if (this.options.forkSession)
+      throw new QueryOptionError(
+        "agentSdk.badOption",
+        "forkSession is not supported: zeng's session store cannot copy a session yet (resume continues the session itself)",
+      );
     const env = this.options.env ?? process.env;
     this.engine = await createEngine({
       env,

@@ -62,6 +62,11 @@ function systemPrompt(options: Options): SessionOverrides {
  */
 export function sessionSetup(options: Options, warn: (message: string) => void): SessionSetup {
   const hooks = hookCallbacks(options.hooks, warn);
+  const sources = options.settingSources;
+  if (sources && !(sources.includes("user") && sources.includes("project")))
+    warn(
+      "settingSources: zeng reads the user's and the project's settings files whatever this says",
+    );
   const entries = Object.entries(options.mcpServers ?? {});
   const sdk = entries.filter((e): e is [string, SdkMcpServer] => isSdk(e[1]));
   const external = Object.fromEntries(

@@ -1,7 +1,12 @@
 // The options hosts use most, and the query's controls, against the fake provider.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeProviderRequest, MCP_TEST_SERVER, reply } from "@z-engine/testkit";
+import {
+  createFixtureRepo,
+  type FakeProviderRequest,
+  MCP_TEST_SERVER,
+  reply,
+} from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   AbortError,
@@ -165,6 +170,32 @@ describe("options", () => {
     await expect(reading).rejects.toBeInstanceOf(AbortError);
     expect(seen).toEqual(["system"]);
     expect(w.mainRequests()).toHaveLength(0);
+  });
+
+  it("additionalDirectories lets the agent write outside the project", async () => {
+    w = await world();
+    const other = await createFixtureRepo({ files: { "notes.md": "x\n" } });
+    try {
+      const target = join(other.root, "out.txt");
+      w.provider.push(writeCall(target), main(reply.text("done")));
+      w.provider.push(writeCall(target), main(reply.text("done")));
+      const opts = { cwd: w.repo.root, env: w.env, permissionMode: "acceptEdits" as const };
+      await collect(query({ prompt: "write", options: opts }));
+      expect(existsSync(target)).toBe(false);
+      await collect(
+        query({ prompt: "write", options: { ...opts, additionalDirectories: [other.root] } }),
+      );
+      expect(existsSync(target)).toBe(true);
+    } finally {
+      await other.dispose();
+    }
+  });
+
+  it("forkSession is refused before any turn, naming why", async () => {
+    w = await world();
+    const q = query({ prompt: "hi", options: { cwd: w.repo.root, env: w.env, forkSession: true } });
+    await expect(collect(q)).rejects.toMatchObject({ code: "agentSdk.badOption" });
+    expect(w.provider.requests).toHaveLength(0);
   });
 
   it("continue picks the newest session of the folder", async () => {
