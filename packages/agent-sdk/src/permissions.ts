@@ -96,13 +96,14 @@ async function ask(
   options: AskerOptions,
   toolName: string,
   input: Record<string, unknown>,
+  id: string,
 ): Promise<PermissionResult> {
   if (!options.canUseTool || options.dontAsk())
     return { behavior: "deny", message: `${toolName} needs someone to answer` };
   try {
     return await options.canUseTool(toolName, input, {
       signal: options.signal,
-      toolUseID: toolName,
+      toolUseID: id,
     });
   } catch (error) {
     return { behavior: "deny", message: `canUseTool failed: ${(error as Error).message}` };
@@ -128,11 +129,16 @@ async function answerInteraction(
 ): Promise<void> {
   const e = envelope.event;
   if (e.type === "questionAsked") {
-    const result = await ask(options, "AskUserQuestion", { questions: e.question.questions });
+    const result = await ask(
+      options,
+      "AskUserQuestion",
+      { questions: e.question.questions },
+      e.question.id,
+    );
     const answers = answersOf(result);
     session.send({ type: "answerQuestion", questionId: e.question.id, answers });
   } else if (e.type === "planProposed") {
-    const result = await ask(options, "ExitPlanMode", { plan: e.plan.plan });
+    const result = await ask(options, "ExitPlanMode", { plan: e.plan.plan }, e.plan.id);
     session.send({
       type: "resolvePlan",
       planId: e.plan.id,
