@@ -6,7 +6,8 @@ import {
   type HookEventName,
   type HookTable,
 } from "@z-engine/engine";
-import type { HookCallbackMatcher, HookEvent, HookInput, Options } from "./types.js";
+import type { HookCallbackMatcher, HookEvent, HookInput } from "./hook-types.js";
+import type { Options } from "./types.js";
 
 const DEFAULT_TIMEOUT_SECS = 60;
 

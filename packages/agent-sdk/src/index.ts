@@ -24,8 +24,8 @@ export { createSdkMcpServer, tool } from "./sdk-tools.js";
 export type { CallToolResult, SdkMcpServer, SdkMcpToolDefinition } from "./sdk-tools.js";
 
 // Shapes
+/** The hook shapes (`options.hooks`). */
 export type {
-  AgentDefinition,
   AsyncHookJSONOutput,
   BaseHookInput,
   HookCallback,
@@ -38,6 +38,9 @@ export type {
   PreToolUseHookInput,
   SyncHookJSONOutput,
   UserPromptSubmitHookInput,
+} from "./hook-types.js";
+export type {
+  AgentDefinition,
   CanUseTool,
   McpHttpServerConfig,
   McpServerConfig,
