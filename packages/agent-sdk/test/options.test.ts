@@ -117,6 +117,35 @@ describe("options", () => {
     expect(results(out).map((r) => r.permission_denials.length)).toEqual([1, 0]);
   });
 
+  it("setModel and supportedCommands reach the open session", async () => {
+    w = await world();
+    w.provider.push(main(reply.text("one")), main(reply.text("two")));
+    let next: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      next = resolve;
+    });
+    async function* input(): AsyncGenerator<SDKUserMessage> {
+      yield { type: "user", message: { role: "user", content: "a" }, parent_tool_use_id: null };
+      await gate;
+      yield { type: "user", message: { role: "user", content: "b" }, parent_tool_use_id: null };
+    }
+    const q = query({
+      prompt: input(),
+      options: { cwd: w.repo.root, env: w.env, model: "model-one" },
+    });
+    const commands = await q.supportedCommands();
+    expect(commands.find((c) => c.name === "cost")).toMatchObject({
+      description: expect.any(String),
+      argumentHint: expect.any(String),
+    });
+    for await (const m of q)
+      if (m.type === "result") {
+        await q.setModel("model-two");
+        next();
+      }
+    expect(w.mainRequests().map((r) => r.model)).toEqual(["model-one", "model-two"]);
+  });
+
   it("interrupt() ends the running turn with error_during_execution", async () => {
     w = await world();
     w.provider.push(writeCall(join(w.repo.root, "x.txt")));
