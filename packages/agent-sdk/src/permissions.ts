@@ -21,21 +21,25 @@ function sameInput(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** The engine decision for a host's answer (zeng cannot change a call's input: see README). */
+/**
+ * The engine decision for a host's answer. A changed `updatedInput` goes with the allow: the
+ * engine gates the call again on it (a deny rule still holds) before it runs.
+ */
 export function decisionOf(
   result: PermissionResult,
   input: Record<string, unknown>,
   warn: (message: string) => void,
 ): ApprovalDecision {
   if (result.behavior === "deny") return { type: "deny", feedback: result.message };
-  if (result.updatedInput !== undefined && !sameInput(result.updatedInput, input))
-    return {
-      type: "deny",
-      feedback: "the host changed the call's input (updatedInput), which zeng cannot apply",
-    };
+  const changed =
+    result.updatedInput !== undefined && !sameInput(result.updatedInput, input)
+      ? { updatedInput: result.updatedInput }
+      : {};
   const rules = (result.updatedPermissions ?? []).flatMap(ruleText);
   if (rules.length > 1) warn(`only the first of ${rules.length} updatedPermissions rules applies`);
-  return rules[0] ? { type: "allowSession", rule: rules[0] } : { type: "allowOnce" };
+  return rules[0]
+    ? { type: "allowSession", rule: rules[0], ...changed }
+    : { type: "allowOnce", ...changed };
 }
 
 function suggestionsOf(rules: readonly string[]): PermissionUpdate[] {

@@ -144,6 +144,41 @@ describe("host programs", () => {
     expect(bodyText(w.mainRequests()[1])).toContain("not a.txt");
   });
 
+  it("canUseTool's updatedInput runs the call with the new input, gated again", async () => {
+    w = await world();
+    const asked = join(w.repo.root, "asked.txt");
+    const instead = join(w.repo.root, "instead.txt");
+    const secret = join(w.repo.root, "secret.txt");
+    w.provider.push(
+      main(
+        reply.toolCalls([
+          { name: "Write", input: { file_path: asked, content: "a\n" } },
+          { name: "Write", input: { file_path: join(w.repo.root, "other.txt"), content: "o\n" } },
+        ]),
+      ),
+      main(reply.text("done")),
+    );
+    const messages = await collect(
+      query({
+        prompt: "write",
+        options: {
+          cwd: w.repo.root,
+          env: w.env,
+          disallowedTools: ["Write(**/secret.txt)"],
+          canUseTool: async (_name, input) => ({
+            behavior: "allow",
+            updatedInput: { ...input, file_path: input.file_path === asked ? instead : secret },
+          }),
+        },
+      }),
+    );
+    expect(existsSync(asked)).toBe(false);
+    expect(existsSync(instead)).toBe(true);
+    // The second call was rewritten onto a path a deny rule covers: the rule still holds.
+    expect(existsSync(secret)).toBe(false);
+    expect(resultOf(messages)?.permission_denials).toHaveLength(1);
+  });
+
   it("a PreToolUse hook callback sees the call and denies it", async () => {
     w = await world();
     w.provider.push(
