@@ -35,6 +35,9 @@ export class QueryRun {
   readonly setup: SessionSetup;
   private readonly asker: ReturnType<typeof approvalAsker>;
   private closed = false;
+  /** Aborts when the query stops (closed by the host, or aborted): the prompt stream ends. */
+  private readonly stopping = new AbortController();
+  private opening: Promise<SessionHandle> | undefined;
   private opened!: { resolve: (s: SessionHandle) => void; reject: (e: unknown) => void };
   /** The open session once there is one (the controls wait for it). */
   readonly ready: Promise<SessionHandle>;
@@ -53,9 +56,14 @@ export class QueryRun {
     const external = options.abortController?.signal;
     if (external?.aborted) this.abort.abort();
     else external?.addEventListener("abort", () => this.abort.abort(), { once: true });
-    this.abort.signal.addEventListener("abort", () => this.session?.send({ type: "cancel" }), {
-      once: true,
-    });
+    this.abort.signal.addEventListener(
+      "abort",
+      () => {
+        this.stopping.abort();
+        this.session?.send({ type: "cancel" });
+      },
+      { once: true },
+    );
     this.asker = approvalAsker({
       ...(options.canUseTool ? { canUseTool: options.canUseTool } : {}),
       dontAsk: () => this.mode === "dontAsk",
@@ -68,10 +76,12 @@ export class QueryRun {
   async drive(): Promise<void> {
     let failure: unknown;
     try {
-      const session = await this.open();
+      this.opening = this.open();
+      const session = await this.opening;
       this.opened.resolve(session);
       this.channel.push(await initMessage(session, this.setup, this.mode));
-      for await (const text of promptTexts(this.prompt, this.abort.signal, (m) => this.warn(m))) {
+      const stop = this.stopping.signal;
+      for await (const text of promptTexts(this.prompt, stop, (m) => this.warn(m))) {
         if (this.closed || this.abort.signal.aborted) break;
         await this.turn(session, text);
         if (this.abort.signal.aborted) break;
@@ -90,6 +100,9 @@ export class QueryRun {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopping.abort();
+    // An engine still opening is shut down once it is open (nothing is left running).
+    await this.opening?.catch(() => {});
     await this.engine?.shutdown();
   }
 

@@ -81,6 +81,36 @@ describe("failures", () => {
     await expect(collect(q)).rejects.toThrow(/no such|ENOENT/i);
   });
 
+  it("leaving the loop while the input stream waits for its next message ends both", async () => {
+    w = await world();
+    w.provider.push(main(reply.text("first")));
+    let returned = false;
+    const input: AsyncIterable<SDKUserMessage> = {
+      [Symbol.asyncIterator]: () => {
+        let sent = false;
+        return {
+          next: () => {
+            if (sent) return new Promise<IteratorResult<SDKUserMessage>>(() => {});
+            sent = true;
+            const message: SDKUserMessage = {
+              type: "user",
+              message: { role: "user", content: "hi" },
+              parent_tool_use_id: null,
+            };
+            return Promise.resolve({ done: false, value: message });
+          },
+          return: async () => {
+            returned = true;
+            return { done: true, value: undefined };
+          },
+        };
+      },
+    };
+    for await (const m of query({ prompt: input, options: { cwd: w.repo.root, env: w.env } }))
+      if (m.type === "result") break;
+    expect(returned).toBe(true);
+  });
+
   it("leaving the loop at the init message closes the session; a later resume opens it", async () => {
     w = await world();
     w.provider.push(main(reply.text("late")), main(reply.text("resumed")));
