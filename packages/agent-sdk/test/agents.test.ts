@@ -1,13 +1,9 @@
 import { type FakeProviderRequest, reply, when } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { query, type SDKResultMessage } from "../src/index.js";
-import { collect, isMain, type World, world } from "./world.js";
+import { collect, isMain, worldPerTest } from "./world.js";
 
-let w: World | undefined;
-afterEach(async () => {
-  await w?.dispose();
-  w = undefined;
-});
+const newWorld = worldPerTest();
 
 const REVIEWER = "You are the README reviewer of this host.";
 const bodyText = (request: FakeProviderRequest) => JSON.stringify(request.body);
@@ -16,7 +12,7 @@ const fromMain = (r: FakeProviderRequest) => isMain(r) && !fromReviewer(r);
 
 describe("agents", () => {
   it("a subagent defined in options.agents runs with its own prompt and tools", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(
       when(
         fromMain,

@@ -1,6 +1,6 @@
 // Bad input and failing host code: a clear error or result, nothing lost, nothing left running.
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   createSdkMcpServer,
@@ -9,22 +9,13 @@ import {
   type SDKUserMessage,
   tool,
 } from "../src/index.js";
-import { collect, main, type World, world } from "./world.js";
+import { collect, main, toolResults, worldPerTest } from "./world.js";
 
-let w: World | undefined;
-afterEach(async () => {
-  await w?.dispose();
-  w = undefined;
-});
-
-const toolResults = (messages: readonly { type: string }[]) =>
-  messages
-    .filter((m): m is SDKUserMessage => m.type === "user")
-    .flatMap((m) => (Array.isArray(m.message.content) ? m.message.content : []));
+const newWorld = worldPerTest();
 
 describe("failures", () => {
   it("a throwing tool handler and a throwing canUseTool become error results", async () => {
-    w = await world();
+    const w = await newWorld();
     const broken = createSdkMcpServer({
       name: "broken",
       tools: [
@@ -66,7 +57,7 @@ describe("failures", () => {
   });
 
   it("an unknown resume id: the generator throws, naming it", async () => {
-    w = await world();
+    const w = await newWorld();
     const q = query({
       prompt: "hi",
       options: { cwd: w.repo.root, env: w.env, resume: "ses_doesnotexist" },
@@ -76,13 +67,13 @@ describe("failures", () => {
   });
 
   it("a missing cwd: the generator throws", async () => {
-    w = await world();
+    const w = await newWorld();
     const q = query({ prompt: "hi", options: { cwd: "/no/such/folder", env: w.env } });
     await expect(collect(q)).rejects.toThrow(/no such|ENOENT/i);
   });
 
   it("leaving the loop while the input stream waits for its next message ends both", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(main(reply.text("first")));
     let returned = false;
     const input: AsyncIterable<SDKUserMessage> = {
@@ -112,7 +103,7 @@ describe("failures", () => {
   });
 
   it("leaving the loop at the init message closes the session; a later resume opens it", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(main(reply.text("late")), main(reply.text("resumed")));
     const q = query({ prompt: "hi", options: { cwd: w.repo.root, env: w.env } });
     let id = "";

@@ -2,32 +2,25 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   createSdkMcpServer,
   type HookInput,
   query,
-  type SDKResultMessage,
   type SDKSystemMessage,
   type SDKUserMessage,
   tool,
 } from "../src/index.js";
-import { collect, main, type World, world } from "./world.js";
+import { collect, main, resultOf, worldPerTest } from "./world.js";
 
-let w: World | undefined;
-afterEach(async () => {
-  await w?.dispose();
-  w = undefined;
-});
+const newWorld = worldPerTest();
 
-const resultOf = (messages: readonly { type: string }[]) =>
-  messages.find((m): m is SDKResultMessage => m.type === "result");
 const bodyText = (request: { body: unknown } | undefined) => JSON.stringify(request?.body ?? "");
 
 describe("host programs", () => {
   it("a custom tool via createSdkMcpServer runs in process, through the gate", async () => {
-    w = await world();
+    const w = await newWorld();
     const calls: unknown[] = [];
     const calc = createSdkMcpServer({
       name: "calc",
@@ -63,7 +56,7 @@ describe("host programs", () => {
   });
 
   it("without an allow rule the in-process tool is asked for, and canUseTool decides", async () => {
-    w = await world();
+    const w = await newWorld();
     let ran = false;
     const calc = createSdkMcpServer({
       name: "calc",
@@ -101,7 +94,7 @@ describe("host programs", () => {
   });
 
   it("canUseTool denies one call and allows another", async () => {
-    w = await world();
+    const w = await newWorld();
     const a = join(w.repo.root, "a.txt");
     const b = join(w.repo.root, "b.txt");
     w.provider.push(
@@ -145,7 +138,7 @@ describe("host programs", () => {
   });
 
   it("canUseTool's updatedInput runs the call with the new input, gated again", async () => {
-    w = await world();
+    const w = await newWorld();
     const asked = join(w.repo.root, "asked.txt");
     const instead = join(w.repo.root, "instead.txt");
     const secret = join(w.repo.root, "secret.txt");
@@ -180,7 +173,7 @@ describe("host programs", () => {
   });
 
   it("a PreToolUse hook callback sees the call and denies it", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(
       main(reply.toolCalls([{ name: "Bash", input: { command: "echo hi" } }])),
       main(reply.text("Blocked.")),
@@ -229,7 +222,7 @@ describe("host programs", () => {
   });
 
   it("outputFormat delivers the validated answer as structured_output", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(main(reply.text('{"answer": 42}')));
     const messages = await collect(
       query({
@@ -255,7 +248,7 @@ describe("host programs", () => {
   });
 
   it("resume continues a stored session with its history", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(main(reply.text("Noted: blue.")), main(reply.text("It was blue.")));
     const first = resultOf(
       await collect(query({ prompt: "remember: blue", options: { cwd: w.repo.root, env: w.env } })),
@@ -271,7 +264,7 @@ describe("host programs", () => {
   });
 
   it("maxTurns ends the turn with error_max_turns", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(main(reply.toolCalls([{ name: "Glob", input: { pattern: "*" } }])));
     const messages = await collect(
       query({ prompt: "look", options: { cwd: w.repo.root, env: w.env, maxTurns: 1 } }),

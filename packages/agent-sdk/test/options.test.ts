@@ -7,25 +7,18 @@ import {
   MCP_TEST_SERVER,
   reply,
 } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   AbortError,
   query,
   type SDKMessage,
-  type SDKResultMessage,
   type SDKSystemMessage,
   type SDKUserMessage,
 } from "../src/index.js";
-import { collect, main, type World, world } from "./world.js";
+import { collect, main, results, worldPerTest } from "./world.js";
 
-let w: World | undefined;
-afterEach(async () => {
-  await w?.dispose();
-  w = undefined;
-});
+const newWorld = worldPerTest();
 
-const results = (messages: readonly SDKMessage[]) =>
-  messages.filter((m): m is SDKResultMessage => m.type === "result");
 const systemText = (request: FakeProviderRequest | undefined) =>
   JSON.stringify((request?.body as { system?: unknown } | undefined)?.system ?? "");
 const writeCall = (path: string) =>
@@ -33,7 +26,7 @@ const writeCall = (path: string) =>
 
 describe("options", () => {
   it("systemPrompt: a string replaces the base prompt; the preset keeps it and appends", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(main(reply.text("one")), main(reply.text("two")));
     const base = { cwd: w.repo.root, env: w.env };
     await collect(
@@ -56,7 +49,7 @@ describe("options", () => {
   });
 
   it("allowedTools allows a write the mode would ask for; disallowedTools denies in bypass", async () => {
-    w = await world();
+    const w = await newWorld();
     const allowed = join(w.repo.root, "allowed.txt");
     w.provider.push(writeCall(allowed), main(reply.text("done")));
     await collect(
@@ -84,7 +77,7 @@ describe("options", () => {
   });
 
   it("setPermissionMode between streamed messages changes what the next turn may do", async () => {
-    w = await world();
+    const w = await newWorld();
     const first = join(w.repo.root, "first.txt");
     const second = join(w.repo.root, "second.txt");
     w.provider.push(writeCall(first), main(reply.text("denied")));
@@ -118,7 +111,7 @@ describe("options", () => {
   });
 
   it("setModel and supportedCommands reach the open session", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(main(reply.text("one")), main(reply.text("two")));
     let next: () => void = () => {};
     const gate = new Promise<void>((resolve) => {
@@ -147,7 +140,7 @@ describe("options", () => {
   });
 
   it("interrupt() ends the running turn with error_during_execution", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(writeCall(join(w.repo.root, "x.txt")));
     let q: ReturnType<typeof query> | undefined;
     q = query({
@@ -166,7 +159,7 @@ describe("options", () => {
   });
 
   it("abortController: the generator throws AbortError, and no later turn starts", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(writeCall(join(w.repo.root, "x.txt")));
     const abortController = new AbortController();
     const q = query({
@@ -187,7 +180,7 @@ describe("options", () => {
   });
 
   it("abortController already aborted: no turn starts, the generator throws AbortError", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(main(reply.text("never")));
     const abortController = new AbortController();
     abortController.abort();
@@ -202,7 +195,7 @@ describe("options", () => {
   });
 
   it("additionalDirectories lets the agent write outside the project", async () => {
-    w = await world();
+    const w = await newWorld();
     const other = await createFixtureRepo({ files: { "notes.md": "x\n" } });
     try {
       const target = join(other.root, "out.txt");
@@ -221,14 +214,14 @@ describe("options", () => {
   });
 
   it("forkSession is refused before any turn, naming why", async () => {
-    w = await world();
+    const w = await newWorld();
     const q = query({ prompt: "hi", options: { cwd: w.repo.root, env: w.env, forkSession: true } });
     await expect(collect(q)).rejects.toMatchObject({ code: "agentSdk.badOption" });
     expect(w.provider.requests).toHaveLength(0);
   });
 
   it("continue picks the newest session of the folder", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(main(reply.text("first")), main(reply.text("second")));
     const opts = { cwd: w.repo.root, env: w.env };
     const a = results(await collect(query({ prompt: "one", options: opts })))[0];
@@ -239,7 +232,7 @@ describe("options", () => {
   });
 
   it("mcpServers starts a stdio server; its tools are in init and mcpServerStatus", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(main(reply.toolCalls([{ name: "mcp__probe__echo", input: { text: "ping" } }])));
     w.provider.push(main(reply.text("echoed")));
     const q = query({
@@ -265,7 +258,7 @@ describe("options", () => {
   });
 
   it("stderr hears what zeng cannot honour: a hook event it never fires", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(main(reply.text("ok")));
     const lines: string[] = [];
     await collect(

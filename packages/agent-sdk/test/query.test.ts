@@ -1,17 +1,13 @@
 import { reply } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { query, type SDKResultMessage, type SDKUserMessage } from "../src/index.js";
-import { collect, main, type World, world } from "./world.js";
+import { collect, main, worldPerTest } from "./world.js";
 
-let w: World | undefined;
-afterEach(async () => {
-  await w?.dispose();
-  w = undefined;
-});
+const newWorld = worldPerTest();
 
 describe("query() with a string prompt", () => {
   it("yields system init, assistant, user tool results and the result", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(
       main(reply.toolCalls([{ name: "Glob", input: { pattern: "*.md" } }], { text: "Looking." })),
       main(reply.text("One file.", { usage: { input: 100, output: 5 } })),
@@ -50,7 +46,7 @@ describe("query() with a string prompt", () => {
 
 describe("query() with streaming input", () => {
   it("runs a turn per user message, in order, until the stream ends", async () => {
-    w = await world();
+    const w = await newWorld();
     w.provider.push(main(reply.text("first answer")), main(reply.text("second answer")));
     const provider = w.provider;
     async function* messages(): AsyncGenerator<SDKUserMessage> {

@@ -13,7 +13,8 @@ import {
   startFakeProvider,
   when,
 } from "@z-engine/testkit";
-import type { SDKMessage } from "../src/index.js";
+import { afterEach } from "vitest";
+import type { SDKMessage, SDKResultMessage, SDKUserMessage } from "../src/index.js";
 
 /** True for the main agent's requests (they offer tools); title requests offer none. */
 export function isMain(request: FakeProviderRequest): boolean {
@@ -76,3 +77,30 @@ export async function collect(messages: AsyncIterable<SDKMessage>): Promise<SDKM
 export async function userSettings(w: World, toml: string): Promise<void> {
   await writeFile(join(w.env.ZENGINE_CONFIG_HOME ?? "", "settings.toml"), toml);
 }
+
+/** A maker of worlds that are disposed after each test of the file that calls it. */
+export function worldPerTest(): typeof world {
+  const open: World[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((w) => w.dispose()));
+  });
+  return async (options) => {
+    const w = await world(options);
+    open.push(w);
+    return w;
+  };
+}
+
+/** The first `result` message. */
+export const resultOf = (messages: readonly SDKMessage[]): SDKResultMessage | undefined =>
+  messages.find((m): m is SDKResultMessage => m.type === "result");
+
+/** Every `result` message, in order. */
+export const results = (messages: readonly SDKMessage[]): SDKResultMessage[] =>
+  messages.filter((m): m is SDKResultMessage => m.type === "result");
+
+/** The tool result blocks of the `user` messages, in order. */
+export const toolResults = (messages: readonly SDKMessage[]) =>
+  messages
+    .filter((m): m is SDKUserMessage => m.type === "user")
+    .flatMap((m) => (Array.isArray(m.message.content) ? m.message.content : []));
