@@ -5,13 +5,12 @@
 // from spawn to the first request). The official Agent SDK is not run (its binary is not
 // run here at all). Run: pnpm --filter @z-engine/agent-sdk bench
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { createFixtureRepo, reply, startFakeProvider } from "@z-engine/testkit";
+import { reply } from "@z-engine/testkit";
+import { type World, world } from "../test/world.js";
 
 const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -31,51 +30,35 @@ async function spawnNode(args: string[], env: Record<string, string>, cwd: strin
   return (await run(process.execPath, args, { env, cwd })).stdout;
 }
 
-async function inWorld<T>(run: (env: Record<string, string>, root: string) => Promise<T>) {
-  const repo = await createFixtureRepo({ files: { "README.md": "# bench\n" } });
-  const home = await mkdtemp(join(tmpdir(), "agent-sdk-bench-"));
+/** Runs `run` in a fresh world (fixture repo, temporary home, fake provider), then disposes it. */
+async function inWorld<T>(run: (w: World) => Promise<T>): Promise<T> {
+  const w = await world();
   try {
-    const env = {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      ZENGINE_HOME: join(home, "data"),
-      ZENGINE_CONFIG_HOME: join(home, "config"),
-      ZENGINE_PROVIDER: "anthropic",
-      ZENGINE_API_KEY: "bench-key",
-    };
-    return await run(env, repo.root);
+    return await run(w);
   } finally {
-    await repo.dispose();
-    await rm(home, { recursive: true, force: true });
+    await w.dispose();
   }
 }
 
+// The child starts its own provider in process (its ZENGINE_BASE_URL wins).
 const sdkOnce = () =>
-  inWorld(async (env, root) => {
-    const out = await spawnNode([CHILD], env, root);
+  inWorld(async (w) => {
+    const out = await spawnNode([CHILD], w.env, w.repo.root);
     return JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as Figures;
   });
 
 const zengOnce = () =>
-  inWorld(async (env, root) => {
-    const provider = await startFakeProvider({ script: [reply.text("hello")] });
-    try {
-      let arrived = 0;
-      const request = provider.requestArrived(0).then(() => {
-        arrived = performance.now();
-      });
-      const started = performance.now();
-      const done = spawnNode(
-        [ZENG, "-p", "hi"],
-        { ...env, ZENGINE_BASE_URL: provider.anthropicBaseUrl },
-        root,
-      );
-      await request;
-      await done;
-      return arrived - started;
-    } finally {
-      await provider.close();
-    }
+  inWorld(async (w) => {
+    w.provider.push(reply.text("hello"));
+    let arrived = 0;
+    const request = w.provider.requestArrived(0).then(() => {
+      arrived = performance.now();
+    });
+    const started = performance.now();
+    const done = spawnNode([ZENG, "-p", "hi"], w.env, w.repo.root);
+    await request;
+    await done;
+    return arrived - started;
   });
 
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;

@@ -1,7 +1,8 @@
 import { type FakeProviderRequest, reply, when } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
 import { query, type SDKResultMessage } from "../src/index.js";
-import { collect, isMain, worldPerTest } from "./world.js";
+import { collect, isMain } from "./world.js";
+import { worldPerTest } from "./world-per-test.js";
 
 const newWorld = worldPerTest();
 

@@ -9,7 +9,8 @@ import {
   type SDKUserMessage,
   tool,
 } from "../src/index.js";
-import { collect, main, toolResults, worldPerTest } from "./world.js";
+import { collect, main, toolResults } from "./world.js";
+import { worldPerTest } from "./world-per-test.js";
 
 const newWorld = worldPerTest();
 

@@ -12,7 +12,8 @@ import {
   type SDKUserMessage,
   tool,
 } from "../src/index.js";
-import { collect, main, resultOf, worldPerTest } from "./world.js";
+import { collect, main, resultOf } from "./world.js";
+import { worldPerTest } from "./world-per-test.js";
 
 const newWorld = worldPerTest();
 

@@ -15,7 +15,8 @@ import {
   type SDKSystemMessage,
   type SDKUserMessage,
 } from "../src/index.js";
-import { collect, main, results, worldPerTest } from "./world.js";
+import { collect, main, results } from "./world.js";
+import { worldPerTest } from "./world-per-test.js";
 
 const newWorld = worldPerTest();
 

@@ -1,7 +1,8 @@
 import { reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
 import { query, type SDKResultMessage, type SDKUserMessage } from "../src/index.js";
-import { collect, main, worldPerTest } from "./world.js";
+import { collect, main } from "./world.js";
+import { worldPerTest } from "./world-per-test.js";
 
 const newWorld = worldPerTest();
 

@@ -13,7 +13,6 @@ import {
   startFakeProvider,
   when,
 } from "@z-engine/testkit";
-import { afterEach } from "vitest";
 import type { SDKMessage, SDKResultMessage, SDKUserMessage } from "../src/index.js";
 
 /** True for the main agent's requests (they offer tools); title requests offer none. */
@@ -76,19 +75,6 @@ export async function collect(messages: AsyncIterable<SDKMessage>): Promise<SDKM
 /** Writes a file into the world's user settings (settings.toml). */
 export async function userSettings(w: World, toml: string): Promise<void> {
   await writeFile(join(w.env.ZENGINE_CONFIG_HOME ?? "", "settings.toml"), toml);
-}
-
-/** A maker of worlds that are disposed after each test of the file that calls it. */
-export function worldPerTest(): typeof world {
-  const open: World[] = [];
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((w) => w.dispose()));
-  });
-  return async (options) => {
-    const w = await world(options);
-    open.push(w);
-    return w;
-  };
 }
 
 /** The first `result` message. */
