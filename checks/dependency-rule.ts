@@ -45,6 +45,7 @@ export const DEPENDENCY_TABLE: DependencyTable = {
   worker: ["engine", "config", "protocol", "store"],
   acp: ["engine", "config", "protocol"],
   "mcp-server": ["engine", "config", "protocol"],
+  "agent-sdk": ["engine", "protocol", "tools"],
   cli: ["engine", "config", "protocol", "testkit", "acp", "mcp-server"],
   web: ["engine", "config", "protocol", "testkit"],
   // bench/reliability: the durability harnesses, a private top-level consumer like an app

@@ -1,7 +1,7 @@
 // `zeng -p` input from stdin: the whole of it as the prompt, or (`--input-format stream-json`)
 // Claude Code's user messages, one JSON line each.
 import { createInterface } from "node:readline";
-import type { SessionHandle, TurnSummary } from "@z-engine/engine";
+import { claudeUserText, type SessionHandle, type TurnSummary } from "@z-engine/engine";
 import { DialectError } from "./dialect-setup.js";
 
 /** What stdin is to these readers. */
@@ -15,17 +15,6 @@ export async function stdinPrompt(stdin: Stdin): Promise<string> {
   for await (const chunk of stdin) text += chunk as string;
   if (text.trim() === "") throw new DialectError("-p needs a prompt: stdin was empty");
   return text.replace(/\n$/, "");
-}
-
-function textOf(content: unknown): string | undefined {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return undefined;
-  const parts = content
-    .filter(
-      (b): b is { type: "text"; text: string } => b?.type === "text" && typeof b.text === "string",
-    )
-    .map((b) => b.text);
-  return parts.length > 0 ? parts.join("\n") : undefined;
 }
 
 /**
@@ -43,7 +32,7 @@ export function userMessageText(
   }
   const message = (parsed as { type?: unknown; message?: { content?: unknown } } | null) ?? {};
   if (message.type !== "user") return { ok: false, error: 'expected {"type":"user",...}' };
-  const text = textOf(message.message?.content);
+  const text = claudeUserText(message.message?.content);
   return text === undefined || text.trim() === ""
     ? { ok: false, error: "the user message has no text" }
     : { ok: true, text };

@@ -22,7 +22,7 @@ export type { EngineLogger, LogFields, LogMethod } from "./telemetry/logger.js";
 export type { TelemetryOptions } from "./telemetry/session-telemetry.js";
 /** The instrumentation scope name of the engine's tracer and meter. */
 export { INSTRUMENTATION_SCOPE } from "./telemetry/session-telemetry.js";
-export type { SessionOverrides } from "./settings/session-config.js";
+export type { HostAgent, SessionOverrides } from "./settings/session-config.js";
 export type { Submission, TurnSummary } from "./run/turn.js";
 export type { ModelCatalog, ModelInfo } from "./session/core.js";
 /** What `Engine.providerKey(folder)` finds: whether a key is needed and found, and where it is looked up. */
@@ -98,7 +98,13 @@ export { DEFER_ABOVE } from "./mcp/catalog.js";
 export type { McpCheck } from "./mcp/check.js";
 
 // Hooks (Claude Code's protocol)
-export type { HookDefinition, HookEventName, HookOutcome, HookTable } from "./hooks/types.js";
+export type {
+  HookCallback,
+  HookDefinition,
+  HookEventName,
+  HookOutcome,
+  HookTable,
+} from "./hooks/types.js";
 export { HOOK_EVENTS } from "./hooks/types.js";
 export type { HookSessionInfo } from "./hooks/runner.js";
 export { HookRunner } from "./hooks/runner.js";
@@ -108,6 +114,32 @@ export { catalogView, DEFAULT_MODEL_INFO, llmClientFactory } from "./settings/mo
 export { CANCELLED_RESULT } from "./batch/execute.js";
 export { HEADLESS_DENIAL } from "./batch/approvals.js";
 export { MAX_STOP_HOOK_CONTINUATIONS } from "./run/stop.js";
+
+// Claude Code's message shapes (the CLI's Claude-shaped output, @z-engine/agent-sdk)
+/** The shapes of `claude -p`'s stream-json lines and the Agent SDK's messages. */
+export type {
+  ClaudeAssistantMessage,
+  ClaudeContentBlock,
+  ClaudePermissionDenial,
+  ClaudeResultFacts,
+  ClaudeResultMessage,
+  ClaudeResultSubtype,
+  ClaudeStreamEvent,
+  ClaudeToolResultMessage,
+  ClaudeUsage,
+} from "./format/claude-messages.js";
+/**
+ * Builders of those shapes from events (each undefined for an event of another type; a
+ * fresh `uuid` each), the result from a turn's facts, and a user message's text. Never throw.
+ */
+export {
+  claudeAssistantMessage,
+  claudeResultMessage,
+  claudeStreamEvent,
+  claudeToolResultMessage,
+  claudeUsage,
+  claudeUserText,
+} from "./format/claude-messages.js";
 
 // Printing events as the CLI's text output does
 export {
@@ -164,6 +196,8 @@ export { QueryError } from "./queries/registry.js";
 export type { SessionStatus } from "./queries/status.js";
 export type { ContextUsage } from "./queries/context-usage.js";
 export { currentBadge, sessionStatus } from "./queries/status.js";
+/** The tool names a session offers (built-in, host, MCP), as the Agent SDK's init message lists them. */
+export { sessionToolNames } from "./queries/tools.js";
 /** The files changed since a checkpoint, with line diffs; revert a file or some of its hunks. */
 export type { ChangedFile, FileChangeStatus, SessionChanges } from "./queries/changes.js";
 export { MAX_CHANGED_FILES, sessionChanges } from "./queries/changes.js";

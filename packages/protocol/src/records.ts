@@ -19,8 +19,17 @@ export type PermissionMode = z.infer<typeof PermissionMode>;
  */
 export const ApprovalDecision = lazily(() =>
   z.discriminatedUnion("type", [
-    z.object({ type: z.literal("allowOnce") }),
-    z.object({ type: z.literal("allowSession"), rule: z.string().min(1) }),
+    // `updatedInput`: allowed with this input instead (the Agent SDK's canUseTool answer); the
+    // call is gated again on it (rules, hooks, policy) before it runs.
+    z.object({
+      type: z.literal("allowOnce"),
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+    }),
+    z.object({
+      type: z.literal("allowSession"),
+      rule: z.string().min(1),
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+    }),
     z.object({ type: z.literal("allowProject"), rule: z.string().min(1) }),
     z.object({ type: z.literal("deny"), feedback: z.string().optional() }),
   ]),

@@ -1,3 +1,4 @@
+import type { ClaudePermissionDenial } from "@z-engine/engine";
 import type { EventEnvelope } from "@z-engine/protocol";
 import {
   assistantLine,
@@ -35,13 +36,14 @@ export function claudeOutput(io: Io, options: ClaudeOutputOptions): OutputFormat
   let sessionId: string | undefined;
   let model = options.facts.model;
   let rounds = 0;
-  const calls = new Map<string, { name: string; input: unknown }>();
-  const denials: Array<Record<string, unknown>> = [];
+  const calls = new Map<string, { name: string; input: Record<string, unknown> }>();
+  const denials: ClaudePermissionDenial[] = [];
   const track = (envelope: EventEnvelope) => {
     const e = envelope.event;
     if (e.type === "assistantFinished")
       for (const b of e.message.content)
-        if (b.type === "toolUse") calls.set(b.id, { name: b.name, input: b.input });
+        if (b.type === "toolUse")
+          calls.set(b.id, { name: b.name, input: (b.input ?? {}) as Record<string, unknown> });
     if (e.type === "toolFinished" && e.status === "denied") {
       const call = calls.get(e.toolCallId);
       denials.push({

@@ -2,10 +2,11 @@ import { join, relative } from "node:path";
 import { type AgentDefinition, loadBuiltinAgents, parseAgentMarkdown } from "@z-engine/prompts";
 import type { ProjectFileReader } from "@z-engine/protocol";
 import type { DefinitionDoors } from "../commands/discover.js";
+import type { HostAgent } from "../settings/session-config.js";
 import { isPlainName } from "../util/plain-name.js";
 
 /** Where a definition came from; a project's agents are capped by their caller's mode. */
-export type AgentSource = "builtin" | "project" | "user";
+export type AgentSource = "builtin" | "project" | "user" | "host";
 
 /** One agent type the session can start. */
 export interface AgentType {
@@ -36,6 +37,8 @@ export interface AgentFolders {
   readonly homeDir?: string;
   /** The doors: the project's folders through `project`, the user's through `user`. */
   readonly files: DefinitionDoors;
+  /** The host's agents in code (SessionOverrides' `agents`), ahead of every file. */
+  readonly hostAgents?: Readonly<Record<string, HostAgent>>;
 }
 
 /** Larger agent files are reported, not read. */
@@ -103,6 +106,21 @@ export async function readAgentFile(
   return parsed;
 }
 
+function hostDefinition(name: string, agent: HostAgent): AgentDefinition {
+  return {
+    name,
+    description: agent.description,
+    tools: agent.tools && !agent.tools.includes("*") ? [...agent.tools] : undefined,
+    disallowedTools: [...(agent.disallowedTools ?? [])],
+    model: agent.model ?? "inherit",
+    permissionMode: undefined,
+    maxTurns: undefined,
+    skills: [],
+    color: undefined,
+    prompt: agent.prompt.trim(),
+  };
+}
+
 /**
  * Builds the session's agent catalog: custom definitions from the folders of
  * {@link agentFolders} (first name wins, so a project's agent shadows a user's, and either
@@ -113,6 +131,10 @@ export async function readAgentFile(
 export async function discoverAgents(folders: AgentFolders): Promise<AgentCatalog> {
   const types = new Map<string, AgentType>();
   const problems: AgentFileProblem[] = [];
+  for (const [name, agent] of Object.entries(folders.hostAgents ?? {})) {
+    if (!isPlainName(name)) problems.push({ path: `agents.${name}`, error: "not a plain name" });
+    else types.set(name, { definition: hostDefinition(name, agent), source: "host" });
+  }
   for (const { dir, source, files } of agentFolders(folders)) {
     for (const path of await markdownFiles(files, dir)) {
       const base = relative(dir, path).split(/[\\/]/).pop() ?? "";

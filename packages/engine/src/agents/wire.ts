@@ -4,6 +4,7 @@ import type { Session as StoreSession } from "@z-engine/store";
 import type { Tool } from "@z-engine/tools";
 import type { DefinitionDoors } from "../commands/discover.js";
 import type { SessionJobs } from "../ports/jobs.js";
+import type { HostAgent } from "../settings/session-config.js";
 import type { SessionCore } from "../session/core.js";
 import type { Journal } from "../session/journal.js";
 import { discoverAgents } from "./discover.js";
@@ -14,6 +15,8 @@ import { SessionAgents } from "./session-agents.js";
 /** What a session gives its agents. */
 export interface SessionAgentsWiring {
   readonly projectRoot: string;
+  /** The host's agents in code, ahead of the files'. */
+  readonly hostAgents?: Readonly<Record<string, HostAgent>>;
   readonly userConfigDir: string;
   readonly homeDir: string;
   /** The doors agent files are read through (the project's, the user's). */

@@ -19,6 +19,7 @@ import { linkedController } from "../util/abort.js";
 import type { ApprovalAnswer } from "./approvals.js";
 import { errorResult, type GateCore, type GatedCall, type GateRun, gateCall } from "./gate.js";
 import { type ToolCtxCore, type ToolCtxRun, toolCtx } from "./tool-ctx.js";
+import { regateWithInput } from "./updated-input.js";
 import { agentHookDeps, type HookDeps, runHook } from "../hooks/run-hook.js";
 import type { DecisionHost } from "../decisions/session-hub.js";
 import type { BashCheckRun } from "@z-engine/verify";
@@ -101,12 +102,12 @@ async function addRule(
 
 /** Resolves the asks: each answer becomes a ready call or a denied result. */
 async function settleAsks(
-  core: Pick<GateAllCore, "approvals"> & RuleCore & DecisionHost,
+  core: GateAllCore,
   calls: GatedCall[],
   turnId: TurnId,
-  signal: AbortSignal,
-  agentId?: AgentId,
+  run: GateRun & { readonly agentId?: AgentId },
 ): Promise<GatedCall[]> {
+  const { signal, agentId } = run;
   const asks = calls.filter((c): c is Extract<GatedCall, { kind: "ask" }> => c.kind === "ask");
   if (asks.length === 0) return calls;
   const answering = core.approvals.requestAll(
@@ -150,6 +151,10 @@ async function settleAsks(
     }
     if (d.type === "allowSession" || d.type === "allowProject")
       await addRule(core, d.rule, d.type === "allowProject", turnId);
+    if (d.type !== "allowProject" && d.updatedInput) {
+      settled.push(await regateWithInput(core, run, call, d.updatedInput));
+      continue;
+    }
     settled.push({
       kind: "ready",
       use: call.use,
@@ -176,6 +181,7 @@ async function postToolHook(
     {
       tool_name: call.tool.name,
       tool_input: call.input,
+      tool_use_id: call.use.id,
       tool_response: { content: text, is_error: isError },
     },
     { subject: call.tool.name, signal },
@@ -334,7 +340,7 @@ export async function gateAll(
     if (run.signal.aborted) gated.push(cancelledCall(use));
     else gated.push(await gateCall(core, run, use, invalidInputs.get(use.id)));
   }
-  return settleAsks(core, gated, turnId, run.signal, run.agentId);
+  return settleAsks(core, gated, turnId, run);
 }
 
 /**

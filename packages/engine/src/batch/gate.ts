@@ -152,7 +152,7 @@ export async function gateCall(
   const hook = await runHook(
     agentHookDeps(core, run.agent),
     "PreToolUse",
-    { tool_name: use.name, tool_input: input },
+    { tool_name: use.name, tool_input: input, tool_use_id: use.id },
     { subject: use.name, signal },
   );
   if (hook?.blocked) return answered(`Blocked by a PreToolUse hook: ${hook.blockReason}`, "denied");

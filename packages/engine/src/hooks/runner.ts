@@ -1,5 +1,6 @@
 import type { ChildEnvironment, ChildFolder } from "@z-engine/host";
 import { readHookResult, type SingleHookResult } from "./parse-output.js";
+import { runCallback } from "./run-callback.js";
 import { runHookProcess } from "./spawn.js";
 import {
   emptyHookOutcome,
@@ -65,15 +66,20 @@ export class HookRunner {
     );
     if (hooks.length === 0)
       return warnings.length ? { ...emptyHookOutcome, warnings } : emptyHookOutcome;
-    const stdin = JSON.stringify({
+    const input = {
       session_id: this.session.sessionId,
       transcript_path: this.session.transcriptPath,
       cwd: this.session.cwd,
       hook_event_name: event,
       ...fields,
-    });
+    };
+    const stdin = JSON.stringify(input);
     const results = await Promise.all(
-      hooks.map((hook) => this.runOne(event, hook, stdin, options.signal)),
+      hooks.map((hook) =>
+        hook.callback
+          ? runCallback(event, hook, hook.callback, input, options.signal)
+          : this.runOne(event, hook, stdin, options.signal),
+      ),
     );
     return combine(results, warnings);
   }

@@ -12,12 +12,25 @@ export const HOOK_EVENTS = [
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
+/**
+ * A host's hook in code (the Agent SDK's hook callbacks): it gets the input a command hook
+ * reads on stdin and answers what one would print as JSON (`{}` to continue). A throw or a
+ * timeout is a warning, as a failing command's is.
+ */
+export type HookCallback = (
+  input: Readonly<Record<string, unknown>>,
+  signal: AbortSignal,
+) => Promise<Readonly<Record<string, unknown>> | undefined>;
+
 /** One configured hook (`[[hooks.<Event>]]` with matcher, command, timeout_secs). */
 export interface HookDefinition {
   /** A regex on the tool name (or the event's subject); `*` or empty matches all. */
   readonly matcher: string;
+  /** The shell command; for a callback, the name its warnings use. */
   readonly command: string;
   readonly timeoutSecs: number;
+  /** Runs in process instead of `command` (a session's `hookCallbacks`). */
+  readonly callback?: HookCallback;
 }
 
 /** The hooks of a session, by event. */

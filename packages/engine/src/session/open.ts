@@ -276,6 +276,7 @@ async function assemble(
   let built: EngineSession | undefined;
   const agents = await sessionAgents({
     projectRoot,
+    ...(prep.overrides.agents ? { hostAgents: prep.overrides.agents } : {}),
     userConfigDir: ctx.paths.configDir,
     homeDir: ctx.homeDir,
     files: { project: doors.project, user: doors.user },

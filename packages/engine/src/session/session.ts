@@ -360,6 +360,22 @@ export class EngineSession implements SessionCore {
     this.endWaiters.delete(turnId);
   }
 
+  /** Drops the queued turns; a waiter on one is answered that it never ran. */
+  private dropQueued(reason: string): void {
+    for (const { turnId } of this.queue.splice(0)) {
+      const summary: TurnSummary = {
+        turnId,
+        outcome: null,
+        reason,
+        usage: emptyUsage(),
+        badge: { status: "notApplicable", reason: "no turn ran", checks: [] },
+        durationMs: 0,
+      };
+      for (const wake of this.endWaiters.get(turnId) ?? []) wake(summary);
+      this.endWaiters.delete(turnId);
+    }
+  }
+
   private unknown(what: string, id: string): Promise<void> {
     return this.journal.notice("warning", `${what}.unknown`, `no pending ${what} has the id ${id}`);
   }
@@ -385,7 +401,9 @@ export class EngineSession implements SessionCore {
 
   private pump(): void {
     if (this.running) return;
-    const queued = this.closing ? undefined : this.queue.shift();
+    // Closing: a turn queued meanwhile (a submit still in the command chain) never runs.
+    if (this.closing) this.dropQueued("the session closed before the turn ran");
+    const queued = this.queue.shift();
     if (!queued) {
       for (const wake of this.idleWaiters.splice(0)) wake();
       return;
@@ -451,7 +469,7 @@ export class EngineSession implements SessionCore {
    */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      this.queue.length = 0;
+      this.dropQueued("the session closed before the turn ran");
       this.running?.controller.abort(new UserStop("cancel"));
       // A turn waiting on git (a snapshot blocked on a FIFO the project swapped in) does not
       // see the cancel: past a grace, the lifetime's abort kills the session's git calls.

@@ -6,7 +6,12 @@ import {
   type RuleError,
 } from "@z-engine/policy";
 import type { Effort, PermissionMode, VerificationMode } from "@z-engine/protocol";
-import { HOOK_EVENTS, type HookTable } from "../hooks/types.js";
+import {
+  HOOK_EVENTS,
+  type HookDefinition,
+  type HookEventName,
+  type HookTable,
+} from "../hooks/types.js";
 
 /** Per-session choices that override the settings (the CLI's flags). */
 export interface SessionOverrides {
@@ -36,6 +41,30 @@ export interface SessionOverrides {
    * (`--strict-mcp-config`, the Agent SDK's `mcpServers` with `strictMcpConfig`).
    */
   readonly mcpServers?: Readonly<Record<string, McpServer>>;
+  /**
+   * The host's hooks in code (the Agent SDK's `hooks`), each with `callback` set, run after
+   * the settings' hooks of the same event. They are the host's own code: no trust gate.
+   */
+  readonly hookCallbacks?: HookTable;
+  /**
+   * Subagent types defined in code (the Agent SDK's `agents`), by name: offered by the Agent
+   * tool before the files' agents of the same name (a host's definition wins).
+   */
+  readonly agents?: Readonly<Record<string, HostAgent>>;
+}
+
+/** A subagent type a host defines in code. */
+export interface HostAgent {
+  /** When to use it (the Agent tool lists it). */
+  readonly description: string;
+  /** Its system prompt. */
+  readonly prompt: string;
+  /** The tools it may use (default: every tool its parent has). */
+  readonly tools?: readonly string[];
+  /** Tools it may never use. */
+  readonly disallowedTools?: readonly string[];
+  /** `inherit` (default), a role, an alias or a model id, as an agent file's `model:`. */
+  readonly model?: string;
 }
 
 /** What a session runs with, mapped from the effective settings. */
@@ -86,6 +115,16 @@ export function hookTable(settings: EffectiveSettings): HookTable {
   return table;
 }
 
+function withCallbacks(table: HookTable, callbacks: HookTable | undefined): HookTable {
+  if (!callbacks) return table;
+  const out: Partial<Record<HookEventName, readonly HookDefinition[]>> = { ...table };
+  for (const event of HOOK_EVENTS) {
+    const more = callbacks[event] ?? [];
+    if (more.length > 0) out[event] = [...(table[event] ?? []), ...more];
+  }
+  return out;
+}
+
 /** Maps loaded settings (and the session's overrides) onto what the session runs with. Never throws. */
 export function sessionConfig(
   loaded: LoadedSettings,
@@ -112,6 +151,6 @@ export function sessionConfig(
     compactAtPercent: s.context.compact_at_percent,
     rules,
     ruleErrors,
-    hooks: hookTable(s),
+    hooks: withCallbacks(hookTable(s), overrides.hookCallbacks),
   };
 }

@@ -74,6 +74,8 @@ describe("PreToolUse hooks", () => {
       hook_event_name: "PreToolUse",
       tool_name: "Bash",
       tool_input: { command: "touch blocked.txt" },
+      // Claude Code's field: the call's id (the Agent SDK hands it to callbacks too).
+      tool_use_id: expect.stringMatching(/.+/),
     });
   });
 
