@@ -118,6 +118,7 @@ function hostDefinition(name: string, agent: HostAgent): AgentDefinition {
     skills: [],
     color: undefined,
     prompt: agent.prompt.trim(),
+    hooks: { hooks: [], problems: [] },
   };
 }
 
