@@ -31,6 +31,11 @@ export type { McpPromptCommand, McpPromptFetch, SessionMcp } from "./mcp/prompts
 export { promptArguments } from "./mcp/prompts.js";
 export { DEFER_ABOVE } from "./mcp/catalog.js";
 export type { McpCheck } from "./mcp/check.js";
+/**
+ * A trusted project's servers that replace the user's of the same name (their user-level
+ * allow rules do not carry over), and the trust report's line naming them.
+ */
+export { replacedMcpServers, replacedServersText } from "./mcp/replaced.js";
 
 // Hooks (Claude Code's protocol)
 export type { HookDefinition, HookEventName, HookOutcome, HookTable } from "./hooks/types.js";

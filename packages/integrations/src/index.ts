@@ -19,16 +19,29 @@ export {
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_START_TIMEOUT_MS,
   McpConnection,
+  WAIT_NOTICE_MS,
 } from "./mcp/connection.js";
 /** A fetched prompt as text messages. */
 export type { PromptText } from "./mcp/prompt-text.js";
 /** `${VAR}` / `${VAR:-default}` expansion as `.mcp.json` uses it. */
 export type { Expanded, ExpandEnv } from "./mcp/expand.js";
 export { expandVars } from "./mcp/expand.js";
-/** Tool names: `mcp__<server>__<tool>`, other characters become `_`. */
-export { mcpToolName, sanitizeMcpName } from "./mcp/naming.js";
-/** MCP results as content blocks. */
-export { convertCallResult } from "./mcp/convert.js";
+/**
+ * Tool names: `mcp__<server>__<tool>`, other characters become `_`; unique names of at most
+ * 64 characters per server, and the server names rules could not tell apart.
+ */
+export type { AssignedNames, ToolRename } from "./mcp/naming.js";
+export {
+  assignToolNames,
+  MAX_TOOL_NAME_LENGTH,
+  mcpToolName,
+  sanitizeMcpName,
+  serverNameProblem,
+} from "./mcp/naming.js";
+/** Server text (descriptions, instructions) without hidden characters, cut to a length. */
+export { cleanServerText, MAX_DESCRIPTION_LENGTH } from "./mcp/clean-text.js";
+/** MCP results as content blocks (images capped per result). */
+export { convertCallResult, MAX_IMAGES_PER_RESULT } from "./mcp/convert.js";
 
 // LSP: the language-server client manager (lsp/). vscode-languageserver-protocol is loaded
 // only when the first server starts.

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A small MCP server written with the SDK, for tests: one behaviour per tool. Run it as
-// `node test-server.mjs [--http PORT | --sse PORT] [--tools N] [--delay-start MS]`; in the
+// `node test-server.mjs [--http PORT | --sse PORT] [--tools N] [--delay-start MS]
+// [--odd-names] [--log-lists]`; in the
 // HTTP modes it prints `listening <port>` on stdout once it accepts connections. With
 // MCP_TEST_LOG set, it appends one line per notable event (started, cancelled) to that file.
 import { appendFileSync } from "node:fs";
@@ -77,7 +78,34 @@ const baseTools = [
     description: "A tool whose name needs sanitizing.",
     inputSchema: object(),
   },
+  {
+    name: "flood",
+    description: "Announces list_changed `count` times in a row.",
+    inputSchema: object({ count: { type: "number" } }, ["count"]),
+  },
+  {
+    name: "images",
+    description: "Returns `count` tiny PNGs.",
+    inputSchema: object({ count: { type: "number" } }, ["count"]),
+  },
+  { name: "silent", description: "Never answers (no progress either).", inputSchema: object() },
+  {
+    name: "compact",
+    description: "Returns structured content whose text block is the same JSON, compact.",
+    inputSchema: object(),
+  },
 ];
+if (argv.includes("--odd-names"))
+  baseTools.push(
+    { name: "a.b", description: "Dotted.", inputSchema: object() },
+    { name: "a_b", description: "Underscored.", inputSchema: object() },
+    { name: `long${"x".repeat(212)}`, description: "A 216-character name.", inputSchema: object() },
+    {
+      name: "hidden",
+      description: `Looks\u0000 safe\u202e.exe\u2066 here\u200b.${" pad".repeat(1500)}`,
+      inputSchema: object(),
+    },
+  );
 for (let i = 0; i < extraTools; i++)
   baseTools.push({
     name: `t${i}`,
@@ -93,7 +121,10 @@ function makeServer() {
     { name: "z-test-server", version: "1.0.0" },
     { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} } },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (argv.includes("--log-lists")) log("tools/list");
+    return { tools };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = request.params.arguments ?? {};
     switch (request.params.name) {
@@ -162,6 +193,28 @@ function makeServer() {
         return text("grown");
       case "env":
         return text(process.env[String(args.name)] ?? "(unset)");
+      case "flood":
+        for (let i = 0; i < Number(args.count); i++) await server.sendToolListChanged();
+        return text("flooded");
+      case "images":
+        return {
+          content: Array.from({ length: Number(args.count) }, () => ({
+            type: "image",
+            data: PNG,
+            mimeType: "image/png",
+          })),
+        };
+      case "silent":
+        log("silent started");
+        await new Promise((resolve) =>
+          extra.signal.addEventListener("abort", resolve, { once: true }),
+        );
+        return text("cancelled");
+      case "compact":
+        return {
+          content: [{ type: "text", text: JSON.stringify({ sum: 3, parts: [1, 2] }) }],
+          structuredContent: { sum: 3, parts: [1, 2] },
+        };
       case "pid":
         return text(String(process.pid));
       case "grown":
@@ -177,9 +230,14 @@ function makeServer() {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
       { uri: "test://readme", name: "readme", description: "The read-me.", mimeType: "text/plain" },
+      { uri: "test://big", name: "big", description: "40,000 characters.", mimeType: "text/plain" },
     ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    if (request.params.uri === "test://big")
+      return {
+        contents: [{ uri: "test://big", mimeType: "text/plain", text: "r".repeat(40_000) }],
+      };
     if (request.params.uri !== "test://readme")
       throw new Error(`no resource ${request.params.uri}`);
     return { contents: [{ uri: "test://readme", mimeType: "text/plain", text: "Read me first." }] };

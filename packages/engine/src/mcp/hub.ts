@@ -1,6 +1,6 @@
 import type { ReminderQueue } from "@z-engine/context";
 import type { McpServer } from "@z-engine/config";
-import { McpConnection } from "@z-engine/integrations";
+import { McpConnection, sanitizeMcpName, serverNameProblem } from "@z-engine/integrations";
 import type { McpServerStatus, ToolSpec } from "@z-engine/protocol";
 import {
   listMcpResourcesTool,
@@ -13,7 +13,7 @@ import type { Journal } from "../session/journal.js";
 
 /** Where the hub reports: a session's journal, or a quiet one for `zeng mcp list`. */
 export type McpReporter = Pick<Journal, "emit" | "notice">;
-import { DEFER_ABOVE, deferredReminderText, serverTools } from "./catalog.js";
+import { DEFER_ABOVE, deferredReminderText, renameNotice, serverTools } from "./catalog.js";
 import { type ServerEntry, serverEntries } from "./specs.js";
 
 /** What a session's hub is built from. */
@@ -29,9 +29,13 @@ export interface McpHubOptions {
 
 interface Running {
   readonly entry: ServerEntry;
-  /** Null when the entry is disabled (`enabled = false`). */
+  /** Null when the entry is disabled (`enabled = false`) or cannot be used (`problem`). */
   readonly conn: McpConnection | null;
+  /** Why the entry is not started (a name that would make rules ambiguous). */
+  readonly problem?: string;
   lastEvent?: string;
+  /** The last rename notice given for its tools. */
+  lastRenames?: string;
 }
 
 interface ToolCache {
@@ -39,6 +43,35 @@ interface ToolCache {
   readonly tools: readonly Tool[];
   readonly byName: ReadonlyMap<string, Tool>;
   readonly specs: Map<string, ToolSpec>;
+}
+
+/** An entry and, when it cannot be started, why. */
+interface CheckedEntry {
+  readonly entry: ServerEntry;
+  readonly problem?: string;
+}
+
+/**
+ * The entries with the ones that cannot be used marked: a name `mcp__` rules could not tell
+ * apart (see `serverNameProblem`), or one that names the same rules as an earlier entry
+ * (`a.b` and `a_b` are both `mcp__a_b`).
+ */
+function checkedEntries(entries: readonly ServerEntry[]): CheckedEntry[] {
+  const byRuleName = new Map<string, string>();
+  return entries.map((entry) => {
+    const name = entry.spec.name;
+    const problem = serverNameProblem(name);
+    if (problem) return { entry, problem };
+    const rule = sanitizeMcpName(name);
+    const first = byRuleName.get(rule);
+    if (first !== undefined)
+      return {
+        entry,
+        problem: `the name "${name}" is "${rule}" in tool names and rules, as the server "${first}" is (rename one of them)`,
+      };
+    byRuleName.set(rule, name);
+    return { entry };
+  });
 }
 
 /** The MCP tools every session with servers gets, before the servers' own. */
@@ -88,6 +121,11 @@ export class McpHub {
     this.release = () => {};
   }
 
+  /** A notice from the MCP servers' side (a slow call, a login needed); never rejects. */
+  report(level: "info" | "warning", code: string, message: string): void {
+    this.track(this.options.journal.notice(level, code, message));
+  }
+
   /** True when any server is configured (enabled or not). */
   get configured(): boolean {
     return this.servers.size > 0;
@@ -100,8 +138,8 @@ export class McpHub {
    */
   reconcile(servers: Readonly<Record<string, McpServer>>): void {
     if (this.closed) return;
-    const entries = serverEntries(servers);
-    const names = new Set(entries.map((e) => e.spec.name));
+    const entries = checkedEntries(serverEntries(servers));
+    const names = new Set(entries.map((e) => e.entry.spec.name));
     for (const [name, running] of [...this.servers]) {
       if (names.has(name)) continue;
       this.servers.delete(name);
@@ -109,20 +147,30 @@ export class McpHub {
       this.emit({ ...this.statusOf(running), state: "stopped", tools: 0 });
     }
     const starting: Running[] = [];
-    for (const entry of entries) {
+    for (const checked of entries) {
+      const entry = checked.entry;
       const existing = this.servers.get(entry.spec.name);
-      if (existing?.entry.key === entry.key) continue;
+      if (existing?.entry.key === entry.key && existing.problem === checked.problem) continue;
       if (existing) this.track(existing.conn?.close());
-      const running = this.running(entry);
+      const running = this.running(checked);
       this.servers.set(entry.spec.name, running);
       if (running.conn) starting.push(running);
       else this.changed(running);
+      if (running.problem)
+        this.track(
+          this.options.journal.notice(
+            "warning",
+            "mcp.servers",
+            `MCP server ${entry.spec.name} failed: ${running.problem}`,
+          ),
+        );
     }
     this.invalidate();
     if (starting.length > 0) this.track(this.startAll(starting));
   }
 
-  private running(entry: ServerEntry): Running {
+  private running({ entry, problem }: CheckedEntry): Running {
+    if (problem) return { entry, conn: null, problem };
     const running: Running = {
       entry,
       conn: entry.enabled
@@ -186,6 +234,14 @@ export class McpHub {
 
   private statusOf(r: Running): McpServerStatus {
     const conn = r.conn;
+    if (r.problem)
+      return {
+        name: r.entry.spec.name,
+        state: "failed",
+        transport: r.entry.spec.type,
+        tools: 0,
+        error: r.problem,
+      };
     return {
       name: r.entry.spec.name,
       state: conn ? conn.state : "disabled",
@@ -227,12 +283,22 @@ export class McpHub {
   private tools(): ToolCache {
     if (this.cache?.version === this.version) return this.cache;
     const tools: Tool[] = [];
-    for (const r of this.servers.values())
-      if (r.conn)
-        tools.push(...serverTools(r.entry.spec.name, r.conn.tools, r.entry.disabledTools));
+    for (const r of this.servers.values()) {
+      if (!r.conn) continue;
+      const catalog = serverTools(r.entry.spec.name, r.conn.tools, r.entry.disabledTools);
+      tools.push(...catalog.tools);
+      this.reportRenames(r, renameNotice(r.entry.spec.name, catalog.renamed));
+    }
     const byName = new Map(tools.map((t) => [t.name, t]));
     this.cache = { version: this.version, tools, byName, specs: new Map() };
     return this.cache;
+  }
+
+  /** One notice per new set of renamed or left-out tools of a server. */
+  private reportRenames(r: Running, text: string): void {
+    if (text === (r.lastRenames ?? "")) return;
+    r.lastRenames = text;
+    if (text) this.track(this.options.journal.notice("warning", "mcp.toolNames", text));
   }
 
   /**

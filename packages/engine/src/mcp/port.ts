@@ -1,4 +1,4 @@
-import { McpError } from "@z-engine/integrations";
+import { McpError, sanitizeMcpName } from "@z-engine/integrations";
 import { errorOutput, type McpPort, textOutput, type ToolOutput } from "@z-engine/tools";
 import type { McpHub } from "./hub.js";
 
@@ -50,6 +50,7 @@ export function hubPort(hub: McpHub): McpPort {
       try {
         const result = await conn.callTool(tool, (input ?? {}) as Record<string, unknown>, {
           signal,
+          onWaiting: waitingNotice(hub, server, tool, options.onProgress),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
           ...(options.vision !== undefined ? { vision: options.vision } : {}),
         });
@@ -85,5 +86,39 @@ export function hubPort(hub: McpHub): McpPort {
       const text = parts.join("\n");
       return loaded.length > 0 ? textOutput(text) : errorOutput(text);
     },
+    ruleName: (server) =>
+      hub.status().some((s) => s.name === server) ? sanitizeMcpName(server) : undefined,
+    resourceServers: () =>
+      hub
+        .connections()
+        .filter((c) => c.state === "ready" && c.offers("resources"))
+        .map((c) => c.name),
+  };
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+
+/**
+ * What a silent call tells: each time, a progress line (live, for the card); the first time,
+ * a notice in the log, so that a host sees why the turn is waiting.
+ */
+function waitingNotice(
+  hub: McpHub,
+  server: string,
+  tool: string,
+  onProgress: ((text: string) => void) | undefined,
+): (silentMs: number, limitMs: number) => void {
+  let told = false;
+  return (silentMs, limitMs) => {
+    onProgress?.(
+      `waiting for the MCP server "${server}": no answer for ${seconds(silentMs)} (gives up after ${seconds(limitMs)})`,
+    );
+    if (told) return;
+    told = true;
+    hub.report(
+      "warning",
+      "mcp.slowCall",
+      `The MCP server "${server}" has not answered the call of ${tool} for ${seconds(silentMs)}; the call gives up after ${seconds(limitMs)} without news (set \`timeout\` in the server's entry to change it).`,
+    );
   };
 }

@@ -23,6 +23,7 @@ import { sessionAgents } from "../agents/wire.js";
 import { FastModelSide } from "../ports/side-model.js";
 import { McpHub } from "../mcp/hub.js";
 import { hubPort } from "../mcp/port.js";
+import { replacedMcpServers, replacedServersText } from "../mcp/replaced.js";
 import {
   type SessionConfig,
   type SessionOverrides,
@@ -386,6 +387,8 @@ async function announce(
       { projectRoot: session.projectRoot, withheld, decision: "required" },
       { type: "trustRequired", projectRoot: session.projectRoot, withheld },
     );
+    const replaced = replacedServersText(replacedMcpServers(loaded.layers));
+    if (replaced) await session.journal.notice("warning", "trust.mcpReplaced", replaced);
   }
 }
 

@@ -1,5 +1,6 @@
 import { HookRunner } from "../hooks/runner.js";
 import type { McpHub } from "../mcp/hub.js";
+import { replacedMcpServers, replacedServersText } from "../mcp/replaced.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
 import { type SessionOverrides, sessionConfig } from "../settings/session-config.js";
 import type { Journal } from "./journal.js";
@@ -44,7 +45,9 @@ export async function trustWorkspace(
     return;
   }
   const previous = session.state.settings.config;
-  const withheld = [...loadProjectSettings(ctx, root, overrides).withheld];
+  const before = loadProjectSettings(ctx, root, overrides);
+  const withheld = [...before.withheld];
+  const replaced = replacedServersText(replacedMcpServers(before.layers));
   await ctx.trustStore.trust(root);
   const loaded = loadProjectSettings(ctx, root, overrides);
   const config = sessionConfig(loaded, overrides);
@@ -75,4 +78,5 @@ export async function trustWorkspace(
       ? `${root} is trusted; its project settings now apply (${withheld.join(", ")}).`
       : `${root} is trusted; its project settings now apply.`,
   );
+  if (replaced) await session.journal.notice("warning", "trust.mcpReplaced", replaced);
 }

@@ -7,6 +7,7 @@ import {
 } from "@z-engine/policy";
 import type { Effort, PermissionMode, VerificationMode } from "@z-engine/protocol";
 import { HOOK_EVENTS, type HookTable } from "../hooks/types.js";
+import { replacedMcpServers, withoutReplacedAllows } from "../mcp/replaced.js";
 
 /** Per-session choices that override the settings (the CLI's flags). */
 export interface SessionOverrides {
@@ -76,8 +77,10 @@ export function sessionConfig(
 ): SessionConfig {
   const s = loaded.settings;
   const ruleErrors: RuleError[] = [];
+  // A trusted project's server named like one of the user's does not get the user's allow rules.
+  const replaced = loaded.trusted ? replacedMcpServers(loaded.layers) : [];
   const rules: PermissionRules = {
-    allow: compileList(s.permissions.allow, ruleErrors),
+    allow: compileList(withoutReplacedAllows(s.permissions.allow, replaced), ruleErrors),
     ask: compileList(s.permissions.ask, ruleErrors),
     deny: compileList(s.permissions.deny, ruleErrors),
   };

@@ -14,11 +14,18 @@ import {
 } from "./types.js";
 import { convertCallResult, convertReadResult } from "./convert.js";
 import { type PromptText, promptMessages } from "./prompt-text.js";
+import { waitReporter } from "./wait-reporter.js";
 
 /** Start (connect and first tool list) allowed when the spec sets no timeout. */
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
 /** A call allowed when the spec sets no timeout (progress notifications restart the clock). */
-export const DEFAULT_CALL_TIMEOUT_MS = 600_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+/** A tool listing after `tools/list_changed` waits for the server to be quiet this long. */
+const LIST_QUIET_MS = 30;
+/** ...but no longer than this after the first notice. */
+const LIST_MAX_WAIT_MS = 2000;
+/** How long a call waits in silence before its `onWaiting` is told (then again as often). */
+export const WAIT_NOTICE_MS = 15_000;
 
 /** What an {@link McpConnection} is built from. */
 export interface McpConnectionOptions {
@@ -30,6 +37,8 @@ export interface McpConnectionOptions {
   /** Called after each change of state or of the tool list. Must not throw. */
   readonly onChange?: () => void;
   readonly clock?: () => number;
+  /** How often a silent call reports through `onWaiting` (default: a quarter of its limit, at most {@link WAIT_NOTICE_MS}). */
+  readonly waitNoticeMs?: number;
 }
 
 /**
@@ -52,6 +61,10 @@ export class McpConnection {
   private opened: OpenedTransport | undefined;
   private closed = false;
   private reconnectSpent = false;
+  /** Set when `tools/list_changed` came and the list was not fetched since. */
+  private refreshAgain = false;
+  /** Restarts the quiet period before a listing (while one is being waited for). */
+  private quiet: (() => void) | undefined;
   private reconnecting: Promise<void> | undefined;
   private starting: Promise<void> | undefined;
   private capabilities: { resources: boolean; prompts: boolean } = {
@@ -113,11 +126,7 @@ export class McpConnection {
     const client = sdk.newClient();
     client.onclose = () => this.dropped(client);
     client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
-      if (this.client !== client) return;
-      const run = this.refreshTools(client).finally(() => {
-        if (this.refreshing === run) this.refreshing = undefined;
-      });
-      this.refreshing = run;
+      if (this.client === client) this.toolsChanged(client);
     });
     try {
       await client.connect(opened.transport, { timeout });
@@ -146,6 +155,50 @@ export class McpConnection {
         .then((r) => ({ items: r.tools, next: r.nextCursor })),
     );
     return tools.map(toTool);
+  }
+
+  /**
+   * A flood of `tools/list_changed` costs one listing, not one per notice: the listing starts
+   * once the server has been quiet for {@link LIST_QUIET_MS} (or {@link LIST_MAX_WAIT_MS}
+   * after the first notice, for a server that never stops), and notices that come while it
+   * runs ask for one more. `refreshing` is set from the first notice on, so a request waits
+   * for the new list.
+   */
+  private toolsChanged(client: Client): void {
+    this.refreshAgain = true;
+    if (this.refreshing) {
+      this.quiet?.();
+      return;
+    }
+    const run = (async () => {
+      while (this.refreshAgain && this.client === client) {
+        await this.quietPeriod();
+        this.refreshAgain = false;
+        await this.refreshTools(client);
+      }
+    })().finally(() => {
+      if (this.refreshing === run) this.refreshing = undefined;
+    });
+    this.refreshing = run;
+  }
+
+  /** Resolves once no notice came for LIST_QUIET_MS, or LIST_MAX_WAIT_MS passed. */
+  private quietPeriod(): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        clearTimeout(cap);
+        this.quiet = undefined;
+        resolve();
+      };
+      const cap = setTimeout(done, LIST_MAX_WAIT_MS).unref();
+      this.quiet = () => {
+        clearTimeout(timer);
+        timer = setTimeout(done, LIST_QUIET_MS).unref();
+      };
+      this.quiet();
+    });
   }
 
   private async refreshTools(client: Client): Promise<void> {
@@ -225,20 +278,26 @@ export class McpConnection {
     options: McpCallOptions & { readonly vision?: boolean },
   ): Promise<McpCallResult> {
     return this.request(`the call of ${tool}`, options.signal, async (client) => {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: options.signal,
-        timeout: this.callTimeout(),
-        resetTimeoutOnProgress: true,
-        ...(options.onProgress
-          ? {
-              onprogress: (p: { progress: number; total?: number; message?: string }) =>
-                options.onProgress?.(
-                  p.message ?? `progress ${p.progress}${p.total ? `/${p.total}` : ""}`,
-                ),
-            }
-          : {}),
-      });
-      return convertCallResult(result, options.vision ?? true);
+      const limit = this.callTimeout();
+      // A short limit reports sooner: four times before it gives up, at most every 15 s.
+      const every = this.options.waitNoticeMs ?? Math.min(WAIT_NOTICE_MS, Math.max(50, limit / 4));
+      const waiting = waitReporter(options, limit, every);
+      try {
+        const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+          signal: options.signal,
+          timeout: limit,
+          resetTimeoutOnProgress: true,
+          onprogress: (p: { progress: number; total?: number; message?: string }) => {
+            waiting.heard();
+            options.onProgress?.(
+              p.message ?? `progress ${p.progress}${p.total ? `/${p.total}` : ""}`,
+            );
+          },
+        });
+        return convertCallResult(result, options.vision ?? true);
+      } finally {
+        waiting.stop();
+      }
     });
   }
 

@@ -60,6 +60,11 @@ export interface McpCallOptions {
   readonly signal: AbortSignal;
   /** A progress notification of the server, as one line of text. */
   readonly onProgress?: (text: string) => void;
+  /**
+   * The server has sent nothing about this call for `silentMs` (reported every
+   * `WAIT_NOTICE_MS`); it gives up at `limitMs` of silence. Must not throw.
+   */
+  readonly onWaiting?: (silentMs: number, limitMs: number) => void;
 }
 
 /** An operational failure talking to a server; `code` says which kind. */
