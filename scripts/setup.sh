@@ -31,3 +31,6 @@ fi
 
 pnpm install --frozen-lockfile --reporter=append-only | tail -n 3
 pnpm build --output-logs=errors-only
+
+# The MCP conformance suite and the Node 22 it runs on, pinned, outside the workspace.
+node packages/engine/bench/conformance/install.mjs >/dev/null

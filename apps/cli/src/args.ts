@@ -38,6 +38,11 @@ export type Command =
   | { readonly kind: "headless"; readonly args: HeadlessArgs }
   | { readonly kind: "trust"; readonly dir?: string }
   | { readonly kind: "mcpList"; readonly cwd?: string }
+  | {
+      readonly kind: "mcpLogin" | "mcpLogout";
+      readonly server: string;
+      readonly cwd?: string;
+    }
   | { readonly kind: "demo" };
 
 /** The parser's answer: a command, or the one-line reason the usage is bad. */
@@ -163,21 +168,29 @@ function headless(flags: Map<FlagName, string>): HeadlessArgs {
   };
 }
 
-/** `zeng mcp list [--cwd DIR]`. */
+/** `zeng mcp list [--cwd DIR]`, `zeng mcp login|logout SERVER [--cwd DIR]`. */
 function mcpCommand(rest: string[], flags: Map<FlagName, string>): Command {
   const stray = [...flags.keys()].find((f) => f !== "help" && f !== "cwd");
   if (stray) throw new UsageError(`${shown(stray)} does not apply to \`zeng mcp\``);
   if (flags.has("help")) return { kind: "usage" };
-  if (rest[0] !== "list")
-    throw new UsageError(
-      rest[0] === undefined
-        ? "zeng mcp needs a command: list"
-        : `unknown mcp command ${quote(rest[0])}`,
-    );
-  if (rest.length > 1)
-    throw new UsageError(`unexpected argument ${quote(rest[1] as string)} after mcp list`);
+  const [verb, server, extra] = rest;
   const cwd = flags.get("cwd");
-  return cwd === undefined ? { kind: "mcpList" } : { kind: "mcpList", cwd };
+  const at = cwd === undefined ? {} : { cwd };
+  if (verb === "login" || verb === "logout") {
+    if (server === undefined) throw new UsageError(`zeng mcp ${verb} needs a server name`);
+    if (extra !== undefined)
+      throw new UsageError(`unexpected argument ${quote(extra)} after mcp ${verb} ${server}`);
+    return { kind: verb === "login" ? "mcpLogin" : "mcpLogout", server, ...at };
+  }
+  if (verb !== "list")
+    throw new UsageError(
+      verb === undefined
+        ? "zeng mcp needs a command: list, login or logout"
+        : `unknown mcp command ${quote(verb)}`,
+    );
+  if (server !== undefined)
+    throw new UsageError(`unexpected argument ${quote(server)} after mcp list`);
+  return { kind: "mcpList", ...at };
 }
 
 function subcommand(name: string, rest: string[], flags: Map<FlagName, string>): Command {

@@ -38,6 +38,11 @@ async function dispatch(command: Command): Promise<number> {
       const { runMcpList } = await import("./mcp-list.js");
       return runMcpList(command.cwd, io, process.env);
     }
+    case "mcpLogin":
+    case "mcpLogout": {
+      const { runMcpLogin } = await import("./mcp-login.js");
+      return runMcpLogin(command, io, process.env);
+    }
     case "demo": {
       const { runDemo } = await import("./demo.js");
       return runDemo(io, process.env);

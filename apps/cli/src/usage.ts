@@ -7,6 +7,8 @@ Usage:
   zeng demo                    the "fix the failing test" walkthrough (scripted model, no key, no network)
   zeng trust [DIR]             trust a project folder (default: the working directory)
   zeng mcp list [--cwd DIR]    start the folder's MCP servers, print each one's state, stop them
+  zeng mcp login SERVER [--cwd DIR]   log in to a remote MCP server (OAuth, in your browser)
+  zeng mcp logout SERVER [--cwd DIR]  forget its tokens
   zeng --help | --version
 
 Options:

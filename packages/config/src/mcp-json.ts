@@ -9,10 +9,27 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 const REMOTE_TYPES = new Set(["http", "sse", "streamable-http"]);
 
+/** Claude Code's `oauth` keys (camelCase) and ours. */
+const OAUTH_KEYS: Record<string, string> = {
+  clientId: "client_id",
+  clientSecret: "client_secret",
+  callbackPort: "callback_port",
+  scopes: "scopes",
+  authServerMetadataUrl: "auth_server_metadata_url",
+  clientMetadataUrl: "client_metadata_url",
+};
+
+/** An entry's `oauth` in our keys; other keys are kept so that validation reports them. */
+function toOAuth(oauth: unknown): unknown {
+  if (!isPlainObject(oauth)) return oauth;
+  return Object.fromEntries(Object.entries(oauth).map(([k, v]) => [OAUTH_KEYS[k] ?? k, v]));
+}
+
 /**
  * Claude Code's server entry to ours: `type` is kept only for `sse` (stdio and streamable
- * HTTP follow from `command`/`url`), and `$schema`, `$comment` and other `$` keys are dropped
- * silently, as Claude Code ignores them.
+ * HTTP follow from `command`/`url`), `oauth`'s camelCase keys (`clientId`, `callbackPort`,
+ * `scopes`, `authServerMetadataUrl`) become ours, and `$schema`, `$comment` and other `$`
+ * keys are dropped silently, as Claude Code ignores them.
  */
 function toServer(entry: Record<string, unknown>): Record<string, unknown> | string {
   const { type, ...rest } = entry;
@@ -24,6 +41,7 @@ function toServer(entry: Record<string, unknown>): Record<string, unknown> | str
     return `unknown server type \`${String(type)}\``;
   }
   for (const key of Object.keys(rest)) if (key.startsWith("$")) delete rest[key];
+  if (rest.oauth !== undefined) rest.oauth = toOAuth(rest.oauth);
   return type === "sse" ? { type, ...rest } : rest;
 }
 

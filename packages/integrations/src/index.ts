@@ -1,12 +1,21 @@
 // The public API of @z-engine/integrations. Everything exported here is public.
 
 // MCP
-/** Server specs, states, listed tools/resources/prompts, call results and McpError. */
+/**
+ * Server specs (OAuth settings included), states, listed tools/resources/templates/prompts,
+ * call results, the client's hooks (elicitation, roots, sampling) and McpError.
+ */
 export type {
   McpCallOptions,
   McpCallResult,
+  McpClientHooks,
+  McpElicitation,
+  McpElicitationResult,
+  McpOAuthSettings,
   McpPromptInfo,
   McpResourceInfo,
+  McpResourceTemplateInfo,
+  McpRoot,
   McpServerSpec,
   McpServerState,
   McpToolInfo,
@@ -18,9 +27,25 @@ export type { McpConnectionOptions } from "./mcp/connection.js";
 export {
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_START_TIMEOUT_MS,
+  MAX_INSTRUCTIONS_LENGTH,
   McpConnection,
   WAIT_NOTICE_MS,
 } from "./mcp/connection.js";
+/** OAuth for a connection: the token store, and a login when a person is at hand. */
+export type { McpAuthOptions } from "./mcp/open-client.js";
+export type { McpLoginOptions } from "./mcp/oauth/login-session.js";
+/** OAuth tokens and client registrations per server and URL, in the data folder (0600). */
+export { McpTokenStore, type StoredAuth } from "./mcp/oauth/store.js";
+/** `zeng mcp login|logout`: the browser login of a remote server, and forgetting it. */
+export {
+  LOGIN_TIMEOUT_MS,
+  loginMcpServer,
+  logoutMcpServer,
+  type McpLoginRequest,
+  type McpLoginResult,
+} from "./mcp/oauth/login.js";
+/** The loopback listener a browser returns to after authorizing. */
+export { type Loopback, startLoopback } from "./mcp/oauth/loopback.js";
 /** A fetched prompt as text messages. */
 export type { PromptText } from "./mcp/prompt-text.js";
 /** `${VAR}` / `${VAR:-default}` expansion as `.mcp.json` uses it. */

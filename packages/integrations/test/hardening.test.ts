@@ -23,18 +23,20 @@ describe("McpConnection against a hostile or broken server", { timeout: 40_000 }
     expect(textOf(result)).toBe('{"sum":3,"parts":[1,2]}');
   });
 
-  it("coalesces a flood of 20,000 tools/list_changed into one or two listings", async () => {
+  it("coalesces a flood of 20,000 tools/list_changed into a listing or two", async () => {
     const log = join(tempDir(), "log");
     const c = opened.open(testServer("flood", ["--log-lists"]), baseEnv({ MCP_TEST_LOG: log }));
     await c.start();
     expect(lines(log).filter((l) => l === "tools/list")).toHaveLength(1);
     await c.callTool("flood", { count: 20_000 }, { signal: signal() });
     await until(() => c.refreshing === undefined && lines(log).includes("tools/list"), "refresh");
-    // The refresh that was running and at most one after it (plus the first listing).
     await c.refreshing;
+    // One listing once the flood is over (plus the first); a pause of the server longer than
+    // the 30 ms quiet period in the middle of it (a loaded machine) may add one or two more.
+    // Before the fix it was one listing per notice: 20,001.
     const listings = lines(log).filter((l) => l === "tools/list").length;
     expect(listings).toBeGreaterThanOrEqual(2);
-    expect(listings).toBeLessThanOrEqual(3);
+    expect(listings).toBeLessThan(10);
     expect(c.state).toBe("ready");
   });
 

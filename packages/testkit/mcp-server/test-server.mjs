@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A small MCP server written with the SDK, for tests: one behaviour per tool. Run it as
 // `node test-server.mjs [--http PORT | --sse PORT] [--tools N] [--delay-start MS]
-// [--odd-names] [--log-lists]`; in the
+// [--odd-names] [--log-lists] [--instructions TEXT]`; in the
 // HTTP modes it prints `listening <port>` on stdout once it accepts connections. With
 // MCP_TEST_LOG set, it appends one line per notable event (started, cancelled) to that file.
 import { appendFileSync } from "node:fs";
@@ -15,6 +15,8 @@ import {
   CreateMessageResultSchema,
   ElicitResultSchema,
   GetPromptRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  RootsListChangedNotificationSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
@@ -89,6 +91,7 @@ const baseTools = [
     inputSchema: object({ count: { type: "number" } }, ["count"]),
   },
   { name: "silent", description: "Never answers (no progress either).", inputSchema: object() },
+  { name: "roots", description: "Lists the client's roots.", inputSchema: object() },
   {
     name: "compact",
     description: "Returns structured content whose text block is the same JSON, compact.",
@@ -119,8 +122,24 @@ function makeServer() {
   const tools = [...baseTools];
   const server = new Server(
     { name: "z-test-server", version: "1.0.0" },
-    { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} } },
+    {
+      capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} },
+      ...(opt("--instructions") ? { instructions: opt("--instructions") } : {}),
+    },
   );
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    log("roots changed");
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: "test://item/{id}",
+        name: "item",
+        description: "One item by id.",
+        mimeType: "text/plain",
+      },
+    ],
+  }));
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     if (argv.includes("--log-lists")) log("tools/list");
     return { tools };
@@ -175,14 +194,31 @@ function makeServer() {
         }
       case "elicit":
         try {
-          await server.request(
+          const answer = await server.request(
             {
               method: "elicitation/create",
-              params: { message: "name?", requestedSchema: { type: "object", properties: {} } },
+              params: {
+                message: "Which build should I start?",
+                requestedSchema: {
+                  type: "object",
+                  properties: {
+                    target: {
+                      type: "string",
+                      title: "Target",
+                      enum: ["debug", "release"],
+                      default: "debug",
+                    },
+                    jobs: { type: "integer", description: "Parallel jobs", default: 2 },
+                    clean: { type: "boolean", title: "Clean first" },
+                    note: { type: "string", default: "none" },
+                  },
+                  required: ["target"],
+                },
+              },
             },
             ElicitResultSchema,
           );
-          return text("elicitation answered");
+          return text(`elicitation ${answer.action} ${JSON.stringify(answer.content ?? {})}`);
         } catch (error) {
           return text(`elicitation refused: ${error.message}`);
         }
@@ -210,6 +246,10 @@ function makeServer() {
           extra.signal.addEventListener("abort", resolve, { once: true }),
         );
         return text("cancelled");
+      case "roots": {
+        const { roots } = await server.listRoots();
+        return text(roots.map((r) => `${r.uri} ${r.name ?? ""}`.trim()).join("\n"));
+      }
       case "compact":
         return {
           content: [{ type: "text", text: JSON.stringify({ sum: 3, parts: [1, 2] }) }],
@@ -234,6 +274,11 @@ function makeServer() {
     ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const item = /^test:\/\/item\/(\w+)$/.exec(request.params.uri);
+    if (item)
+      return {
+        contents: [{ uri: request.params.uri, mimeType: "text/plain", text: `Item ${item[1]}.` }],
+      };
     if (request.params.uri === "test://big")
       return {
         contents: [{ uri: "test://big", mimeType: "text/plain", text: "r".repeat(40_000) }],

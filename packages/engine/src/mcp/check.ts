@@ -3,6 +3,7 @@ import { loadSettings, type Paths, type TrustStore } from "@z-engine/config";
 import { ReminderQueue } from "@z-engine/context";
 import type { McpServerStatus } from "@z-engine/protocol";
 import { McpHub } from "./hub.js";
+import { mcpTokenStore } from "./session-hooks.js";
 
 /** What `zeng mcp list` shows: each server's state once started, and whether trust withheld the project's. */
 export interface McpCheck {
@@ -37,6 +38,7 @@ export async function checkMcpServers(options: {
     env: options.env,
     cwd: projectRoot,
     clock: options.clock,
+    authStore: mcpTokenStore(options.paths.dataDir),
   });
   hub.reconcile(loaded.settings.mcp.servers);
   try {

@@ -24,6 +24,7 @@ import { FastModelSide } from "../ports/side-model.js";
 import { McpHub } from "../mcp/hub.js";
 import { hubPort } from "../mcp/port.js";
 import { replacedMcpServers, replacedServersText } from "../mcp/replaced.js";
+import { mcpTokenStore, sessionMcpHooks } from "../mcp/session-hooks.js";
 import {
   type SessionConfig,
   type SessionOverrides,
@@ -207,7 +208,24 @@ async function buildSession(
     trusted: () => sessionState.settings.trusted,
     settings: () => sessionState.settings.config.settings.lsp,
   });
-  const mcp = new McpHub({ journal, reminders, env: ctx.env, cwd: projectRoot, clock: ctx.clock });
+  const mcp = new McpHub({
+    journal,
+    reminders,
+    env: ctx.env,
+    cwd: projectRoot,
+    clock: ctx.clock,
+    authStore: mcpTokenStore(ctx.paths.dataDir),
+    waitForStarts: ctx.headless,
+    hooks: sessionMcpHooks({
+      headless: ctx.headless,
+      interaction,
+      journal,
+      folders: () => [projectRoot, ...sessionState.settings.additionalDirectories],
+      ...(ctx.mcpSampling ? { sample: ctx.mcpSampling } : {}),
+    }),
+  });
+  // Added directories are roots: the servers hear when they change.
+  sessionState.settingsReplaced.add(() => mcp.rootsChanged());
   // The agents' port reaches the session once it is built (its calls come only from turns).
   let built: EngineSession | undefined;
   const agents = await sessionAgents({
