@@ -118,6 +118,34 @@ describe("planted violations", () => {
     );
   });
 
+  it("lets the worker use store-postgres in its tests only", () => {
+    setup();
+    pkg("packages", "store-postgres", { "@z-engine/store": "workspace:*" });
+    pkg(
+      "packages",
+      "worker",
+      { "@z-engine/store": "workspace:*" },
+      { "@z-engine/store-postgres": "workspace:*" },
+    );
+    file(
+      "packages/worker/src/cluster.test.ts",
+      `import { createPostgresStore } from "@z-engine/store-postgres";\n`,
+    );
+    expect(checkDependencyRule(root)).toEqual([]);
+    file(
+      "packages/worker/src/worker.ts",
+      `import { createPostgresStore } from "@z-engine/store-postgres";\n`,
+    );
+    pkg("packages", "engine", { "@z-engine/store-postgres": "workspace:*" });
+    const text = formatViolations(checkDependencyRule(root));
+    expect(text).toContain(
+      "packages/worker/src/worker.ts: [edge] @z-engine/worker -> @z-engine/store-postgres",
+    );
+    expect(text).toContain(
+      "packages/engine/package.json: [edge] dependencies: @z-engine/engine -> @z-engine/store-postgres",
+    );
+  });
+
   it("catches testkit outside tests and in protocol", () => {
     setup();
     file(

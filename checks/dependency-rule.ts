@@ -1,7 +1,7 @@
 /**
  * The one-way dependency rule of design.md §1, as a function over a repository: which
  * `@z-engine/*` package may import which, checked in every package.json and in every
- * import (static, dynamic, `import type`, re-export) under packages/ and apps/; and no
+ * import (static, dynamic, `import type`, re-export) under packages/, apps/ and bench/; and no
  * import cycle between the files of one package (file-cycles.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -41,13 +41,31 @@ export const DEPENDENCY_TABLE: DependencyTable = {
   tools: ["protocol", "policy", "host", "prompts"],
   engine: ALL_LOWER,
   testkit: ["protocol", "store"],
-  cli: ["engine", "config", "protocol", "testkit"],
+  "store-postgres": ["protocol", "store"],
+  worker: ["engine", "config", "protocol", "store"],
+  acp: ["engine", "config", "protocol"],
+  "mcp-server": ["engine", "config", "protocol"],
+  cli: ["engine", "config", "protocol", "testkit", "acp", "mcp-server"],
   web: ["engine", "config", "protocol", "testkit"],
+  // bench/reliability: the durability harnesses, a private top-level consumer like an app
+  // (it starts the CLI's bin as a process; cli is a devDependency for the build order).
+  reliability: ["engine", "config", "protocol", "store", "store-postgres", "llm", "testkit", "cli"],
 };
 
 /** The package that any package but protocol may use in its tests, as a devDependency. */
 export const TEST_ONLY_PACKAGE = "testkit";
 const TEST_ONLY_FORBIDDEN = new Set(["protocol", "store", "testkit"]);
+
+/**
+ * Further edges allowed in tests only (devDependencies, test files): the worker's tests and
+ * bench run it on the store it is deployed with, Postgres.
+ */
+export const TEST_ONLY_EDGES: DependencyTable = { worker: ["store-postgres"] };
+
+/** Whether `from` may use `target` in its tests only (testkit, or a `TEST_ONLY_EDGES` entry). */
+const testOnly = (from: string, target: string) =>
+  (target === TEST_ONLY_PACKAGE && !TEST_ONLY_FORBIDDEN.has(from)) ||
+  (TEST_ONLY_EDGES[from]?.includes(target) ?? false);
 
 export interface Violation {
   readonly kind: "edge" | "cycle" | "file-cycle" | "deep-import" | "unknown-package";
@@ -68,7 +86,7 @@ const SKIP_DIRS = new Set(["node_modules", "dist", ".turbo", "coverage", "fixtur
 
 function listPackages(root: string): WorkspacePackage[] {
   const out: WorkspacePackage[] = [];
-  for (const group of ["packages", "apps"]) {
+  for (const group of ["packages", "apps", "bench"]) {
     const base = join(root, group);
     if (!existsSync(base)) continue;
     for (const entry of readdirSync(base)) {
@@ -84,7 +102,8 @@ function listPackages(root: string): WorkspacePackage[] {
   return out;
 }
 
-function sourceFiles(dir: string): string[] {
+/** Every source file under `dir` (not node_modules, dist, fixtures, ...; no `.d.ts`). */
+export function sourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir)) {
     if (SKIP_DIRS.has(entry)) continue;
@@ -132,10 +151,7 @@ function checkManifest(
       const target = packageOf(dep)?.pkg;
       if (target === undefined) continue;
       const allowed = table[pkg.name] ?? [];
-      const devTestkit =
-        field === "devDependencies" &&
-        target === TEST_ONLY_PACKAGE &&
-        !TEST_ONLY_FORBIDDEN.has(pkg.name);
+      const devTestkit = field === "devDependencies" && testOnly(pkg.name, target);
       if (!allowed.includes(target) && !devTestkit) {
         out.push({
           kind: "edge",
@@ -179,8 +195,7 @@ function checkImport(
       };
     }
     const allowed = ctx.table[pkg.name] ?? [];
-    const testkitInTest =
-      scoped.pkg === TEST_ONLY_PACKAGE && !TEST_ONLY_FORBIDDEN.has(pkg.name) && isTestFile(file);
+    const testkitInTest = testOnly(pkg.name, scoped.pkg) && isTestFile(file);
     if (!testkitInTest) ctx.edges.get(pkg.name)?.add(scoped.pkg);
     if (!allowed.includes(scoped.pkg) && !testkitInTest) {
       return {

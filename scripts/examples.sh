@@ -59,13 +59,19 @@ echo "examples: installed at $(( $(date +%s) - started )) s"
 #    own declarations were checked by their strict build), then run each.
 npx tsc -p .
 echo "examples: type-checked at $(( $(date +%s) - started )) s"
-for example in basic own-model-client own-store own-tool; do
+for example in basic own-model-client own-store own-tool postgres-store; do
   [ -f "build/$example/main.js" ] || continue
-  out="$(node "build/$example/main.js")" || { echo "$out"; echo "examples: $example failed" >&2; exit 1; }
+  run=(node "build/$example/main.js")
+  # The Postgres example gets a server on loopback where Postgres is installed (CI installs it).
+  [ "$example" = postgres-store ] && run=(node "$root/scripts/with-postgres.mjs" "${run[@]}")
+  out="$("${run[@]}")" || { echo "$out"; echo "examples: $example failed" >&2; exit 1; }
   last="$(tail -n 1 <<<"$out")"
   echo "examples: $example: $last"
   if [ "$example" = basic ] && [ "$last" != "completed: verified" ]; then
     echo "$out"; echo "examples: basic did not end Verified" >&2; exit 1
+  fi
+  if [ "$example" = postgres-store ] && [ "$last" != "1 session, completed" ] && [[ "$last" != skipped:* ]]; then
+    echo "$out"; echo "examples: postgres-store did not resume its session" >&2; exit 1
   fi
 done
 npx vitest run --dir testing-with-testkit --reporter=dot >/dev/null

@@ -14,12 +14,17 @@ if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
   command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
   [ -x /usr/bin/chromium ] || missing+=(chromium)
+  # The engine's child-process tests plant a Python module (python -m must not find it).
+  command -v python3 >/dev/null 2>&1 || missing+=(python3-minimal)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 fi
+# Postgres and Redis for the platform tests (store-postgres, worker); they start their own
+# servers on loopback ports.
+bash scripts/install-services.sh
 
 if [ "$(pnpm --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then
   echo "setup: installing pnpm $PNPM_VERSION"

@@ -69,7 +69,10 @@ describe("parseArgs", () => {
     expect(ok(["mcp", "list"])).toEqual({ kind: "mcpList" });
     expect(ok(["mcp", "list", "--cwd", "/srv/app"])).toEqual({ kind: "mcpList", cwd: "/srv/app" });
     expect(bad(["mcp"])).toBe("zeng mcp needs a command: list, login or logout");
-    expect(bad(["mcp", "add"])).toBe('unknown mcp command "add"');
+    expect(bad(["mcp", "serve-nothing"])).toBe('unknown mcp command "serve-nothing"');
+    expect(bad(["mcp", "login"])).toBe("zeng mcp login needs a server name");
+    expect(ok(["mcp", "login", "remote"])).toEqual({ kind: "mcpLogin", server: "remote" });
+    expect(ok(["mcp", "add", "x", "npx"])).toEqual({ kind: "mcpEdit", argv: ["add", "x", "npx"] });
     expect(bad(["mcp", "list", "x"])).toBe('unexpected argument "x" after mcp list');
     expect(bad(["mcp", "list", "--model", "m"])).toBe("--model does not apply to `zeng mcp`");
   });
@@ -88,11 +91,9 @@ describe("parseArgs", () => {
   it("rejects unknown flags, bad and missing values, repeats and misplaced flags with one line", () => {
     expect(bad(["--bogus"])).toBe("unknown option --bogus");
     expect(bad(["-x"])).toBe("unknown option -x");
-    expect(bad(["-p"])).toBe("-p needs a value");
-    expect(bad(["-p", "--model", "m"])).toBe("-p needs a value");
     expect(bad(["-p", "  "])).toBe("-p needs a non-empty value");
     expect(bad(["-p", "x", "--output-format", "yaml"])).toBe(
-      '--output-format must be one of text, json, stream-json (got "yaml")',
+      '--output-format must be one of text, json, stream-json, claude-json, claude-stream-json (got "yaml")',
     );
     expect(bad(["-p", "x", "--permission-mode", "yolo"])).toContain(
       "--permission-mode must be one of",

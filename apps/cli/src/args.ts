@@ -1,20 +1,45 @@
 /**
  * The command line parser. Strict: an unknown flag, a missing or bad value, a flag given
  * twice or a flag that does not fit the command is an error of one line (exit 2). Imports
- * nothing, so that parsing costs nothing at start-up.
+ * nothing heavy, so that parsing costs nothing at start-up.
  */
+import { type DialectArgs, dialectArgs } from "./args-dialect.js";
+import {
+  ALIASES,
+  CLAUDE_ONLY,
+  type FlagName,
+  flagKind,
+  type ListFlag,
+  SHORT,
+} from "./flag-table.js";
+import { type LegacyCommand, legacySubcommand, SUBCOMMANDS } from "./subcommand-args.js";
+import { oneOf, quote, shown, UsageError } from "./usage-error.js";
 
-/** The `--output-format` values. */
-export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
+/** The `--output-format` values; the `claude-` ones write Claude Code's message shapes. */
+export const OUTPUT_FORMATS = [
+  "text",
+  "json",
+  "stream-json",
+  "claude-json",
+  "claude-stream-json",
+] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The `--permission-mode` values (protocol's PermissionMode). */
 export const PERMISSION_MODES = ["ask", "acceptEdits", "plan", "bypass"] as const;
 export type Mode = (typeof PERMISSION_MODES)[number];
 
+/** Claude Code's permission mode names, as zeng's (`dontAsk`: asks are denied, which `-p` does). */
+export const MODE_ALIASES: Readonly<Record<string, Mode>> = {
+  default: "ask",
+  bypassPermissions: "bypass",
+  dontAsk: "ask",
+};
+
 /** What `zeng -p` was asked to do. */
-export interface HeadlessArgs {
-  readonly prompt: string;
+export interface HeadlessArgs extends DialectArgs {
+  /** The prompt; undefined: read from stdin (`-p` without a prompt, or `--input-format stream-json`). */
+  readonly prompt?: string;
   readonly outputFormat: OutputFormat;
   readonly mode?: Mode;
   readonly model?: string;
@@ -22,120 +47,114 @@ export interface HeadlessArgs {
   readonly continue: boolean;
   readonly cwd?: string;
   readonly maxTurns?: number;
+  /** `--debug`: log at debug level to stderr (instead of the log file). */
+  readonly debug?: boolean;
 }
 
 /** What interactive `zeng` was asked to do; `resume: true` is `--resume` without an id (pick one). */
-export interface InteractiveArgs extends Omit<HeadlessArgs, "prompt" | "outputFormat" | "resume"> {
+export interface InteractiveArgs {
   readonly prompt?: string;
+  readonly mode?: Mode;
+  readonly model?: string;
   readonly resume?: string | true;
+  readonly continue: boolean;
+  readonly cwd?: string;
+  readonly maxTurns?: number;
+  /** `--debug`: log at debug level to stderr (instead of the log file). */
+  readonly debug?: boolean;
 }
 
 /** A parsed command line. */
 export type Command =
-  | { readonly kind: "usage" }
+  | LegacyCommand
   | { readonly kind: "interactive"; readonly args: InteractiveArgs }
   | { readonly kind: "version" }
   | { readonly kind: "headless"; readonly args: HeadlessArgs }
-  | { readonly kind: "trust"; readonly dir?: string }
-  | { readonly kind: "mcpList"; readonly cwd?: string }
+  /** A subcommand that parses its own flags (`zeng login`, `zeng mcp add|remove`): the words after it. */
   | {
-      readonly kind: "mcpLogin" | "mcpLogout";
-      readonly server: string;
-      readonly cwd?: string;
-    }
-  | { readonly kind: "demo" };
+      readonly kind: "login" | "mcpEdit" | "mcpGet" | "config" | "web" | "doctor";
+      readonly argv: readonly string[];
+    };
 
 /** The parser's answer: a command, or the one-line reason the usage is bad. */
 export type ParsedArgs = { ok: true; command: Command } | { ok: false; error: string };
 
-type FlagName =
-  | "print"
-  | "output-format"
-  | "permission-mode"
-  | "model"
-  | "resume"
-  | "cwd"
-  | "max-turns"
-  | "continue"
-  | "help"
-  | "version";
-
-const VALUE_FLAGS = new Set<FlagName>([
-  "print",
-  "output-format",
-  "permission-mode",
-  "model",
-  "resume",
-  "cwd",
-  "max-turns",
-]);
-const BOOLEAN_FLAGS = new Set<FlagName>(["continue", "help", "version"]);
-const SHORT: Record<string, FlagName> = { "-p": "print", "-h": "help", "-V": "version" };
-const SUBCOMMANDS = new Set(["trust", "demo", "mcp"]);
-
-class UsageError extends Error {}
-
-/** A value as an error shows it: quoted, control characters escaped, at most 60 characters. */
-function quote(value: string): string {
-  const short = value.length > 60 ? `${value.slice(0, 57)}...` : value;
-  return JSON.stringify(short);
-}
-
-interface Scanned {
-  flags: Map<FlagName, string>;
-  positionals: string[];
+/** What the scan found: single values by flag, list values, positionals. */
+export interface Scanned {
+  readonly flags: Map<FlagName, string>;
+  readonly lists: Map<ListFlag, string[]>;
+  readonly positionals: string[];
 }
 
 function flagName(token: string): FlagName {
   const short = SHORT[token];
   if (short) return short;
-  const name = token.slice(2) as FlagName;
-  if (token.startsWith("--") && (VALUE_FLAGS.has(name) || BOOLEAN_FLAGS.has(name))) return name;
+  const alias = ALIASES[token];
+  if (alias) return alias;
+  const name = token.slice(2);
+  if (token.startsWith("--") && flagKind(name) !== undefined) return name as FlagName;
   throw new UsageError(`unknown option ${/^[\w-]+$/.test(token) ? token : quote(token)}`);
 }
 
-function shown(name: FlagName): string {
-  return name === "print" ? "-p" : `--${name}`;
+const isValue = (token: string | undefined): token is string =>
+  token !== undefined && (!token.startsWith("-") || token === "-");
+
+function nonEmpty(name: FlagName, value: string): string {
+  if (value.trim() === "") throw new UsageError(`${shown(name)} needs a non-empty value`);
+  return value;
+}
+
+/** Reads one flag at `argv[i]`; returns the index of the last token it took. */
+function scanFlag(argv: readonly string[], i: number, out: Scanned): number {
+  const token = argv[i] as string;
+  const eq = token.startsWith("--") ? token.indexOf("=") : token.startsWith("-p=") ? 2 : -1;
+  const name = flagName(eq > 0 ? token.slice(0, eq) : token);
+  const inline = eq > 0 ? token.slice(eq + 1) : undefined;
+  const kind = flagKind(name);
+  if (kind === "list") {
+    const list = out.lists.get(name as ListFlag) ?? [];
+    out.lists.set(name as ListFlag, list);
+    if (inline !== undefined) list.push(nonEmpty(name, inline));
+    let j = i;
+    while (inline === undefined && isValue(argv[j + 1])) list.push(argv[++j] as string);
+    if (list.length === 0) throw new UsageError(`${shown(name)} needs a value`);
+    return j;
+  }
+  if (out.flags.has(name)) throw new UsageError(`${shown(name)} is given twice`);
+  if (kind === "boolean") {
+    if (inline !== undefined) throw new UsageError(`${shown(name)} takes no value`);
+    out.flags.set(name, "");
+    return i;
+  }
+  if (inline !== undefined) {
+    out.flags.set(name, nonEmpty(name, inline));
+    return i;
+  }
+  const next = argv[i + 1];
+  if (isValue(next)) {
+    out.flags.set(name, nonEmpty(name, next));
+    return i + 1;
+  }
+  if (kind === "optional") {
+    out.flags.set(name, "");
+    return i;
+  }
+  throw new UsageError(`${shown(name)} needs a value`);
 }
 
 /** Splits argv into flags (by name) and positionals; `--` ends the flags. */
 function scan(argv: readonly string[]): Scanned {
-  const flags = new Map<FlagName, string>();
-  const positionals: string[] = [];
+  const out: Scanned = { flags: new Map(), lists: new Map(), positionals: [] };
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i] as string;
     if (token === "--") {
-      positionals.push(...argv.slice(i + 1));
+      out.positionals.push(...argv.slice(i + 1));
       break;
     }
-    if (!token.startsWith("-") || token === "-") {
-      positionals.push(token);
-      continue;
-    }
-    const eq = token.indexOf("=");
-    const name = flagName(eq > 0 ? token.slice(0, eq) : token);
-    if (flags.has(name)) throw new UsageError(`${shown(name)} is given twice`);
-    if (BOOLEAN_FLAGS.has(name)) {
-      if (eq > 0) throw new UsageError(`${shown(name)} takes no value`);
-      flags.set(name, "true");
-      continue;
-    }
-    let value = eq > 0 ? token.slice(eq + 1) : argv[i + 1];
-    if (eq < 0) {
-      if (value === undefined || (value.startsWith("-") && value !== "-"))
-        throw new UsageError(`${shown(name)} needs a value`);
-      i++;
-    }
-    value = value ?? "";
-    if (value.trim() === "") throw new UsageError(`${shown(name)} needs a non-empty value`);
-    flags.set(name, value);
+    if (isValue(token)) out.positionals.push(token);
+    else i = scanFlag(argv, i, out);
   }
-  return { flags, positionals };
-}
-
-function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${name} must be one of ${allowed.join(", ")} (got ${quote(value)})`);
+  return out;
 }
 
 function positiveInt(name: string, value: string): number {
@@ -145,116 +164,113 @@ function positiveInt(name: string, value: string): number {
   return n;
 }
 
-function headless(flags: Map<FlagName, string>): HeadlessArgs {
-  const resume = flags.get("resume");
+function modeOf(flags: Map<FlagName, string>): Mode | undefined {
+  const mode = flags.get("permission-mode");
+  const skip = flags.has("dangerously-skip-permissions");
+  const named =
+    mode === undefined
+      ? undefined
+      : (MODE_ALIASES[mode] ??
+        oneOf("--permission-mode", mode, [...PERMISSION_MODES, ...Object.keys(MODE_ALIASES)]));
+  if (skip && named !== undefined && named !== "bypass")
+    throw new UsageError(`--dangerously-skip-permissions and --permission-mode ${mode} disagree`);
+  return skip ? "bypass" : (named as Mode | undefined);
+}
+
+/** The flags every session takes (headless and interactive). */
+function sessionFlags(flags: Map<FlagName, string>) {
+  const resume = flags.get("resume") || undefined;
   if (resume !== undefined && !/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/.test(resume))
     throw new UsageError(`--resume needs a session id (got ${quote(resume)})`);
-  if (resume !== undefined && flags.has("continue"))
+  if (flags.has("resume") && flags.has("continue"))
     throw new UsageError("--resume and --continue cannot be used together");
-  const format = flags.get("output-format");
-  const mode = flags.get("permission-mode");
+  const mode = modeOf(flags);
   const model = flags.get("model");
   const cwd = flags.get("cwd");
   const maxTurns = flags.get("max-turns");
   return {
-    prompt: flags.get("print") as string,
-    outputFormat: format === undefined ? "text" : oneOf("--output-format", format, OUTPUT_FORMATS),
-    ...(mode === undefined ? {} : { mode: oneOf("--permission-mode", mode, PERMISSION_MODES) }),
+    ...(mode === undefined ? {} : { mode }),
     ...(model === undefined ? {} : { model }),
     ...(resume === undefined ? {} : { resume }),
     continue: flags.has("continue"),
     ...(cwd === undefined ? {} : { cwd }),
     ...(maxTurns === undefined ? {} : { maxTurns: positiveInt("--max-turns", maxTurns) }),
+    ...(flags.has("debug") ? { debug: true } : {}),
   };
 }
 
-/** `zeng mcp list [--cwd DIR]`, `zeng mcp login|logout SERVER [--cwd DIR]`. */
-function mcpCommand(rest: string[], flags: Map<FlagName, string>): Command {
-  const stray = [...flags.keys()].find((f) => f !== "help" && f !== "cwd");
-  if (stray) throw new UsageError(`${shown(stray)} does not apply to \`zeng mcp\``);
-  if (flags.has("help")) return { kind: "usage" };
-  const [verb, server, extra] = rest;
-  const cwd = flags.get("cwd");
-  const at = cwd === undefined ? {} : { cwd };
-  if (verb === "login" || verb === "logout") {
-    if (server === undefined) throw new UsageError(`zeng mcp ${verb} needs a server name`);
-    if (extra !== undefined)
-      throw new UsageError(`unexpected argument ${quote(extra)} after mcp ${verb} ${server}`);
-    return { kind: verb === "login" ? "mcpLogin" : "mcpLogout", server, ...at };
-  }
-  if (verb !== "list")
-    throw new UsageError(
-      verb === undefined
-        ? "zeng mcp needs a command: list, login or logout"
-        : `unknown mcp command ${quote(verb)}`,
-    );
-  if (server !== undefined)
-    throw new UsageError(`unexpected argument ${quote(server)} after mcp list`);
-  return { kind: "mcpList", ...at };
+function outputFormat(scanned: Scanned): OutputFormat {
+  const format = scanned.flags.get("output-format");
+  if (format === undefined) return "text";
+  const chosen = oneOf("--output-format", format, OUTPUT_FORMATS);
+  if (chosen !== "json" && chosen !== "stream-json") return chosen;
+  const claude = [...scanned.flags.keys(), ...scanned.lists.keys()].some((f) => CLAUDE_ONLY.has(f));
+  return claude ? `claude-${chosen}` : chosen;
 }
 
-function subcommand(name: string, rest: string[], flags: Map<FlagName, string>): Command {
-  if (name === "mcp") return mcpCommand(rest, flags);
-  const stray = [...flags.keys()].find((f) => f !== "help");
-  if (stray) throw new UsageError(`${shown(stray)} does not apply to \`zeng ${name}\``);
-  if (flags.has("help")) return { kind: "usage" };
-  if (name === "demo") {
-    if (rest.length > 0)
-      throw new UsageError(`unexpected argument ${quote(rest[0] as string)} after demo`);
-    return { kind: "demo" };
-  }
-  if (rest.length > 1)
-    throw new UsageError(`unexpected argument ${quote(rest[1] as string)} after trust DIR`);
-  return rest[0] === undefined ? { kind: "trust" } : { kind: "trust", dir: rest[0] };
+function headless(scanned: Scanned, prompt: string | undefined): HeadlessArgs {
+  const { flags } = scanned;
+  if (flags.has("resume") && !flags.get("resume")) throw new UsageError("--resume needs a value");
+  const dialect = dialectArgs(flags, scanned.lists);
+  if (dialect.inputFormat === "stream-json" && prompt !== undefined)
+    throw new UsageError(
+      "--input-format stream-json reads the prompt from stdin (drop the prompt)",
+    );
+  return {
+    ...(prompt === undefined ? {} : { prompt }),
+    outputFormat: outputFormat(scanned),
+    ...sessionFlags(flags),
+    ...dialect,
+  };
 }
 
 /** `zeng ["PROMPT"] [--resume [ID] | --continue] [--permission-mode M] [--model M] [--cwd DIR] [--max-turns N]`. */
-function interactive(flags: Map<FlagName, string>, positionals: string[], pick: boolean): Command {
+function interactive(scanned: Scanned): Command {
+  const { flags, lists, positionals } = scanned;
   if (flags.has("output-format")) throw new UsageError('--output-format needs -p "PROMPT"');
+  const claudeOnly = [...flags.keys(), ...lists.keys()].find((f) => CLAUDE_ONLY.has(f));
+  if (claudeOnly) throw new UsageError(`${shown(claudeOnly)} applies to -p only`);
   if (positionals.length > 1)
     throw new UsageError(
       `unexpected argument ${quote(positionals[1] as string)} (quote the whole prompt)`,
     );
-  if (pick && flags.has("continue"))
-    throw new UsageError("--resume and --continue cannot be used together");
-  const { prompt: _, outputFormat: __, resume, ...rest } = headless(flags);
+  if (flags.get("permission-mode") === "dontAsk")
+    throw new UsageError("--permission-mode dontAsk applies to -p only (interactive zeng asks)");
+  const pick = flags.has("resume") && !flags.get("resume");
   const prompt = positionals[0];
   return {
     kind: "interactive",
     args: {
-      ...rest,
+      ...sessionFlags(flags),
       ...(prompt === undefined ? {} : { prompt }),
-      ...(pick ? { resume: true as const } : resume === undefined ? {} : { resume }),
+      ...(pick ? { resume: true as const } : {}),
     },
   };
 }
 
-/** `--resume` with no id after it (at the end, or before another flag) asks for a picker. */
-function bareResume(argv: readonly string[]): number {
-  if (
-    argv.includes("-p") ||
-    argv.some((a) => a === "--print" || a.startsWith("-p=") || a.startsWith("--print="))
-  )
-    return -1;
-  const at = argv.indexOf("--resume");
-  const next = argv[at + 1];
-  return at >= 0 && (next === undefined || next.startsWith("-")) ? at : -1;
-}
-
 function command(argv: readonly string[]): Command {
-  const bare = bareResume(argv);
-  const { flags, positionals } = scan(bare < 0 ? argv : argv.filter((_, i) => i !== bare));
+  const word = argv[0];
+  if (word === "login" || word === "config" || word === "web" || word === "doctor")
+    return { kind: word, argv: argv.slice(1) };
+  if (argv[0] === "mcp" && argv[1] === "get") return { kind: "mcpGet", argv: argv.slice(2) };
+  if (argv[0] === "mcp" && (argv[1] === "add" || argv[1] === "remove"))
+    return { kind: "mcpEdit", argv: argv.slice(1) };
+  const scanned = scan(argv);
+  const { flags, positionals } = scanned;
   const [first, ...rest] = positionals;
   if (first !== undefined && !flags.has("print") && SUBCOMMANDS.has(first))
-    return subcommand(first, rest, flags);
+    return legacySubcommand(first, rest, flags);
   if (flags.has("help")) return { kind: "usage" };
   if (flags.has("version")) return { kind: "version" };
-  if (flags.has("print")) {
-    if (first !== undefined)
-      throw new UsageError(`unexpected argument ${quote(first)} (quote the whole prompt after -p)`);
-    return { kind: "headless", args: headless(flags) };
-  }
-  return interactive(flags, positionals, bare >= 0);
+  if (!flags.has("print")) return interactive(scanned);
+  const value = flags.get("print") || undefined;
+  if (value !== undefined && first !== undefined)
+    throw new UsageError(`unexpected argument ${quote(first)} (quote the whole prompt after -p)`);
+  if (positionals.length > 1)
+    throw new UsageError(
+      `unexpected argument ${quote(positionals[1] as string)} (quote the whole prompt)`,
+    );
+  return { kind: "headless", args: headless(scanned, value ?? first) };
 }
 
 /** Parses `process.argv.slice(2)`. Never throws: bad usage comes back as `{ ok: false, error }`. */

@@ -4,6 +4,7 @@
 // front; each command imports what it needs when it runs (design.md §2).
 import { readFileSync } from "node:fs";
 import { type Command, parseArgs } from "./args.js";
+import { isDoor } from "./doors-args.js";
 import { exitAfterFlush, io, runToExit, stdout } from "./entry-io.js";
 import { EXIT } from "./exit-codes.js";
 import { startHeadless } from "./headless-start.js";
@@ -35,8 +36,45 @@ async function dispatch(command: Command): Promise<number> {
       return runTrust(command.dir, io, process.env);
     }
     case "mcpList": {
-      const { runMcpList } = await import("./mcp-list.js");
-      return runMcpList(command.cwd, io, process.env);
+      const [{ runMcpList }, { takeEnvironment }] = await Promise.all([
+        import("./mcp-list.js"),
+        import("./environment.js"),
+      ]);
+      // It starts the MCP servers: none of them may find a key in this process's environment.
+      return runMcpList(command.cwd, io, takeEnvironment(process.env));
+    }
+    case "login": {
+      const [{ runLogin }, { takeEnvironment }] = await Promise.all([
+        import("./sub/login.js"),
+        import("./environment.js"),
+      ]);
+      return runLogin(command.argv, io, takeEnvironment(process.env), process.stdin);
+    }
+    case "web": {
+      const [{ runWeb }, { takeEnvironment }] = await Promise.all([
+        import("./sub/web.js"),
+        import("./environment.js"),
+      ]);
+      return runWeb(command.argv, io, takeEnvironment(process.env));
+    }
+    case "doctor": {
+      const [{ runDoctor }, { takeEnvironment }] = await Promise.all([
+        import("./sub/doctor.js"),
+        import("./environment.js"),
+      ]);
+      return runDoctor(command.argv, io, takeEnvironment(process.env));
+    }
+    case "config": {
+      const { runConfig } = await import("./sub/config-cmd.js");
+      return runConfig(command.argv, io, process.env);
+    }
+    case "mcpGet": {
+      const { runMcpGet } = await import("./sub/mcp-get.js");
+      return runMcpGet(command.argv, io, process.env);
+    }
+    case "mcpEdit": {
+      const { runMcpEdit } = await import("./sub/mcp-edit.js");
+      return runMcpEdit(command.argv, io, process.env);
     }
     case "mcpLogin":
     case "mcpLogout": {
@@ -44,14 +82,21 @@ async function dispatch(command: Command): Promise<number> {
       return runMcpLogin(command, io, process.env);
     }
     case "demo": {
-      const { runDemo } = await import("./demo.js");
-      return runDemo(io, process.env);
+      const [{ runDemo }, { takeEnvironment }] = await Promise.all([
+        import("./demo.js"),
+        import("./environment.js"),
+      ]);
+      return runDemo(io, takeEnvironment(process.env));
     }
   }
 }
 
-const parsed = parseArgs(process.argv.slice(2));
-if (!parsed.ok) {
+const argv = process.argv.slice(2);
+const parsed = isDoor(argv) ? undefined : parseArgs(argv);
+if (!parsed) {
+  // `zeng acp` and `zeng mcp serve` (their own parser: doors-args.ts).
+  runToExit(async () => (await import("./doors.js")).runDoor(argv, io, process.env, version()));
+} else if (!parsed.ok) {
   io.stderr(`zeng: ${parsed.error} (see zeng --help)\n`);
   exitAfterFlush(EXIT.usage);
 } else {

@@ -37,9 +37,10 @@ function readCache(file: string | undefined): Buffer | undefined {
 
 /** Writes `data` to `file` through a temporary file, so a reader never sees half of it. */
 function writeAtomically(file: string, data: Buffer): void {
-  mkdirSync(dirname(file), { recursive: true });
+  // In the data folder, the user's alone (it may be the first thing made there).
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, data);
+  writeFileSync(temporary, data, { mode: 0o600 });
   renameSync(temporary, file);
 }
 

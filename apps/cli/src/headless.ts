@@ -7,17 +7,21 @@ import {
   createEngine,
   type Engine,
   parseSlashPrompt,
+  runStructured,
   type SessionHandle,
   type SessionOverrides,
   type TurnSummary,
 } from "@z-engine/engine";
 import { emptyUsage } from "@z-engine/protocol";
 import type { HeadlessArgs } from "./args.js";
+import { DialectError, type DialectSetup, dialectSetup } from "./dialect-setup.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
+import { runStreamInput, type Stdin, stdinPrompt } from "./headless-input.js";
 import { guardConsole } from "./console-guard.js";
+import { startHostTelemetry } from "./host-telemetry.js";
 import { favourMemory } from "./memory-tuning.js";
 import { outputFor } from "./output/formatter.js";
-import type { Io, OutputFormatter } from "./output/result.js";
+import type { Io, OutputFormatter, RunEnd } from "./output/result.js";
 import { watchSignals } from "./signals.js";
 
 /** A failure before the turn: its exit code and one line for stderr. */
@@ -39,8 +43,9 @@ async function projectFolder(dir: string): Promise<string> {
 
 export { takeEnvironment } from "./environment.js";
 
-function overridesOf(args: HeadlessArgs): SessionOverrides {
+function overridesOf(args: HeadlessArgs, dialect: DialectSetup): SessionOverrides {
   return {
+    ...dialect.overrides,
     ...(args.mode ? { mode: args.mode } : {}),
     ...(args.model ? { model: args.model } : {}),
     ...(args.maxTurns ? { maxTurns: args.maxTurns } : {}),
@@ -51,8 +56,9 @@ async function openSession(
   engine: Engine,
   args: HeadlessArgs,
   projectRoot: string,
+  dialect: DialectSetup,
 ): Promise<SessionHandle> {
-  const overrides = overridesOf(args);
+  const overrides = overridesOf(args, dialect);
   let id = args.resume;
   if (args.continue) {
     const latest = await engine.latestSession(projectRoot);
@@ -80,25 +86,56 @@ function cancelledEarly(output: OutputFormatter, sessionId: string): number {
   return EXIT.cancelled;
 }
 
+/** Where a run's prompt comes from and what it needs besides the session. */
+interface RunInput {
+  readonly dialect: DialectSetup;
+  readonly stdin: Stdin;
+  readonly warn: (message: string) => void;
+  /** Called once the session is open, before its first turn. */
+  readonly opened: (session: SessionHandle) => Promise<void>;
+}
+
 async function runTurn(
   engine: Engine,
   args: HeadlessArgs,
   projectRoot: string,
   output: OutputFormatter,
+  input: RunInput,
 ): Promise<number> {
   let session: SessionHandle | undefined;
   const signals = watchSignals(() => session?.send({ type: "cancel" }));
   try {
-    session = await openSession(engine, args, projectRoot);
+    const streamed = args.inputFormat === "stream-json";
+    const prompt = streamed ? "" : (args.prompt ?? (await stdinPrompt(input.stdin)));
+    session = await openSession(engine, args, projectRoot, input.dialect);
+    await input.opened(session);
     if (signals.received) return cancelledEarly(output, session.id);
-    const slash = parseSlashPrompt(args.prompt);
+    if (streamed)
+      return turnEnd(
+        output,
+        session.id,
+        await runStreamInput(session, input.stdin, input.warn),
+        signals.received,
+      );
+    const slash = parseSlashPrompt(prompt);
     if (slash) {
       const ran = await session.command(slash.name, slash.args);
       if (ran.type !== "turn")
         return commandEnd(output, session.id, ran.type === "output" ? undefined : ran.message);
       return turnEnd(output, session.id, ran.summary, signals.received);
     }
-    return turnEnd(output, session.id, await session.run(args.prompt), signals.received);
+    const schema = input.dialect.schema;
+    if (schema) {
+      const run = await runStructured(session, prompt, schema);
+      const extra =
+        run.output !== undefined
+          ? { structuredOutput: run.output }
+          : run.error
+            ? { structuredError: run.error }
+            : {};
+      return turnEnd(output, session.id, run.summary, signals.received, extra);
+    }
+    return turnEnd(output, session.id, await session.run(prompt), signals.received);
   } finally {
     await engine.shutdown();
     signals.dispose();
@@ -131,8 +168,10 @@ function turnEnd(
   sessionId: string,
   summary: TurnSummary,
   cancelled: boolean,
+  structured: Pick<RunEnd, "structuredOutput" | "structuredError"> = {},
 ): number {
   output.finish({
+    ...structured,
     outcome: summary.outcome,
     ...(summary.reason === undefined ? {} : { reason: summary.reason }),
     usage: summary.usage,
@@ -140,7 +179,8 @@ function turnEnd(
     durationMs: summary.durationMs,
     sessionId,
   });
-  return cancelled ? EXIT.cancelled : exitCodeFor(summary.outcome);
+  if (cancelled) return EXIT.cancelled;
+  return structured.structuredError ? EXIT.failed : exitCodeFor(summary.outcome);
 }
 
 /** What the loader of this module hooks into a run. */
@@ -149,6 +189,25 @@ export interface HeadlessHooks {
   readonly beforeFlags?: () => void;
   /** True when this run writes no code cache (used one, or has none): see memory-tuning.ts. */
   readonly cacheSettled?: boolean;
+  /** Where a prompt from stdin is read (default `process.stdin`). */
+  readonly stdin?: Stdin;
+}
+
+const CLAUDE_MODES: Readonly<Record<string, string>> = {
+  ask: "default",
+  bypass: "bypassPermissions",
+};
+
+/** The init line's facts of an open session: its MCP servers and `/` commands. */
+function sessionFacts(known: { session?: SessionHandle; commands?: string[] }) {
+  if (!known.session) return {};
+  const mcpServers = known.session.mcp.servers().map((s) => ({ name: s.name, status: s.state }));
+  return { mcpServers, ...(known.commands ? { slashCommands: known.commands } : {}) };
+}
+
+/** The permission mode as Claude Code names it (`default` when the settings decide). */
+function claudeMode(args: HeadlessArgs): string {
+  return args.mode ? (CLAUDE_MODES[args.mode] ?? args.mode) : "default";
 }
 
 /**
@@ -165,11 +224,27 @@ export async function runHeadless(
   guardConsole(io.stderr);
   try {
     const projectRoot = await projectFolder(args.cwd ?? process.cwd());
-    const output = outputFor(args.outputFormat, io);
+    const dialect = await dialectSetup(args, projectRoot);
+    const warn = (message: string) => io.stderr(`zeng: warning: ${message}\n`);
+    for (const problem of dialect.problems) warn(problem);
+    const known: { session?: SessionHandle; commands?: string[] } = {};
+    const output = outputFor(args.outputFormat, io, {
+      partial: args.includePartialMessages === true,
+      facts: { cwd: projectRoot, model: args.model ?? "", permissionMode: claudeMode(args) },
+      session: () => sessionFacts(known),
+    });
+    const opened = async (session: SessionHandle) => {
+      known.session = session;
+      if (args.outputFormat === "claude-stream-json")
+        known.commands = (await session.commands()).map((c) => c.name);
+    };
     const step = favourMemory(hooks);
+    const paths = resolvePaths(env);
+    const telemetry = await startHostTelemetry(env, paths.dataDir, args.debug === true);
     const engine = await createEngine({
-      paths: resolvePaths(env),
+      paths,
       env,
+      ...(telemetry.logger ? { logger: telemetry.logger } : {}),
       onEvent: (envelope) => {
         if (envelope.event.type === "assistantStarted") step("requestStarted");
         if (envelope.event.type === "assistantFinished") step("answerFinished");
@@ -179,9 +254,24 @@ export async function runHeadless(
       // the settings are loaded once (by the engine).
       catalogSource: "settings",
       headless: true,
+      ...(dialect.settings ? { settings: dialect.settings } : {}),
     });
-    return await runTurn(engine, args, projectRoot, output);
+    try {
+      return await runTurn(engine, args, projectRoot, output, {
+        dialect,
+        stdin: hooks.stdin ?? process.stdin,
+        warn,
+        opened,
+      });
+    } finally {
+      // After the engine's shutdown (runTurn's): the session's spans have ended.
+      await telemetry.flush();
+    }
   } catch (error) {
+    if (error instanceof DialectError) {
+      io.stderr(`zeng: ${error.message}\n`);
+      return EXIT.usage;
+    }
     if (error instanceof SetupError) {
       io.stderr(`zeng: ${error.message}\n`);
       return error.exitCode;

@@ -1,7 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type Env, loadSettings, resolvePaths, TrustStore } from "@z-engine/config";
-import { replacedMcpServers, replacedServersText } from "@z-engine/engine";
 import { EXIT } from "./exit-codes.js";
 import type { Io } from "./output/result.js";
 
@@ -35,8 +34,13 @@ export async function runTrust(dir: string | undefined, io: Io, env: Env): Promi
   } else {
     io.stdout(`Its project settings now apply for: ${before.withheld.join(", ")}\n`);
   }
+  const { mcpVariablesReport, replacedMcpServers, replacedServersText } = await import(
+    "@z-engine/engine"
+  );
   const replaced = replacedServersText(replacedMcpServers(before.layers));
   if (replaced) io.stdout(`${replaced}\n`);
+  const variables = mcpVariablesReport(folder, before);
+  if (variables) io.stdout(`${variables}\n`);
   for (const p of before.problems) io.stderr(`zeng: warning: ${p.file}: ${p.message}\n`);
   return EXIT.ok;
 }

@@ -4,27 +4,18 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launchBrowser } from "../test/web-harness.js";
+import { launchBrowser, spawnBin } from "../test/web-harness.js";
 
-const main = join(import.meta.dirname, "..", "dist", "main.js");
 const browser = await launchBrowser();
 const times: number[] = [];
 for (let run = 0; run < 5; run++) {
   const home = await mkdtemp(join(tmpdir(), "zeng-web-bench-"));
   const page = await browser.newPage();
   const started = performance.now();
-  const child = spawn(process.execPath, [main], {
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      ZENGINE_HOME: join(home, "data"),
-      ZENGINE_CONFIG_HOME: join(home, "config"),
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawnBin(home, home, "inherit");
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
       if (m?.[1]) resolve(m[1]);

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // zeng-web: the web UI over the user's sessions. Prints the page's address (with its one-time
 // token) and serves until Ctrl-C.
-import { spawn } from "node:child_process";
 import { startWebServer } from "./server/start.js";
 
 const USAGE = `usage: zeng-web [--open] [--port N]
@@ -26,10 +25,18 @@ function parse(argv: string[]): { open: boolean; port: number } | string {
   return { open, port };
 }
 
-function openBrowser(url: string): void {
+async function openBrowser(url: string): Promise<void> {
   const command =
     process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
-  const child = spawn(command, [url], { detached: true, stdio: "ignore" });
+  // Through the engine's child-process door: no secret variable reaches the browser.
+  const { childEnvironment, spawnChild } = await import("@z-engine/engine");
+  const child = spawnChild({
+    program: command,
+    args: [url],
+    folder: { path: process.cwd(), reason: "userChosen" },
+    env: childEnvironment(process.env),
+    stdio: "ignore",
+  });
   child.on("error", () =>
     process.stderr.write(`could not start ${command}; open the address yourself\n`),
   );
@@ -53,13 +60,26 @@ async function main(): Promise<number> {
     process.stderr.write(`zeng-web: the engine could not start: ${messageOf(error)}\n`);
     process.exit(1);
   });
+  // Whether turns can reach a model at all: said at start and on every screen, not at the
+  // first failed turn.
+  const warning = Promise.all([paths, import("@z-engine/engine")]).then(
+    ([p, { checkProviderKey }]) =>
+      checkProviderKey({ env: process.env, paths: p, projectRoot: process.cwd() }).then(
+        (r) => r.problem,
+      ),
+  );
   const server = await startWebServer({
     engine,
     dataDir: paths.then((p) => p.dataDir),
     port: args.port,
+    warning,
   });
   process.stdout.write(`Z Engine web UI: ${server.url}\n`);
-  if (args.open) openBrowser(server.url);
+  void warning.then(
+    (problem) => problem && process.stderr.write(`zeng-web: warning: ${problem}\n`),
+    () => {},
+  );
+  if (args.open) void openBrowser(server.url);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);

@@ -39,9 +39,9 @@ describe("questions, plans, steering and cancel", { timeout: 90_000 }, () => {
     await p.getByText("SQLite it is.").waitFor();
     expect(JSON.stringify(f.model.requests[1]?.messages.at(-1))).toContain("SQLite");
 
-    await p.locator("header select").first().selectOption("plan");
+    await p.getByLabel("Mode", { exact: true }).selectOption("plan");
     await expect
-      .poll(() => p.locator("header select").first().inputValue(), { timeout: 15_000 })
+      .poll(() => p.getByLabel("Mode", { exact: true }).inputValue(), { timeout: 15_000 })
       .toBe("plan");
     await send(p, "Plan it");
     const plan = p.getByTestId("plan");
@@ -50,7 +50,7 @@ describe("questions, plans, steering and cancel", { timeout: 90_000 }, () => {
     await plan.getByRole("button", { name: "Approve plan" }).click();
     await p.getByText("Plan approved, starting.").waitFor();
     await expect
-      .poll(() => p.locator("header select").first().inputValue(), { timeout: 15_000 })
+      .poll(() => p.getByLabel("Mode", { exact: true }).inputValue(), { timeout: 15_000 })
       .toBe("ask");
   });
 

@@ -33,6 +33,7 @@ describe("side panel", { timeout: 90_000 }, () => {
     const p = await page();
     await newSession(p, f);
     await send(p, "start the jobs");
+    await p.getByRole("tab", { name: /Agents/ }).click();
     const jobs = p.getByTestId("jobs");
     const long = jobs.getByTestId("job").filter({ hasText: "long watcher" });
     const short = jobs.getByTestId("job").filter({ hasText: "short failing job" });
@@ -44,7 +45,7 @@ describe("side panel", { timeout: 90_000 }, () => {
     await p.screenshot({ path: join(SCREENSHOTS, "jobs.png") });
     await long.getByRole("button", { name: "Stop long watcher" }).click();
     await long.and(p.locator('[data-status="killed"]')).waitFor({ timeout: 15_000 });
-    expect(await long.getByRole("button").count()).toBe(0);
+    expect(await long.getByRole("button", { name: /^Stop/ }).count()).toBe(0);
   });
 
   it("shows the check records behind the badge when it is clicked", async () => {
@@ -129,16 +130,16 @@ describe("side panel", { timeout: 90_000 }, () => {
     const sub = costs.locator("li").filter({ hasText: /^Agent / });
     // Main: 3,000 in and 200 out = $3.40; the subagent: 3,000 in and 500 out = $4.00.
     await expect.poll(() => main.textContent()).toContain("3,200 tokens");
-    expect(await main.textContent()).toContain("$3.4000");
+    expect(await main.textContent()).toContain("$3.40");
     expect(await sub.textContent()).toContain("3,500 tokens");
-    expect(await sub.textContent()).toContain("$4.0000");
-    expect(await p.getByTestId("session-cost").textContent()).toContain("$7.4000");
+    expect(await sub.textContent()).toContain("$4.00");
+    expect(await p.getByTestId("session-cost").textContent()).toContain("$7.40");
     // The turn: the engine's figure for the main agent, then every agent's.
     const turnEnd = (await p.getByTestId("turn-end").textContent()) ?? "";
-    expect(turnEnd).toContain("3,200 tokens (3000 in, 200 out, 0 cached) · $3.4000");
+    expect(turnEnd).toContain("3,200 tokens (3,000 in, 200 out) · $3.40");
     const all = (await p.getByTestId("turn-all-agents").textContent()) ?? "";
     expect(all).toContain("with subagents 6,700 tokens");
-    expect(all).toContain("$7.4000");
+    expect(all).toContain("$7.40");
     await p.getByLabel("Cost").screenshot({ path: join(SCREENSHOTS, "cost.png") });
   });
 });

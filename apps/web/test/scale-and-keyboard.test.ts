@@ -1,62 +1,15 @@
 import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
-import { newMessageId, newTurnId } from "@z-engine/protocol";
 import { readFile } from "node:fs/promises";
 import { reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
+import { turnsRecords } from "./log-records.js";
 import { newSession, SCREENSHOTS, startFixture, sharedBrowser } from "./web-harness.js";
 
 // A 10,000-event session stays a small DOM (the transcript is virtualised) and scrolls by
 // keyboard; at 360 px the page is usable with the keyboard alone, focus visible.
 
 const { cleanup, page } = sharedBrowser();
-
-/** Log records of `turns` finished turns (4 events each when told as history). */
-function turnsRecords(turns: number, ts: number): string {
-  const badge = { status: "notApplicable", reason: "No code changed.", checks: [] };
-  const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, costUsd: 0 };
-  const lines: string[] = [];
-  for (let i = 0; i < turns; i++) {
-    const turnId = newTurnId();
-    const user = newMessageId();
-    const base = { v: 2, ts: ts + i };
-    lines.push(
-      JSON.stringify({
-        ...base,
-        kind: "turnStarted",
-        turnId,
-        userMessageId: user,
-        prompt: `question ${i}`,
-      }),
-      JSON.stringify({
-        ...base,
-        kind: "message",
-        turnId,
-        message: { id: user, role: "user", content: [{ type: "text", text: `question ${i}` }] },
-      }),
-      JSON.stringify({
-        ...base,
-        kind: "message",
-        turnId,
-        message: {
-          id: newMessageId(),
-          role: "assistant",
-          content: [{ type: "text", text: `answer number ${i}` }],
-        },
-      }),
-      JSON.stringify({
-        ...base,
-        kind: "turnEnded",
-        turnId,
-        outcome: "completed",
-        usage,
-        badge,
-        durationMs: 5,
-      }),
-    );
-  }
-  return `${lines.join("\n")}\n`;
-}
 
 describe("scale and keyboard", { timeout: 90_000 }, () => {
   it("opens a 10,000-event session with a small DOM and scrolls it by keyboard", async () => {
@@ -116,7 +69,7 @@ describe("scale and keyboard", { timeout: 90_000 }, () => {
     await p.keyboard.type("plan");
     await p.keyboard.press("Enter");
     await expect
-      .poll(() => p.locator("header select").first().inputValue(), { timeout: 15_000 })
+      .poll(() => p.getByLabel("Mode", { exact: true }).inputValue(), { timeout: 15_000 })
       .toBe("plan");
   });
 

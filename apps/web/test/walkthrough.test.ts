@@ -74,7 +74,10 @@ describe("web walkthrough", { timeout: 90_000 }, () => {
 
     // Rewind code and conversation to before the first message: the file goes, the turns too.
     await p.getByTestId("user-message").first().getByRole("button", { name: "Rewind…" }).click();
-    await p.getByTestId("rewind-dialog").getByRole("button", { name: "Both" }).click();
+    await p
+      .getByTestId("rewind-dialog")
+      .getByRole("button", { name: "Code and conversation" })
+      .click();
     await p.getByTestId("divider").waitFor();
     await expect.poll(() => p.getByTestId("user-message").count(), { timeout: 15_000 }).toBe(0);
     await expect(access(notes)).rejects.toThrow();

@@ -1,5 +1,6 @@
 // An engine over a fixture repository with scripted models, the web server over it, and one
 // headless Chromium (Debian's) driven by playwright-core.
+import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -85,6 +86,12 @@ export async function startFixture(options: {
   files: FixtureFiles;
   script: readonly ScriptResponse[];
   settings?: Readonly<Record<string, unknown>>;
+  /** The server's folder (new sessions default to it); default the fixture repository. */
+  cwd?: string;
+  /** The warning the server shows on every screen. */
+  warning?: string;
+  /** The fast model's script (titles, compaction summaries); default: titles. */
+  fastScript?: readonly ScriptResponse[];
 }): Promise<WebFixture> {
   const home = await mkdtemp(join(tmpdir(), "zeng-web-"));
   const repo = await createFixtureRepo({ files: options.files });
@@ -96,7 +103,9 @@ export async function startFixture(options: {
   const boot = async (script: readonly ScriptResponse[]) => {
     const model = new ScriptedModel([...script]);
     const titles = new ScriptedModel(
-      Array.from({ length: 8 }, () => reply.text("Fix the login bug")),
+      options.fastScript
+        ? [...options.fastScript]
+        : Array.from({ length: 8 }, () => reply.text("Fix the login bug")),
     );
     const engine = await createEngine({
       paths,
@@ -106,7 +115,13 @@ export async function startFixture(options: {
       repoMap: false,
       ...(options.settings ? { settings: options.settings } : {}),
     });
-    const server = await startWebServer({ engine, dataDir: paths.dataDir, publicDir: PUBLIC_DIR });
+    const server = await startWebServer({
+      engine,
+      dataDir: paths.dataDir,
+      publicDir: PUBLIC_DIR,
+      cwd: options.cwd ?? repo.root,
+      ...(options.warning ? { warning: options.warning } : {}),
+    });
     return { model, engine, server };
   };
   const stop = async (f: WebFixture) => {
@@ -137,6 +152,33 @@ export async function newSession(page: Page, fixture: WebFixture): Promise<void>
   await page.getByRole("button", { name: "Start" }).click();
   await page.getByLabel("Message").waitFor();
   await page.getByTestId("connection").filter({ hasText: "live" }).waitFor();
+}
+
+/** Opens a side panel tab (on narrow screens the panel is a sheet the header's Details opens). */
+export async function openTab(
+  page: Page,
+  name: "Overview" | "Changes" | "Agents" | "Context",
+): Promise<void> {
+  const tab = page.getByRole("tab", { name: new RegExp(`^${name}`) });
+  if (!(await tab.isVisible())) await page.getByRole("button", { name: "Details" }).click();
+  await tab.click();
+}
+
+/** The bundled bin, as a user starts it. */
+export const BIN = join(import.meta.dirname, "..", "dist", "main.js");
+
+/** Starts `zeng-web` with a home of its own (`home`: data, config), in `cwd`. The caller kills it. */
+export function spawnBin(home: string, cwd = home, stderr: "pipe" | "inherit" = "pipe") {
+  return spawn(process.execPath, [BIN], {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      ZENGINE_HOME: join(home, "data"),
+      ZENGINE_CONFIG_HOME: join(home, "config"),
+    },
+    stdio: ["ignore", "pipe", stderr],
+  });
 }
 
 /** Types a prompt and sends it. */

@@ -4,11 +4,20 @@ import type { EngineCommand, Plan, Question } from "@z-engine/protocol";
 import { useState } from "react";
 import { Markdown } from "./markdown.js";
 import { DisplayView } from "./rows.js";
-import type { PendingApproval } from "./state.js";
+import type { PendingApproval } from "./view/types.js";
 
 type Send = (command: EngineCommand) => void;
 
-export function ApprovalCard({ approval, send }: { approval: PendingApproval; send: Send }) {
+export function ApprovalCard({
+  approval,
+  send,
+  agentLabel,
+}: {
+  approval: PendingApproval;
+  send: Send;
+  /** Which subagent asked ("agent reviewer · agent_1"), when one did. */
+  agentLabel?: string | undefined;
+}) {
   const [rule, setRule] = useState(approval.suggestedRules[0] ?? `${approval.toolName}`);
   const [feedback, setFeedback] = useState("");
   const answer = (decision: Extract<EngineCommand, { type: "resolveApproval" }>["decision"]) =>
@@ -20,6 +29,11 @@ export function ApprovalCard({ approval, send }: { approval: PendingApproval; se
       data-testid="approval"
     >
       <h3>{approval.title}</h3>
+      {agentLabel ? (
+        <p className="asked-by" data-testid="asked-by">
+          Asked by {agentLabel}
+        </p>
+      ) : null}
       <p className="muted">{approval.reason}</p>
       {approval.preview ? <DisplayView display={approval.preview} /> : null}
       <div className="actions">
@@ -49,12 +63,13 @@ export function ApprovalCard({ approval, send }: { approval: PendingApproval; se
           Always in this project
         </button>
       </div>
-      <div className="actions">
-        <input
+      <div className="actions deny">
+        <textarea
           value={feedback}
           onChange={(e) => setFeedback(e.target.value)}
-          placeholder="Feedback for the model (optional)"
+          placeholder="Tell the model why, or what to do instead (optional)"
           aria-label="Feedback with deny"
+          rows={2}
         />
         <button
           type="button"

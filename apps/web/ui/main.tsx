@@ -1,92 +1,150 @@
-// The page: the session list, or one session (its id in the URL, so a reload comes back to it).
-import { useEffect, useState } from "react";
+// The app: the sidebar of projects and sessions, and the page beside it (the start screen, a
+// session, the Inbox, Settings), the command palette, the theme. The page is in the URL
+// (`session`, `view`), so a reload comes back to it.
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { IconButton } from "./icons.js";
 import { createRoot } from "react-dom/client";
-import { api, type SessionEntry } from "./api.js";
+import { api, followHub, type InboxItem, type ProjectEntry, type ServerInfo } from "./api.js";
+import { Home } from "./home.js";
+import { InboxPage } from "./inbox-page.js";
+import { Palette, type PaletteActions } from "./palette.js";
 import { SessionView } from "./session-view.js";
+import { SettingsPage } from "./settings-page.js";
+import type { PanelTab } from "./side-panel.js";
+import { type Page, Sidebar } from "./sidebar.js";
+import { applyTheme, savedTheme } from "./theme.js";
 
-function sessionInUrl(): string | undefined {
-  return new URLSearchParams(location.search).get("session") ?? undefined;
+interface Place {
+  page: Page;
+  session?: string | undefined;
 }
 
-function go(id: string | undefined): void {
+function placeInUrl(): Place {
   const params = new URLSearchParams(location.search);
-  if (id) params.set("session", id);
+  const session = params.get("session") ?? undefined;
+  const view = params.get("view");
+  if (view === "inbox") return { page: "inbox", session };
+  if (view === "settings") return { page: "settings", session };
+  return session ? { page: "session", session } : { page: "home" };
+}
+
+function pushPlace(place: Place): void {
+  const params = new URLSearchParams(location.search);
+  if (place.session) params.set("session", place.session);
   else params.delete("session");
+  if (place.page === "inbox" || place.page === "settings") params.set("view", place.page);
+  else params.delete("view");
   history.pushState(null, "", `/?${params.toString()}`);
 }
 
-// The list is asked for before React first renders (start-up); later visits ask again.
-let firstList: Promise<SessionEntry[]> | undefined = sessionInUrl() ? undefined : api.sessions();
+applyTheme(savedTheme());
+// The start screen's lists are asked for before React first renders (start-up).
+const firstProjects = api.projects();
+const firstInfo = api.info();
 
-function SessionList({ onOpen }: { onOpen: (id: string) => void }) {
-  const [sessions, setSessions] = useState<SessionEntry[]>();
-  const [folder, setFolder] = useState("");
-  const [error, setError] = useState<string>();
+function useAppData() {
+  const [projects, setProjects] = useState<ProjectEntry[]>();
+  const [info, setInfo] = useState<ServerInfo>();
+  const [inbox, setInbox] = useState<InboxItem[]>();
+  const loadProjects = useCallback(() => api.projects().then(setProjects, () => undefined), []);
+  const loadInbox = useCallback(() => api.inbox().then(setInbox, () => undefined), []);
   useEffect(() => {
-    const list = firstList ?? api.sessions();
-    firstList = undefined;
-    list.then(setSessions, (e: Error) => setError(e.message));
-  }, []);
-  return (
-    <main className="list">
-      <h1>Z Engine</h1>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          api.create(folder.trim()).then(
-            (r) => onOpen(r.id),
-            (err: Error) => setError(err.message),
-          );
-        }}
-      >
-        <label>
-          New session in folder{" "}
-          <input
-            value={folder}
-            onChange={(e) => setFolder(e.target.value)}
-            placeholder="/path/to/project"
-            required
-          />
-        </label>
-        <button type="submit">Start</button>
-      </form>
-      {error ? <p role="alert">{error}</p> : null}
-      <h2>Sessions</h2>
-      {sessions === undefined ? <p>Loading…</p> : null}
-      {sessions?.length === 0 ? <p className="muted">No sessions yet.</p> : null}
-      <ul className="sessions" data-testid="sessions">
-        {sessions?.map((s) => (
-          <li key={s.id}>
-            <button type="button" onClick={() => onOpen(s.id)}>
-              <strong>{s.title ?? "Untitled"}</strong>
-              <span className="muted">
-                {s.projectRoot ?? "(no folder)"} · {s.turnCount} turns · ${s.costUsd.toFixed(4)} ·{" "}
-                {new Date(s.updatedAt).toLocaleString()}
-                {s.lastTurn ? ` · last turn ${s.lastTurn}` : ""}
-              </span>
-            </button>
-          </li>
-        ))}
-      </ul>
-    </main>
-  );
+    firstProjects.then(setProjects, () => setProjects([]));
+    firstInfo.then(setInfo, () => undefined);
+    return followHub((type) => (type === "inbox" ? loadInbox() : loadProjects()));
+  }, [loadInbox, loadProjects]);
+  return { projects, info, inbox, loadProjects, loadInbox };
 }
 
 function App() {
-  const [id, setId] = useState(sessionInUrl());
+  const [place, setPlace] = useState<Place>(placeInUrl());
+  const [menu, setMenu] = useState(false);
+  const [palette, setPalette] = useState(false);
+  const [tab, setTab] = useState<{ tab: PanelTab; n: number }>();
+  const data = useAppData();
   useEffect(() => {
-    const onPop = () => setId(sessionInUrl());
+    const onPop = () => setPlace(placeInUrl());
     addEventListener("popstate", onPop);
-    return () => removeEventListener("popstate", onPop);
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        setPalette((open) => !open);
+      }
+    };
+    addEventListener("keydown", onKey);
+    return () => {
+      removeEventListener("popstate", onPop);
+      removeEventListener("keydown", onKey);
+    };
   }, []);
-  const open = (next: string | undefined) => {
-    go(next);
-    setId(next);
-  };
-  return id ? (
-    <SessionView key={id} id={id} onBack={() => open(undefined)} />
-  ) : (
-    <SessionList onOpen={open} />
+  const go = useCallback((page: Page, session?: string) => {
+    const next = { page, session };
+    pushPlace(next);
+    setPlace(next);
+    setMenu(false);
+  }, []);
+  const current = place.session;
+  const actions: PaletteActions = useMemo(
+    () => ({
+      projects: data.projects,
+      session: place.page === "session" ? current : undefined,
+      openSession: (id) => go("session", id),
+      go: (page) => go(page, page === "settings" ? current : undefined),
+      openPanel: (t) => setTab((old) => ({ tab: t, n: (old?.n ?? 0) + 1 })),
+      theme: applyTheme,
+      setMode: (mode) => current && void api.send(current, { type: "setMode", mode }),
+      interrupt: () => current && void api.send(current, { type: "interrupt" }),
+    }),
+    [data.projects, place.page, current, go],
+  );
+  const newIn = (folder: string) =>
+    api.create(folder).then(
+      (r) => go("session", r.id),
+      () => go("home"),
+    );
+  return (
+    <div className="app">
+      <Sidebar
+        projects={data.projects}
+        inboxCount={data.inbox?.length ?? 0}
+        current={place}
+        go={go}
+        newIn={(folder) => void newIn(folder)}
+        open={menu}
+        close={() => setMenu(false)}
+      />
+      <div className="page-area">
+        {data.info?.warning ? (
+          <div className="banner warning" role="alert" data-testid="server-warning">
+            <strong>Turns will fail:</strong> {data.info.warning}
+          </div>
+        ) : null}
+        {place.page === "session" && current ? (
+          <SessionView key={current} id={current} openMenu={() => setMenu(true)} tab={tab} />
+        ) : null}
+        {place.page === "home" ? (
+          <>
+            <IconButton
+              icon="menu"
+              label="Sessions"
+              className="menu-button floating"
+              onClick={() => setMenu(true)}
+            />
+            <Home info={data.info} projects={data.projects} open={(id) => go("session", id)} />
+          </>
+        ) : null}
+        {place.page === "inbox" ? (
+          <InboxPage
+            items={data.inbox}
+            projects={data.projects}
+            openSession={(id) => go("session", id)}
+            changed={() => void data.loadInbox()}
+          />
+        ) : null}
+        {place.page === "settings" ? <SettingsPage sessionId={place.session} /> : null}
+      </div>
+      {palette ? <Palette actions={actions} close={() => setPalette(false)} /> : null}
+    </div>
   );
 }
 

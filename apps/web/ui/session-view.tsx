@@ -1,25 +1,59 @@
-// One session: header switches, the transcript, what waits on the user, the composer.
-import type { EngineCommand, RewindRestore } from "@z-engine/protocol";
+// One session: its header, the transcript, what waits on the user, the composer and the side
+// panel. The view is the pure fold of the session's events (view/); this file wires it to the
+// server: commands, the header's status, the badge after a rewind, the agents report.
+import type { Badge, EngineCommand, ImageBlock, RewindRestore } from "@z-engine/protocol";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { api, follow } from "./api.js";
 import { ApprovalCard, PlanCard, QuestionCard, TrustBanner } from "./cards.js";
 import { Composer } from "./composer.js";
-import { Row } from "./rows.js";
-import { SidePanel } from "./side-panel.js";
-import type { Entry } from "./state.js";
+import { Row, type RowActions, RowActionsContext } from "./rows.js";
+import { SessionHeader } from "./session-header.js";
+import { type PanelTab, SidePanel } from "./side-panel.js";
 import { useView, ViewStore } from "./store.js";
+import { useData } from "./use-data.js";
+import type { Entry } from "./view/types.js";
 import { VirtualList } from "./virtual-list.js";
 
-const MODES = ["ask", "acceptEdits", "plan", "bypass"] as const;
-const EFFORTS = ["low", "medium", "high", "max"] as const;
+interface Props {
+  readonly id: string;
+  readonly openMenu: () => void;
+  /** A panel to show (the palette's "Changes", say); each new `n` opens it again. */
+  readonly tab?: { readonly tab: PanelTab; readonly n: number } | undefined;
+}
 
-export function SessionView({ id, onBack }: { id: string; onBack: () => void }) {
+function useEscapeInterrupts(running: boolean, send: (c: EngineCommand) => void): void {
+  // Esc interrupts a running turn from anywhere on the page (the composer's completion list
+  // and the palette take an Esc for themselves first).
+  useEffect(() => {
+    if (!running) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      e.preventDefault();
+      send({ type: "interrupt" });
+    };
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, [running, send]);
+}
+
+export function SessionView({ id, openMenu, tab: firstTab }: Props) {
   const store = useMemo(() => new ViewStore(), []);
   const view = useView(store);
   const [connected, setConnected] = useState(false);
   const [error, setError] = useState<string>();
   const [trustHidden, setTrustHidden] = useState(false);
-  const [rewindAt, setRewindAt] = useState<string>();
+  const [tab, setTab] = useState<PanelTab>(firstTab?.tab ?? "overview");
+  const [panelOpen, setPanelOpen] = useState(false);
+  const [changesFrom, setChangesFrom] = useState<string>();
+  const [agent, setAgent] = useState<string>();
+  const [images, setImages] = useState<Record<string, string[]>>({});
+  const [freshBadge, setFreshBadge] = useState<{ cursor: number; badge: Badge }>();
+  useEffect(() => {
+    if (firstTab) {
+      setTab(firstTab.tab);
+      setPanelOpen(true);
+    }
+  }, [firstTab]);
   useEffect(
     () =>
       follow(
@@ -43,86 +77,95 @@ export function SessionView({ id, onBack }: { id: string; onBack: () => void }) 
     [id],
   );
   const running = view.runningTurn !== undefined;
-  // Esc interrupts a running turn from anywhere on the page (the composer's completion list
-  // takes an Esc for itself first).
+  useEscapeInterrupts(running, send);
+  const turnEnds = view.entries.filter((e) => e.kind === "turnEnd").length;
+  const statusKey = `${view.runningTurn ?? ""}|${view.mode}|${view.model}|${view.effort}|${turnEnds}|${view.rewind?.cursor ?? ""}|${view.trust ? 1 : 0}|${connected}`;
+  const status = useData(() => api.status(id), [id, statusKey]);
+  const agents = useData(() => api.agents(id), [id, turnEnds, Object.keys(view.agents).length]);
+  // After a rewind the badge is read again from the check records against the files now.
+  const rewind = view.rewind;
   useEffect(() => {
-    if (!running) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "Escape" || e.defaultPrevented) return;
-      e.preventDefault();
-      send({ type: "interrupt" });
-    };
-    addEventListener("keydown", onKey);
-    return () => removeEventListener("keydown", onKey);
-  }, [running, send]);
-  const render = useCallback(
-    (entry: Entry) => <Row entry={entry} onRewind={running ? undefined : setRewindAt} />,
-    [running],
+    if (!rewind) return;
+    api.badge(id, rewind.filesChanged).then(
+      (badge) => setFreshBadge({ cursor: rewind.cursor, badge }),
+      () => undefined,
+    );
+  }, [id, rewind]);
+  const lastEndCursor = turnEnds;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new turn's end supersedes the re-read badge
+  useEffect(() => setFreshBadge(undefined), [lastEndCursor]);
+  const badge = freshBadge && freshBadge.cursor === rewind?.cursor ? freshBadge.badge : view.badge;
+  const doRewind = useCallback(
+    (messageId: string, restore: RewindRestore) =>
+      send({ type: "rewind", messageId: messageId as never, restore }),
+    [send],
   );
-  const rewind = (restore: RewindRestore) => {
-    if (rewindAt) send({ type: "rewind", messageId: rewindAt as never, restore });
-    setRewindAt(undefined);
+  const agentOfCall = useCallback(
+    (toolCallId: string) => {
+      const found = agents.value?.agents.find((a) => a.toolCallId === toolCallId);
+      setAgent(found?.agentId);
+      setTab("agents");
+      setPanelOpen(true);
+    },
+    [agents.value],
+  );
+  const actions: RowActions = useMemo(
+    () => ({
+      canRewind: !running,
+      rewind: doRewind,
+      openAgent: agentOfCall,
+      imagesOf: (turnId) => images[turnId] ?? [],
+    }),
+    [running, doRewind, agentOfCall, images],
+  );
+  const render = useCallback((entry: Entry) => <Row entry={entry} />, []);
+  const submit = (text: string, blocks: ImageBlock[], urls: string[]) => {
+    api.send(id, { type: "submit", text, ...(blocks.length > 0 ? { images: blocks } : {}) }).then(
+      (r) => {
+        setError(undefined);
+        if (r.turnId && urls.length > 0)
+          setImages((now) => ({ ...now, [r.turnId as string]: urls }));
+      },
+      (e: Error) => setError(e.message),
+    );
+  };
+  const agentLabel = (agentId: string | undefined) => {
+    if (!agentId) return undefined;
+    const known = agents.value?.agents.find((a) => a.agentId === agentId);
+    return known ? `the ${known.agentType} agent (${agentId})` : `agent ${agentId}`;
   };
   return (
     <div className="session">
-      <header className="top">
-        <button type="button" onClick={onBack} aria-label="Back to sessions">
-          ←
-        </button>
-        <h1>{view.title ?? "New session"}</h1>
-        <span className={connected ? "live" : "offline"} data-testid="connection">
-          {connected ? "live" : "reconnecting…"}
-        </span>
-        <label>
-          Mode{" "}
-          <select
-            value={view.mode ?? ""}
-            onChange={(e) => send({ type: "setMode", mode: e.target.value as "ask" })}
-          >
-            {view.mode ? null : <option value="">as set</option>}
-            {MODES.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Effort{" "}
-          <select
-            value={view.effort ?? ""}
-            onChange={(e) => send({ type: "setEffort", effort: e.target.value as "low" })}
-          >
-            {view.effort ? null : <option value="">as set</option>}
-            {EFFORTS.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>
-        </label>
-        <ModelField model={view.model} onSet={(model) => send({ type: "setModel", model })} />
-        {running ? (
-          <>
-            <button
-              type="button"
-              onClick={() => send({ type: "interrupt" })}
-              aria-keyshortcuts="Escape"
-              title="Interrupt the running turn (Esc)"
-            >
-              Interrupt
-            </button>
-            <button type="button" className="danger" onClick={() => send({ type: "cancel" })}>
-              Cancel
-            </button>
-          </>
-        ) : null}
-      </header>
+      <SessionHeader
+        sessionId={id}
+        title={view.title}
+        status={status.value}
+        mode={view.mode}
+        model={view.model}
+        effort={view.effort}
+        badge={badge}
+        running={running}
+        connected={connected}
+        send={send}
+        openMenu={openMenu}
+        openPanel={() => setPanelOpen(!panelOpen)}
+      />
       {view.trust && !trustHidden ? (
         <TrustBanner trust={view.trust} send={send} dismiss={() => setTrustHidden(true)} />
       ) : null}
       <div className="main">
         <main className="column">
-          <VirtualList items={view.entries} keyOf={(e) => e.key} render={render} />
+          <RowActionsContext.Provider value={actions}>
+            <VirtualList items={view.entries} keyOf={(e) => e.key} render={render} />
+          </RowActionsContext.Provider>
           <div className="waiting">
             {view.approvals.map((a) => (
-              <ApprovalCard key={a.approvalId} approval={a} send={send} />
+              <ApprovalCard
+                key={a.approvalId}
+                approval={a}
+                send={send}
+                agentLabel={agentLabel(a.agentId)}
+              />
             ))}
             {view.questions.map((q) => (
               <QuestionCard key={q.id} question={q} send={send} />
@@ -131,28 +174,6 @@ export function SessionView({ id, onBack }: { id: string; onBack: () => void }) 
               <PlanCard key={p.id} plan={p} send={send} />
             ))}
           </div>
-          {rewindAt ? (
-            <div
-              className="card rewind"
-              role="dialog"
-              aria-label="Rewind"
-              data-testid="rewind-dialog"
-            >
-              Rewind to before this message:
-              <button type="button" onClick={() => rewind("code")}>
-                Code
-              </button>
-              <button type="button" onClick={() => rewind("conversation")}>
-                Conversation
-              </button>
-              <button type="button" onClick={() => rewind("both")}>
-                Both
-              </button>
-              <button type="button" onClick={() => setRewindAt(undefined)}>
-                Keep
-              </button>
-            </div>
-          ) : null}
           {error ? (
             <div className="row notice level-error" role="alert">
               {error}
@@ -161,31 +182,30 @@ export function SessionView({ id, onBack }: { id: string; onBack: () => void }) 
           <Composer
             sessionId={id}
             running={running}
-            onSubmit={(text) => send({ type: "submit", text })}
+            onSubmit={submit}
             onSteer={(text) => send({ type: "steer", text })}
             onCommand={(name, args) => send({ type: "runCommand", name, args })}
+            restore={rewind?.prompt ? { key: rewind.cursor, text: rewind.prompt } : undefined}
           />
         </main>
-        <SidePanel view={view} send={send} />
+        <SidePanel
+          sessionId={id}
+          view={view}
+          badge={badge}
+          running={running}
+          agents={agents.value}
+          tab={tab}
+          setTab={setTab}
+          changesFrom={changesFrom}
+          setChangesFrom={setChangesFrom}
+          agent={agent}
+          setAgent={setAgent}
+          send={send}
+          rewind={doRewind}
+          open={panelOpen}
+          close={() => setPanelOpen(false)}
+        />
       </div>
     </div>
-  );
-}
-
-function ModelField({ model, onSet }: { model: string | undefined; onSet: (m: string) => void }) {
-  const [value, setValue] = useState(model ?? "");
-  useEffect(() => setValue(model ?? ""), [model]);
-  return (
-    <form
-      className="inline"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (value.trim()) onSet(value.trim());
-      }}
-    >
-      <label>
-        Model <input value={value} onChange={(e) => setValue(e.target.value)} size={14} />
-      </label>
-    </form>
   );
 }

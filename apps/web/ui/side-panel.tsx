@@ -1,137 +1,120 @@
-// The side panel: the badge with its reason and check records, todos, jobs, checkpoints and
-// cost per agent.
-import type { CheckRecord, EngineCommand } from "@z-engine/protocol";
-import { useState } from "react";
-import { BADGE_LABEL, formatUsage, TodoList } from "./rows.js";
-import type { SessionView } from "./state.js";
+// The side panel: Overview, Changes, Agents (and jobs), Context, as tabs.
+import type { SessionAgentsReport } from "@z-engine/engine";
+import { IconButton } from "./icons.js";
+import type { Badge, EngineCommand, RewindRestore } from "@z-engine/protocol";
+import { type KeyboardEvent, useRef } from "react";
+import { AgentsPanel } from "./agents-panel.js";
+import { ChangesPanel } from "./changes-panel.js";
+import { ContextPanel } from "./context-panel.js";
+import { Overview } from "./overview-panel.js";
+import type { SessionView } from "./view/types.js";
 
-export function SidePanel({ view, send }: { view: SessionView; send: (c: EngineCommand) => void }) {
-  return (
-    <aside className="side" aria-label="Session details">
-      <Verification view={view} />
-      {view.todos.length > 0 ? (
-        <section aria-label="Todos">
-          <h2>Todos</h2>
-          <TodoList todos={view.todos} />
-        </section>
-      ) : null}
-      <Jobs view={view} send={send} />
-      <section aria-label="Checkpoints" data-testid="checkpoints">
-        <h2>Checkpoints</h2>
-        {view.checkpoints.length === 0 ? <p className="muted">None yet.</p> : null}
-        <ul>
-          {view.checkpoints.map((c) => (
-            <li key={c.id}>
-              {new Date(c.createdAt).toLocaleTimeString()} · {c.files} files
-            </li>
-          ))}
-        </ul>
-      </section>
-      <Cost view={view} />
-    </aside>
-  );
+export type PanelTab = "overview" | "changes" | "agents" | "context";
+
+const TABS: Array<[PanelTab, string]> = [
+  ["overview", "Overview"],
+  ["changes", "Changes"],
+  ["agents", "Agents"],
+  ["context", "Context"],
+];
+
+export interface SidePanelProps {
+  readonly sessionId: string;
+  readonly view: SessionView;
+  /** The badge now (re-read after a rewind). */
+  readonly badge: Badge | undefined;
+  readonly running: boolean;
+  readonly agents: SessionAgentsReport | undefined;
+  readonly tab: PanelTab;
+  readonly setTab: (tab: PanelTab) => void;
+  readonly changesFrom: string | undefined;
+  readonly setChangesFrom: (checkpointId: string | undefined) => void;
+  readonly agent: string | undefined;
+  readonly setAgent: (agentId: string | undefined) => void;
+  readonly send: (command: EngineCommand) => void;
+  readonly rewind: (messageId: string, restore: RewindRestore) => void;
+  /** Shown (on narrow screens the panel is a sheet the header opens). */
+  readonly open: boolean;
+  readonly close: () => void;
 }
 
-/** The badge, a button that shows the check records behind it. */
-function Verification({ view }: { view: SessionView }) {
-  const [open, setOpen] = useState(false);
+export function SidePanel(props: SidePanelProps) {
+  const { tab, view } = props;
+  const tabs = useRef<HTMLDivElement>(null);
+  const counts: Partial<Record<PanelTab, number>> = {
+    agents:
+      Object.keys(view.agents).length + view.jobs.filter((j) => j.status === "running").length,
+  };
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
+    const at = TABS.findIndex(([t]) => t === tab);
+    const next = TABS[(at + (e.key === "ArrowRight" ? 1 : TABS.length - 1)) % TABS.length];
+    if (next) {
+      props.setTab(next[0]);
+      tabs.current?.querySelector<HTMLButtonElement>(`#tab-${next[0]}`)?.focus();
+    }
+  };
   return (
-    <section aria-label="Verification" data-testid="badge-panel">
-      <h2>Verification</h2>
-      {view.badge ? (
-        <>
+    <aside className={`side${props.open ? " open" : ""}`} aria-label="Session details">
+      <div className="tabs" role="tablist" aria-label="Panels" ref={tabs} onKeyDown={onKey}>
+        {TABS.map(([id, label]) => (
           <button
+            key={id}
+            id={`tab-${id}`}
             type="button"
-            className={`badge badge-${view.badge.status}`}
-            data-testid="badge"
-            aria-expanded={open}
-            aria-controls="check-records"
-            title="Show the check records behind the badge"
-            onClick={() => setOpen(!open)}
+            role="tab"
+            aria-selected={tab === id}
+            aria-controls={`panel-${id}`}
+            tabIndex={tab === id ? 0 : -1}
+            onClick={() => props.setTab(id)}
           >
-            {BADGE_LABEL[view.badge.status]}
+            {label}
+            {counts[id] ? <span className="count">{counts[id]}</span> : null}
           </button>
-          <p>{view.badge.reason}</p>
-        </>
-      ) : (
-        <p className="muted">No turn yet.</p>
-      )}
-      {open ? (
-        <section id="check-records" aria-label="Check records" data-testid="check-records">
-          <h3>Check records ({view.checks.length})</h3>
-          {view.checks.length === 0 ? <p className="muted">No check has run.</p> : null}
-          <ul className="checks">
-            {view.checks.map((c) => (
-              <CheckRow key={c.runId} check={c} />
-            ))}
-          </ul>
-        </section>
-      ) : null}
-    </section>
-  );
-}
-
-function CheckRow({ check: c }: { check: CheckRecord }) {
-  return (
-    <li data-testid="check-record">
-      <strong>{c.checkId}</strong> {c.passed ? "passed" : "failed"} ·{" "}
-      {c.exitCode === null ? "killed" : `exit ${c.exitCode}`} · {(c.durationMs / 1000).toFixed(1)} s
-      {c.counts ? ` · ${c.counts.passed} passed, ${c.counts.failed} failed` : ""}
-      <div>
-        <code>$ {c.command}</code>
-      </div>
-      <pre className="output">{c.outputTail}</pre>
-    </li>
-  );
-}
-
-function Jobs({ view, send }: { view: SessionView; send: (c: EngineCommand) => void }) {
-  return (
-    <section aria-label="Jobs" data-testid="jobs">
-      <h2>Jobs</h2>
-      {view.jobs.length === 0 ? <p className="muted">None.</p> : null}
-      <ul>
-        {view.jobs.map((j) => (
-          <li key={j.id} data-testid="job" data-status={j.status}>
-            {j.kind} · {j.description} · <strong>{j.status}</strong>
-            {j.exitCode != null ? ` (exit ${j.exitCode})` : ""}
-            {j.status === "running" ? (
-              <button
-                type="button"
-                className="small"
-                aria-label={`Stop ${j.description}`}
-                onClick={() => send({ type: "killJob", jobId: j.id })}
-              >
-                Stop
-              </button>
-            ) : null}
-          </li>
         ))}
-      </ul>
-    </section>
-  );
-}
-
-function Cost({ view }: { view: SessionView }) {
-  const agents = Object.entries(view.agentUsage);
-  return (
-    <section aria-label="Cost">
-      <h2>Cost</h2>
-      {view.sessionUsage ? (
-        <p data-testid="session-cost">{formatUsage(view.sessionUsage)}</p>
-      ) : (
-        <p className="muted">Nothing spent yet.</p>
-      )}
-      {agents.length > 0 ? (
-        <ul data-testid="agent-costs">
-          {agents.map(([agent, usage]) => (
-            <li key={agent}>
-              <strong>{agent === "main" ? "Main agent" : `Agent ${agent}`}</strong>:{" "}
-              {formatUsage(usage)}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </section>
+        <IconButton
+          icon="close"
+          label="Close the panel"
+          className="close-sheet"
+          onClick={props.close}
+        />
+      </div>
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabpanel">
+        {tab === "overview" ? (
+          <Overview
+            sessionId={props.sessionId}
+            view={view}
+            badge={props.badge}
+            agents={props.agents}
+            running={props.running}
+            reviewFrom={(id) => {
+              props.setChangesFrom(id);
+              props.setTab("changes");
+            }}
+            rewind={props.rewind}
+          />
+        ) : null}
+        {tab === "changes" ? (
+          <ChangesPanel
+            sessionId={props.sessionId}
+            view={view}
+            running={props.running}
+            from={props.changesFrom}
+            setFrom={props.setChangesFrom}
+          />
+        ) : null}
+        {tab === "agents" ? (
+          <AgentsPanel
+            sessionId={props.sessionId}
+            view={view}
+            agents={props.agents}
+            selected={props.agent}
+            select={props.setAgent}
+            send={props.send}
+          />
+        ) : null}
+        {tab === "context" ? <ContextPanel sessionId={props.sessionId} view={view} /> : null}
+      </div>
+    </aside>
   );
 }

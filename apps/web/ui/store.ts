@@ -1,27 +1,37 @@
-// A session's view as an external store: items fold in as they arrive; React re-renders at most
-// once per animation frame (the stream can carry hundreds of deltas a second).
+// A session's view as an external store: items queue as they arrive and fold in (the pure
+// `reduceView`) at most once per animation frame, so a stream of hundreds of deltas a second
+// or a replay of thousands of events renders once per frame.
 import { useSyncExternalStore } from "react";
-import { apply, emptyView, type SessionView, type StreamItem } from "./state.js";
+import { reduceView } from "./view/reduce.js";
+import { emptyView, type SessionView, type StreamItem } from "./view/types.js";
 
 export class ViewStore {
   private view: SessionView = emptyView();
-  private snapshot: SessionView = { ...this.view };
+  private queue: StreamItem[] = [];
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
+  /** The last cursor received (applied or queued): where a reconnect resumes. */
+  private received = -1;
 
   add(item: StreamItem): void {
-    if (!apply(this.view, item)) return;
+    if (item.cursor <= this.received) return;
+    this.received = item.cursor;
+    this.queue.push(item);
     if (this.scheduled) return;
     this.scheduled = true;
     requestAnimationFrame(() => {
       this.scheduled = false;
-      this.snapshot = { ...this.view, entries: [...this.view.entries] };
+      const items = this.queue;
+      this.queue = [];
+      const next = reduceView(this.view, items);
+      if (next === this.view) return;
+      this.view = next;
       for (const listener of this.listeners) listener();
     });
   }
 
   get lastCursor(): number {
-    return this.view.lastCursor;
+    return this.received;
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -29,7 +39,7 @@ export class ViewStore {
     return () => this.listeners.delete(listener);
   };
 
-  get = (): SessionView => this.snapshot;
+  get = (): SessionView => this.view;
 }
 
 export function useView(store: ViewStore): SessionView {

@@ -1,8 +1,19 @@
 // A virtualised list of rows with measured heights: only the rows in (and near) the viewport
-// are in the DOM. It follows the bottom while the user is at the bottom.
-import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+// are in the DOM. It follows the bottom while the user is at the bottom. A row measured above
+// the viewport (taller or shorter than estimated) moves the scroll position by the difference,
+// so what the user looks at stays still (the browser's own scroll anchoring is off: it does
+// not see through the positioned rows, and fought keyboard scrolling).
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 
-const ESTIMATE = 64;
+const ESTIMATE = 72;
 const OVERSCAN = 800;
 
 interface Props<T> {
@@ -11,12 +22,28 @@ interface Props<T> {
   render: (item: T) => ReactNode;
 }
 
+/** Where each row starts, and the whole height, from the measured heights (estimates for the rest). */
+function layout<T>(items: readonly T[], keyOf: (item: T) => string, heights: Map<string, number>) {
+  const offsets: number[] = [];
+  const at = new Map<string, number>();
+  let total = 0;
+  for (const item of items) {
+    const key = keyOf(item);
+    at.set(key, total);
+    offsets.push(total);
+    total += heights.get(key) ?? ESTIMATE;
+  }
+  return { offsets, at, total };
+}
+
 export function VirtualList<T>({ items, keyOf, render }: Props<T>) {
   const scroller = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
   const [viewport, setViewport] = useState({ top: 0, height: 800 });
   const [, setMeasured] = useState(0);
   const atBottom = useRef(true);
+  /** Height gained by rows above the viewport since the last render: the scroll moves by it. */
+  const shift = useRef(0);
 
   const onScroll = useCallback(() => {
     const el = scroller.current;
@@ -25,17 +52,26 @@ export function VirtualList<T>({ items, keyOf, render }: Props<T>) {
     setViewport({ top: el.scrollTop, height: el.clientHeight });
   }, []);
 
-  const offsets: number[] = [];
-  let total = 0;
-  for (const item of items) {
-    offsets.push(total);
-    total += heights.current.get(keyOf(item)) ?? ESTIMATE;
-  }
+  const { offsets, at, total } = layout(items, keyOf, heights.current);
+  const starts = useRef(at);
+  starts.current = at;
   let first = 0;
   while (first < items.length - 1 && (offsets[first + 1] ?? 0) < viewport.top - OVERSCAN) first++;
   let last = first;
   while (last < items.length && (offsets[last] ?? 0) < viewport.top + viewport.height + OVERSCAN)
     last++;
+
+  /** Records a row's height; one above the viewport adds its change to the shift. */
+  const record = useCallback((key: string, height: number): boolean => {
+    const old = heights.current.get(key) ?? ESTIMATE;
+    if (heights.current.get(key) === height) return false;
+    heights.current.set(key, height);
+    const el = scroller.current;
+    const start = starts.current.get(key);
+    if (el && start !== undefined && start + old <= el.scrollTop && !atBottom.current)
+      shift.current += height - old;
+    return true;
+  }, []);
 
   const observer = useRef<ResizeObserver | null>(null);
   useEffect(() => {
@@ -43,29 +79,35 @@ export function VirtualList<T>({ items, keyOf, render }: Props<T>) {
       let changed = false;
       for (const r of records) {
         const key = (r.target as HTMLElement).dataset.key;
-        const h = (r.target as HTMLElement).offsetHeight;
-        if (key && heights.current.get(key) !== h) {
-          heights.current.set(key, h);
-          changed = true;
-        }
+        if (key && record(key, (r.target as HTMLElement).offsetHeight)) changed = true;
       }
       if (changed) setMeasured((n) => n + 1);
     });
     return () => observer.current?.disconnect();
-  }, []);
+  }, [record]);
 
-  const measure = useCallback((el: HTMLDivElement | null) => {
-    if (!el) return;
-    const key = el.dataset.key;
-    if (key) heights.current.set(key, el.offsetHeight);
-    observer.current?.observe(el);
-  }, []);
+  const measure = useCallback(
+    (el: HTMLDivElement | null) => {
+      if (!el) return;
+      const key = el.dataset.key;
+      if (key && record(key, el.offsetHeight)) setMeasured((n) => n + 1);
+      observer.current?.observe(el);
+    },
+    [record],
+  );
 
   // Where this list last put the scroll position to follow the bottom.
   const pinnedTop = useRef<number | null>(null);
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (!el || !atBottom.current) return;
+    if (!el) return;
+    if (!atBottom.current) {
+      // The rows are laid out with their new heights now: keep the view where it was.
+      if (shift.current !== 0) el.scrollTop += shift.current;
+      shift.current = 0;
+      return;
+    }
+    shift.current = 0;
     // Moved away since (Home, a drag) and its scroll event not handled yet: a render caused
     // by rows being measured must not pull the view back to the bottom.
     const moved = pinnedTop.current !== null && Math.abs(el.scrollTop - pinnedTop.current) > 1;
@@ -77,11 +119,23 @@ export function VirtualList<T>({ items, keyOf, render }: Props<T>) {
     pinnedTop.current = el.scrollTop;
   });
 
+  // Home and End jump at once (a smooth keyboard scroll over rows still being measured
+  // would end short of the end).
+  const onKeyDown = useCallback((e: KeyboardEvent<HTMLDivElement>) => {
+    const el = scroller.current;
+    if (!el || e.target !== el || (e.key !== "Home" && e.key !== "End")) return;
+    e.preventDefault();
+    atBottom.current = e.key === "End";
+    shift.current = 0;
+    el.scrollTop = e.key === "Home" ? 0 : el.scrollHeight;
+  }, []);
+
   return (
     <div
       className="scroller"
       ref={scroller}
       onScroll={onScroll}
+      onKeyDown={onKeyDown}
       data-testid="transcript"
       aria-live="polite"
       // biome-ignore lint/a11y/noNoninteractiveTabindex: the transcript scrolls by keyboard

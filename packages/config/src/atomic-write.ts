@@ -7,9 +7,13 @@ function tempName(file: string): string {
   return `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
 }
 
-/** Writes a file atomically (temp file + rename), creating its folder. Throws on failure. */
+/**
+ * Writes a file atomically (temp file + rename), creating its folder (0700 when `mode` is a
+ * private one, like 0600). Throws on failure.
+ */
 export async function writeFileAtomic(file: string, content: string, mode?: number): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
+  const privateMode = mode !== undefined && (mode & 0o077) === 0;
+  await mkdir(dirname(file), { recursive: true, ...(privateMode ? { mode: 0o700 } : {}) });
   const temp = tempName(file);
   try {
     await writeFile(temp, content, mode === undefined ? "utf8" : { encoding: "utf8", mode });

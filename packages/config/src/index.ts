@@ -51,11 +51,32 @@ export {
   loadUserLayer,
   PROJECT_FILES,
 } from "./layers.js";
-export { readMcpJson } from "./mcp-json.js";
+/** `~/.claude/settings.json` as a user layer (below the user's settings.toml), and its path. */
+export { claudeUserSettingsFile, loadClaudeUserLayer } from "./layers.js";
+export { parseMcpJson, readMcpJson } from "./mcp-json.js";
+/**
+ * Claude Code's settings.json as a layer: `readClaudeSettings(file, level, root, problems)`
+ * → `{ layer, approval }` or undefined when missing (never throws; bad JSON and unused keys
+ * are problems); `applyMcpJsonApproval(mcpValues, approvals)` turns off the `.mcp.json`
+ * servers `disabledMcpjsonServers` names or `enabledMcpjsonServers` leaves out.
+ */
+export type { ClaudeSettingsLayer, McpJsonApproval } from "./claude-settings.js";
+export { applyMcpJsonApproval, readClaudeSettings } from "./claude-settings.js";
+export type { McpServerSource, ProjectServerVariables } from "./mcp-sources.js";
+export { mcpServerSources, projectServerVariables } from "./mcp-sources.js";
 export type { MergeContext } from "./merge.js";
 export { mergeLayers } from "./merge.js";
 export type { SettingsProblem } from "./problems.js";
 export { convertV1, v1KeyPath } from "./v1-import.js";
+
+// Where each effective value comes from, and what an untrusted project would apply
+/**
+ * `settingOrigins(loaded)`: every effective setting with its origin (highest layer that sets
+ * it, or the defaults), withheld project values named, secrets hidden. Pure.
+ * `gatedProjectValues(layers)`: the trust-gated categories a project sets, per file. Pure.
+ */
+export type { GatedProjectValue, SettingWithOrigin, ValueOrigin } from "./origins.js";
+export { gatedProjectValues, settingOrigins } from "./origins.js";
 
 // Trust
 export type { RestrictedSettings, TrustCategory } from "./trust-gate.js";
@@ -70,6 +91,8 @@ export {
   persistAdditionalDirectory,
   persistProjectRule,
 } from "./persist.js";
+/** Edits the user's settings.toml, keeping comments and other keys (see user-edit.ts). */
+export { editUserSettings } from "./user-edit.js";
 
 // Errors
 export type { ConfigErrorCode } from "./errors.js";

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { parse, TomlError } from "smol-toml";
 import type { LayerLevel } from "./effective.js";
 import { findKeyLine, type SettingsProblem } from "./problems.js";
@@ -21,16 +21,45 @@ export interface SettingsLayer {
   readonly importedFrom?: string;
 }
 
-/** Reads a file as UTF-8; undefined when it does not exist, a problem for other errors. */
+/** The largest settings file read (a larger one is a problem, not read). */
+export const MAX_SETTINGS_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Reads a settings file as UTF-8; undefined when it does not exist, a problem for other
+ * errors. A project controls these files: one that is not a regular file (a FIFO would block
+ * the session's open for ever, a device stream without end) or is over
+ * {@link MAX_SETTINGS_FILE_BYTES} is a problem and is not read. Opened with `O_NONBLOCK`, so a
+ * FIFO swapped in after the check cannot block either.
+ */
 export function readText(file: string, problems: SettingsProblem[]): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(file, "utf8");
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") {
+    if (code !== "ENOENT" && code !== "ENOTDIR")
       problems.push({ file, message: `cannot read: ${(error as Error).message}` });
-    }
     return undefined;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) {
+      problems.push({ file, message: "cannot read: not a regular file (skipped)" });
+      return undefined;
+    }
+    if (info.size > MAX_SETTINGS_FILE_BYTES) {
+      problems.push({
+        file,
+        message: `cannot read: ${info.size} bytes is over the ${MAX_SETTINGS_FILE_BYTES}-byte limit (skipped)`,
+      });
+      return undefined;
+    }
+    return readFileSync(fd, "utf8");
+  } catch (error) {
+    problems.push({ file, message: `cannot read: ${(error as Error).message}` });
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 

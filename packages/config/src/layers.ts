@@ -2,6 +2,11 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "smol-toml";
 import { createFileExclusiveSync } from "./atomic-write.js";
+import {
+  applyMcpJsonApproval,
+  type McpJsonApproval,
+  readClaudeSettings,
+} from "./claude-settings.js";
 import { loadSettingsFile, loadV1File, type SettingsLayer } from "./layer-file.js";
 import { readMcpJson } from "./mcp-json.js";
 import type { Env, Paths } from "./paths.js";
@@ -16,7 +21,26 @@ export const PROJECT_FILES = {
   local: join(".z-engine", "settings.local.toml"),
   v1: join(".z-engine", "config.toml"),
   mcpJson: ".mcp.json",
+  claudeSettings: join(".claude", "settings.json"),
+  claudeLocal: join(".claude", "settings.local.json"),
 } as const;
+
+/** The user's Claude Code settings file, `~/.claude/settings.json`. */
+export function claudeUserSettingsFile(paths: Paths): string {
+  return join(paths.home, ".claude", "settings.json");
+}
+
+/**
+ * The user's Claude Code settings (`~/.claude/settings.json`) as a user layer, below
+ * zeng's own user settings.toml; undefined when missing.
+ */
+export function loadClaudeUserLayer(
+  paths: Paths,
+  problems: SettingsProblem[],
+): { layer: SettingsLayer; approval: McpJsonApproval } | undefined {
+  const file = claudeUserSettingsFile(paths);
+  return readClaudeSettings(file, "user", join(paths.home, ".claude"), problems);
+}
 
 const CONVERTED_HEADER = (from: string) =>
   `# Converted by Z Engine from the v1 file ${from}, which is left untouched.\n\n`;
@@ -53,36 +77,66 @@ export function loadUserLayer(
   return { level: "user", file, root, values: imported, importedFrom: v1 };
 }
 
+/** `.z-engine/settings.toml`, or, when missing, `.z-engine/config.toml` converted in memory. */
+function zengProjectLayer(
+  projectRoot: string,
+  problems: SettingsProblem[],
+): SettingsLayer | undefined {
+  const settingsFile = join(projectRoot, PROJECT_FILES.settings);
+  const settings = loadSettingsFile(settingsFile, problems);
+  if (settings !== undefined)
+    return { level: "project", file: settingsFile, root: projectRoot, values: settings };
+  const v1 = join(projectRoot, PROJECT_FILES.v1);
+  const imported = existsSync(v1) ? loadV1File(v1, problems) : undefined;
+  if (!imported) return undefined;
+  return {
+    level: "project",
+    file: settingsFile,
+    root: projectRoot,
+    values: imported,
+    importedFrom: v1,
+  };
+}
+
 /**
- * The project layers, lowest first: the servers of `.mcp.json`, `.z-engine/settings.toml`
- * (or, when missing, `.z-engine/config.toml` converted in memory), and
- * `.z-engine/settings.local.toml`. Missing files give no layer.
+ * The project layers, lowest first: the servers of `.mcp.json` (with the
+ * `enabledMcpjsonServers` / `disabledMcpjsonServers` of the Claude Code settings files
+ * applied), `.claude/settings.json`, `.z-engine/settings.toml` (or, when missing,
+ * `.z-engine/config.toml` converted in memory), `.claude/settings.local.json` and
+ * `.z-engine/settings.local.toml`: at each scope zeng's own file wins on conflict.
+ * `userApprovals` are the `.mcp.json` approvals of the user's Claude Code settings.
+ * Missing files give no layer.
  */
 export function loadProjectLayers(
   projectRoot: string,
   problems: SettingsProblem[],
+  userApprovals: readonly McpJsonApproval[] = [],
 ): SettingsLayer[] {
   const layers: SettingsLayer[] = [];
   const mcpFile = join(projectRoot, PROJECT_FILES.mcpJson);
   const mcp = readMcpJson(mcpFile, problems);
-  if (mcp) layers.push({ level: "project", file: mcpFile, root: projectRoot, values: mcp });
-  const settingsFile = join(projectRoot, PROJECT_FILES.settings);
-  const settings = loadSettingsFile(settingsFile, problems);
-  if (settings !== undefined) {
-    layers.push({ level: "project", file: settingsFile, root: projectRoot, values: settings });
-  } else {
-    const v1 = join(projectRoot, PROJECT_FILES.v1);
-    const imported = existsSync(v1) ? loadV1File(v1, problems) : undefined;
-    if (imported) {
-      layers.push({
-        level: "project",
-        file: settingsFile,
-        root: projectRoot,
-        values: imported,
-        importedFrom: v1,
-      });
-    }
+  const shared = readClaudeSettings(
+    join(projectRoot, PROJECT_FILES.claudeSettings),
+    "project",
+    projectRoot,
+    problems,
+  );
+  const zeng = zengProjectLayer(projectRoot, problems);
+  const claudeLocal = readClaudeSettings(
+    join(projectRoot, PROJECT_FILES.claudeLocal),
+    "local",
+    projectRoot,
+    problems,
+  );
+  const approvals = [...userApprovals];
+  for (const c of [shared, claudeLocal]) if (c) approvals.push(c.approval);
+  if (mcp) {
+    const values = applyMcpJsonApproval(mcp, approvals);
+    layers.push({ level: "project", file: mcpFile, root: projectRoot, values });
   }
+  if (shared) layers.push(shared.layer);
+  if (zeng) layers.push(zeng);
+  if (claudeLocal) layers.push(claudeLocal.layer);
   const localFile = join(projectRoot, PROJECT_FILES.local);
   const local = loadSettingsFile(localFile, problems);
   if (local !== undefined)

@@ -1,6 +1,6 @@
 import type { EffectiveSettings } from "./effective.js";
 import { type SettingsLayer, validateSettings } from "./layer-file.js";
-import { envLayer, loadProjectLayers, loadUserLayer } from "./layers.js";
+import { envLayer, loadClaudeUserLayer, loadProjectLayers, loadUserLayer } from "./layers.js";
 import { mergeLayers } from "./merge.js";
 import type { Env, Paths } from "./paths.js";
 import type { SettingsProblem } from "./problems.js";
@@ -49,8 +49,9 @@ function hostLayer(values: unknown, paths: Paths, problems: SettingsProblem[]): 
 export const HOST_SETTINGS_FILE = "host settings";
 
 /**
- * Reads every layer (user settings.toml, the project's `.mcp.json`, settings.toml and
- * settings.local.toml, then the environment) and merges them over the defaults. Bad files
+ * Reads every layer (`~/.claude/settings.json`, the user settings.toml, the project's
+ * `.mcp.json`, `.claude/settings.json`, `.z-engine/settings.toml`, `.claude/settings.local.json`,
+ * `.z-engine/settings.local.toml`, then the environment) and merges them over the defaults. Bad files
  * and keys become `problems`, never exceptions. Reads synchronously (small files; about a
  * millisecond in all); the one write is the one-time conversion of a user v1 config.toml
  * into settings.toml. An untrusted project's trust-gated categories come from the user
@@ -60,11 +61,14 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const { env, paths, projectRoot } = options;
   const problems: SettingsProblem[] = [];
   const layers: SettingsLayer[] = [];
+  const claudeUser = loadClaudeUserLayer(paths, problems);
+  if (claudeUser) layers.push(claudeUser.layer);
   const user = loadUserLayer(paths, problems);
   if (user) layers.push(user);
   if (options.hostSettings !== undefined)
     layers.push(hostLayer(options.hostSettings, paths, problems));
-  layers.push(...loadProjectLayers(projectRoot, problems));
+  const approvals = claudeUser ? [claudeUser.approval] : [];
+  layers.push(...loadProjectLayers(projectRoot, problems, approvals));
   const fromEnv = envLayer(env, projectRoot, problems);
   if (fromEnv) layers.push(fromEnv);
   const trusted =

@@ -56,6 +56,19 @@ function toServer(entry: Record<string, unknown>): Record<string, unknown> | str
 export function readMcpJson(file: string, problems: SettingsProblem[]): SettingsFile | undefined {
   const source = readText(file, problems);
   if (source === undefined) return undefined;
+  return parseMcpJson(file, source, problems);
+}
+
+/**
+ * `.mcp.json` text (Claude Code's format, as {@link readMcpJson} reads it) into settings
+ * holding only `mcp.servers`; `file` names the source in problems (`--mcp-config` JSON text
+ * gives a label). Never throws.
+ */
+export function parseMcpJson(
+  file: string,
+  source: string,
+  problems: SettingsProblem[],
+): SettingsFile {
   let parsed: unknown;
   try {
     parsed = JSON.parse(source);

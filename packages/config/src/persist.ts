@@ -36,7 +36,8 @@ function serialised<T>(file: string, work: () => Promise<T>): Promise<T> {
   return next;
 }
 
-async function readOrUndefined(file: string): Promise<string | undefined> {
+/** A file's text, or undefined when it is missing; ConfigError `WRITE_FAILED` when unreadable. */
+export async function readOrUndefined(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, "utf8");
   } catch (error) {
@@ -61,6 +62,34 @@ function startingDocument(projectRoot: string, which: ProjectSettingsFile): Toml
   return (loadV1File(join(projectRoot, PROJECT_FILES.v1), problems) ?? {}) as TomlTable;
 }
 
+/**
+ * The text of a settings file after `mutate`: the difference patched into `source` (comments,
+ * order and other keys kept), or `start()` rendered when the file is missing. Throws
+ * ConfigError `SETTINGS_UNPARSEABLE` when `source` is not TOML.
+ */
+export function editedText(
+  file: string,
+  source: string | undefined,
+  start: () => TomlTable,
+  mutate: (doc: TomlTable) => void,
+): string {
+  if (source === undefined) {
+    const doc = start();
+    mutate(doc);
+    return renderSettings(doc);
+  }
+  let doc: TomlTable;
+  try {
+    doc = parseForPatch(source) as TomlTable;
+  } catch (cause) {
+    throw new ConfigError("SETTINGS_UNPARSEABLE", `${file} is not valid TOML; not editing it`, {
+      cause,
+    });
+  }
+  mutate(doc);
+  return patch(source, doc);
+}
+
 async function editOnce(
   projectRoot: string,
   which: ProjectSettingsFile,
@@ -68,23 +97,7 @@ async function editOnce(
   mutate: (doc: TomlTable) => void,
 ): Promise<EditResult> {
   const source = await readOrUndefined(file);
-  let output: string;
-  if (source !== undefined) {
-    let doc: TomlTable;
-    try {
-      doc = parseForPatch(source) as TomlTable;
-    } catch (cause) {
-      throw new ConfigError("SETTINGS_UNPARSEABLE", `${file} is not valid TOML; not editing it`, {
-        cause,
-      });
-    }
-    mutate(doc);
-    output = patch(source, doc);
-  } else {
-    const doc = startingDocument(projectRoot, which);
-    mutate(doc);
-    output = renderSettings(doc);
-  }
+  const output = editedText(file, source, () => startingDocument(projectRoot, which), mutate);
   try {
     if (source === undefined && which === "local") await ensureGitignore(projectRoot);
     await writeFileAtomic(file, output);

@@ -71,7 +71,8 @@ export class TrustStore implements TrustChecker {
       const current = this.read({ moveDamagedAside: true });
       if (current.folders.some((entry) => entry.path === path)) return;
       current.folders.push({ path, trusted_at: this.now().toISOString() });
-      await writeFileAtomic(this.file, `${JSON.stringify(current, null, 2)}\n`);
+      // In the data folder, the user's alone (issue 38, item 24).
+      await writeFileAtomic(this.file, `${JSON.stringify(current, null, 2)}\n`, 0o600);
     } catch (cause) {
       throw new ConfigError("TRUST_WRITE_FAILED", `cannot write ${this.file}`, { cause });
     }

@@ -21,7 +21,7 @@ export {
   renderInstructions,
 } from "./instructions/discover.js";
 export type { InstructionFs } from "./instructions/fs.js";
-export { nodeInstructionFs } from "./instructions/fs.js";
+export { MAX_INSTRUCTION_FILE_BYTES } from "./instructions/fs.js";
 export { matchesGlob } from "./instructions/glob.js";
 export type { ExpandedText, ImportContext, ImportLimits } from "./instructions/imports.js";
 export { expandImports } from "./instructions/imports.js";

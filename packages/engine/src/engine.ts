@@ -1,5 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { homedir, tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
+import { homedir } from "node:os";
+import { setMaxListeners } from "node:events";
 import { join } from "node:path";
 import {
   type EffectiveSettings,
@@ -16,9 +17,22 @@ import type { EngineOptions } from "./options.js";
 import { OFF_MAP, type RepoMapStatus } from "./repo-map/session-map.js";
 import type { TurnSummary } from "./run/turn.js";
 import { hostSettingsOf } from "./settings/host-settings.js";
+import { layerSettings } from "./settings/session-layer.js";
+import {
+  type ProviderKeyContext,
+  type ProviderKeyStatus,
+  providerKeyStatus,
+  storeFolderKey,
+} from "./queries/provider-key-status.js";
 import { catalogView, llmClientFactory, pricingOverrides } from "./settings/models.js";
 import type { SessionOverrides } from "./settings/session-config.js";
+import type { SessionOptions } from "./session-options.js";
+
+export type { SessionOptions } from "./session-options.js";
 import { EventFeed } from "./session/event-feed.js";
+import { foldersOf } from "./session/folders.js";
+import { TelemetryHub } from "./telemetry/hub.js";
+import { privateFolder } from "./util/private-folder.js";
 import { createRedactor, scrubbedEnvironment, secretValues } from "./util/secrets.js";
 import type { OpenContext } from "./session/open-context.js";
 import { createEngineSession, resumeEngineSession } from "./session/open.js";
@@ -30,6 +44,7 @@ import { EngineShutdown } from "./util/abort.js";
 import { commandInfo, type SlashCommandInfo } from "./commands/catalog.js";
 import { sessionCatalog } from "./commands/run.js";
 import type { CommandResult } from "./commands/result.js";
+import { registerHandle } from "./queries/registry.js";
 
 /** A host's handle on one open session. */
 export interface SessionHandle {
@@ -79,12 +94,6 @@ export interface SessionHandle {
   command(name: string, args?: string): Promise<CommandResult>;
 }
 
-/** What a host may choose per session: the overrides, and a listener for its events. */
-export interface SessionOptions extends SessionOverrides {
-  /** Gets every event of this session, from the first one its opening emits. Should not throw (a throw is ignored). */
-  readonly onEvent?: (envelope: EventEnvelope) => void;
-}
-
 /** The engine: one per process, the owner of every session it opens. */
 export interface Engine {
   /** Creates a session for a project folder (`--cwd`, else the working directory). Rejects when the folder does not exist. */
@@ -117,6 +126,18 @@ export interface Engine {
   ): Promise<McpLoginResult>;
   /** `zeng mcp logout <server>`: forgets the server's tokens. Resolves true when there were any. */
   mcpLogout(folder: string, server: string): Promise<boolean>;
+  /**
+   * Whether sessions of `folder` have a key for their provider (`ZENGINE_API_KEY`, the
+   * provider's variable, auth.json; `needed: false` when the host builds its own clients or
+   * gave a key): what an ACP agent's `authenticate` checks. Never rejects.
+   */
+  providerKey(folder: string): Promise<ProviderKeyStatus>;
+  /**
+   * Stores `apiKey` in auth.json (0600) for the host sessions of `folder` send to, and
+   * resolves with that host. Rejects when no endpoint can be made of the settings or the
+   * file cannot be written.
+   */
+  storeProviderKey(folder: string, apiKey: string): Promise<string>;
   /** Closes every session and stops what the engine started (an ephemeral engine's folders are removed). Safe to call twice. */
 
   shutdown(): Promise<void>;
@@ -149,18 +170,6 @@ function handleOf(session: EngineSession, feed: EventFeed, forget: () => void): 
   };
 }
 
-async function foldersOf(options: EngineOptions, env: Env) {
-  if (options.paths) return { paths: options.paths, temporary: undefined };
-  if (!options.ephemeral) return { paths: resolvePaths(env), temporary: undefined };
-  const temporary = await mkdtemp(join(tmpdir(), "zeng-ephemeral-"));
-  const paths: Paths = resolvePaths({
-    ...env,
-    ZENGINE_CONFIG_HOME: join(temporary, "config"),
-    ZENGINE_HOME: join(temporary, "data"),
-  });
-  return { paths, temporary };
-}
-
 /**
  * Creates the engine. Every option is optional: folders default to the user's (as the CLI
  * uses them), or temporary ones with `ephemeral`. The catalog refreshes in the background
@@ -170,7 +179,11 @@ async function foldersOf(options: EngineOptions, env: Env) {
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   const env = options.env ?? process.env;
   const { paths, temporary } = await foldersOf(options, env);
+  await privateFolder(paths.dataDir);
   const lifetime = new AbortController();
+  // Each open session listens on the engine's lifetime once (released when it closes), so a
+  // host with many sessions open is not a leak: no listener limit on this signal.
+  setMaxListeners(0, lifetime.signal);
   const sessions = new Map<string, EngineSession>();
   let llmCatalog: LlmCatalog | undefined;
   let opening: Promise<void> | undefined;
@@ -217,25 +230,47 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     homeDir: options.homeDir ?? homedir(),
     parent: lifetime.signal,
   };
+  const telemetries = new TelemetryHub({ ...options, env, redactor: ctx.redactor });
   const open = async (
     how: (ctx: OpenContext) => Promise<EngineSession>,
-    onEvent: SessionOptions["onEvent"],
+    o: SessionOptions,
   ): Promise<SessionHandle> => {
     const feed = new EventFeed();
-    if (onEvent) feed.listen(onEvent);
+    if (o.onEvent) feed.listen(o.onEvent);
+    const telemetry = telemetries.session();
     const sink = (envelope: EventEnvelope) => {
+      telemetry.observe(envelope);
       options.onEvent?.(envelope);
       feed.publish(envelope);
     };
-    const session = await how({ ...ctx, sink });
+    const sessionCtx = {
+      ...ctx,
+      sink,
+      hostSettings: layerSettings(ctx.hostSettings, o.settings),
+      ...(o.shell ? { sessionShell: o.shell } : {}),
+      ...(o.editor ? { editor: o.editor } : {}),
+    };
+    const session = await how(sessionCtx);
     sessions.set(session.id, session);
-    return handleOf(session, feed, () => sessions.delete(session.id));
+    const handle = handleOf(session, feed, () => {
+      sessions.delete(session.id);
+      telemetry.close();
+    });
+    // The queries (queries/) reach the session behind the handle (the web UI's screens).
+    registerHandle(handle, { session, ctx: sessionCtx, overrides: overridesOf(o) });
+    return handle;
   };
   let stopped: Promise<void> | undefined;
+  const keyContext: ProviderKeyContext = {
+    env,
+    paths,
+    hostSettings: ctx.hostSettings,
+    trustStore: ctx.trustStore,
+    ownClients: options.clientFactory !== undefined || options.provider?.apiKey !== undefined,
+  };
   return {
-    createSession: (root, o = {}) =>
-      open((c) => createEngineSession(c, root, overridesOf(o)), o.onEvent),
-    openSession: (id, o = {}) => open((c) => resumeEngineSession(c, id, overridesOf(o)), o.onEvent),
+    createSession: (root, o = {}) => open((c) => createEngineSession(c, root, overridesOf(o)), o),
+    openSession: (id, o = {}) => open((c) => resumeEngineSession(c, id, overridesOf(o)), o),
     listSessions: () => ctx.store.list(),
     latestSession: async (root) => {
       const list = await ctx.store.list();
@@ -253,10 +288,13 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     mcpLogin: (folder, server, open, o) =>
       loginFromSettings(loginContext(ctx, folder), server, open, o),
     mcpLogout: (folder, server) => logoutFromSettings(loginContext(ctx, folder), server),
+    providerKey: (folder) => providerKeyStatus(keyContext, folder),
+    storeProviderKey: (folder, apiKey) => storeFolderKey(keyContext, folder, apiKey),
     shutdown: () => {
       stopped ??= (async () => {
         await Promise.allSettled([...sessions.values()].map((s) => s.close()));
         sessions.clear();
+        telemetries.closeAll();
         lifetime.abort(new EngineShutdown());
         await opening?.catch(() => {});
         llmCatalog?.close();
@@ -268,7 +306,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
 }
 
 function overridesOf(options: SessionOptions): SessionOverrides {
-  const { onEvent: _, ...overrides } = options;
+  const { onEvent: _, editor: _e, shell: _s, settings: _t, ...overrides } = options;
   return overrides;
 }
 

@@ -7,10 +7,75 @@
 export type { Engine, SessionHandle, SessionOptions } from "./engine.js";
 export { createEngine } from "./engine.js";
 export type { ClientFactory, ClientRequest, EngineOptions, ProviderOptions } from "./options.js";
+/**
+ * The logger a host gives `createEngine({ logger })`: pino's `child` and level methods, so a
+ * pino logger fits. The engine logs nothing without one; each line it writes carries the
+ * session id (and the turn id within a turn) and passes the secret screen first.
+ */
+export type { EngineLogger, LogFields, LogMethod } from "./telemetry/logger.js";
+/**
+ * Trace options (`createEngine({ telemetry })`). Spans and metrics go through
+ * `@opentelemetry/api`'s global providers under the scope `INSTRUMENTATION_SCOPE`: the host's
+ * SDK records them; without one they cost nothing. Content (prompts, tool inputs and
+ * results) is captured only when `captureContent` is true.
+ */
+export type { TelemetryOptions } from "./telemetry/session-telemetry.js";
+/** The instrumentation scope name of the engine's tracer and meter. */
+export { INSTRUMENTATION_SCOPE } from "./telemetry/session-telemetry.js";
 export type { SessionOverrides } from "./settings/session-config.js";
 export type { Submission, TurnSummary } from "./run/turn.js";
 export type { ModelCatalog, ModelInfo } from "./session/core.js";
+/** What `Engine.providerKey(folder)` finds: whether a key is needed and found, and where it is looked up. */
+export type { ProviderKeyStatus } from "./queries/provider-key-status.js";
 export type { RepoMapStatus } from "./repo-map/session-map.js";
+/**
+ * The project's files (for `@` completion, a file picker): git's tracked and untracked
+ * files through host's git door (read-only, no program the project names runs), else a
+ * walk; `.z-engine/` left out; sorted, at most 50,000. Never rejects.
+ */
+export { listProjectFiles } from "./repo-map/project-files.js";
+
+// Structured output (`--json-schema`, the Agent SDK's `outputFormat`)
+/** How a structured run ended: the summary of all attempts, the value or the last error. */
+export type {
+  JsonSchemaObject,
+  StructuredOptions,
+  StructuredRun,
+} from "./structured/structured-output.js";
+/**
+ * Runs a prompt whose final answer must be JSON matching a JSON Schema, sending a mismatch
+ * back with its error (up to `maxAttempts` turns). Throws StructuredOutputError
+ * (`structuredOutput.badSchema`) before any turn for a schema that cannot be read.
+ */
+export { runStructured, StructuredOutputError } from "./structured/structured-output.js";
+
+// Keys (`zeng login`)
+/** Where a key was stored: the provider host and auth.json. */
+export type { StoredKey } from "./settings/provider-key.js";
+/**
+ * Stores a key in auth.json (0600) for the provider the user's settings name. Throws
+ * ProviderKeyError (`providerKey.badProvider`) or llm's LlmError (`authFile`).
+ */
+export { ProviderKeyError, storeProviderKey } from "./settings/provider-key.js";
+
+// `zeng doctor`
+/** One checked thing (`key`, `provider`, `git`, `sandbox`, `ripgrep`, `trust`, `settings`) and its state. */
+export type { DiagnoseOptions, Diagnosis } from "./doctor/diagnose.js";
+/** Checks what a run of a project folder needs; never rejects (failures are `fail` lines). */
+export { diagnose } from "./doctor/diagnose.js";
+
+/**
+ * What `SessionOptions.shell` and `.editor` take (host's shell contract, its `CommandResult`
+ * as `ShellCommandResult`; tools' editor port), so that a host hands in its own terminals and
+ * editor without importing those packages.
+ */
+export type {
+  BackgroundProcess,
+  CommandRequest,
+  CommandResult as ShellCommandResult,
+  Shell,
+} from "@z-engine/host";
+export type { EditorFiles } from "@z-engine/tools";
 
 // Slash commands (runCommand): the catalog a UI completes `/` from, and what a run did
 /** A catalog entry for `/` completion: name, kind, description, argument hint, scope. */
@@ -67,13 +132,75 @@ export {
 export type { Redactor } from "./util/secrets.js";
 export {
   createRedactor,
+  encodedForms,
+  isProviderKeyVariable,
   isSecretVariable,
   REDACTED,
   SECRET_VARIABLES,
   scrubbedEnvironment,
   secretValues,
 } from "./util/secrets.js";
+/**
+ * The child-process door (host's): a host that starts a program of its own (a browser for a
+ * URL) starts it here, from an environment without secrets, in a folder it names the reason
+ * for. See host's README.
+ */
+export type {
+  ChildEnvironment,
+  ChildFolder,
+  ChildFolderReason,
+  ChildRequest,
+} from "@z-engine/host";
+export { childEnvironment, spawnChild } from "@z-engine/host";
+/**
+ * Takes secret variables out of the process for good, the initial environment block that
+ * `/proc/<pid>/environ` shows included (Linux); host's contract. The CLI calls it at start.
+ */
+export type { EnvironErasure } from "@z-engine/host";
+export { eraseInitialEnvironment } from "@z-engine/host";
+/** `zeng trust`'s line naming the variables a project's MCP servers would be handed. Pure. */
+export { mcpVariablesReport } from "./session/trust.js";
 
 // What a host shows when it opens a stored session (its conversation and rewind targets)
 export type { HistoryMessage, SessionView } from "./queries/history.js";
 export { readSessionView } from "./queries/history.js";
+
+// Queries for a host's screens (the web UI's): each takes a handle this engine gave out and
+// throws a `QueryError` (code `unknownHandle`) for any other object.
+/** An operational failure of a query: `unknownHandle` for a handle this engine did not make. */
+export { QueryError } from "./queries/registry.js";
+/** The session header: folder, branch, mode, model, effort, context used and left, the last badge. */
+export type { SessionStatus } from "./queries/status.js";
+export type { ContextUsage } from "./queries/context-usage.js";
+export { currentBadge, sessionStatus } from "./queries/status.js";
+/** The files changed since a checkpoint, with line diffs; revert a file or some of its hunks. */
+export type { ChangedFile, FileChangeStatus, SessionChanges } from "./queries/changes.js";
+export { MAX_CHANGED_FILES, sessionChanges } from "./queries/changes.js";
+export type { RevertOutcome, RevertRequest } from "./queries/revert.js";
+export { revertChange } from "./queries/revert.js";
+export type { DiffHunk, DiffLine, TextDiff } from "./queries/line-diff.js";
+export { diffTexts, revertHunks } from "./queries/line-diff.js";
+/** Worktree agents' pending changes for the user's Apply or Discard. */
+export type { AgentChangesOutcome, PendingAgentChanges } from "./queries/worktree-changes.js";
+export { pendingAgentChanges, resolveAgentChanges } from "./queries/worktree-changes.js";
+/** Subagents (status, spend, transcript) and background jobs' output. */
+export type { AgentSummary, JobOutputView, SessionAgentsReport } from "./queries/agents.js";
+export { agentHistory, jobOutput, sessionAgentList } from "./queries/agents.js";
+/** What the model sees now: sections, instruction files, skills, tools, repo map, MCP, compactions. */
+export type { CompactionSummary, ContextPart, ContextReport } from "./queries/context.js";
+export { contextReport } from "./queries/context.js";
+/** Settings with their origins, permission rules (edit them), the trust report. */
+export type {
+  RuleEdit,
+  RuleEditOutcome,
+  RuleView,
+  SettingsReport,
+  TrustReport,
+} from "./queries/settings.js";
+export { editPermissionRule, settingsReport, trustReport } from "./queries/settings.js";
+/** The models a session's picker offers (settings, built-in families, the cached catalog). */
+export type { ModelChoice } from "./queries/models.js";
+export { modelChoices } from "./queries/models.js";
+/** Whether a folder's settings lead to a provider and a key, without a session or a request. */
+export type { ProviderKeyReport } from "./queries/provider-key.js";
+export { checkProviderKey } from "./queries/provider-key.js";

@@ -4,6 +4,8 @@ import type { EventEnvelope, ModelClient } from "@z-engine/protocol";
 import type { SessionStore } from "@z-engine/store";
 import type { Tool } from "@z-engine/tools";
 import type { ModelCatalog } from "./session/core.js";
+import type { EngineLogger } from "./telemetry/logger.js";
+import type { TelemetryOptions } from "./telemetry/session-telemetry.js";
 
 /** Which model a client is for. */
 export interface ClientRequest {
@@ -99,4 +101,14 @@ export interface EngineOptions {
     params: Readonly<Record<string, unknown>>,
     signal: AbortSignal,
   ) => Promise<Record<string, unknown>>;
+  /**
+   * Where the engine logs (pino's interface; a pino logger fits). Each line carries the
+   * session id, and the turn id within a turn; secrets are redacted. Default: no logs.
+   */
+  readonly logger?: EngineLogger;
+  /**
+   * Trace and metric options. Spans and metrics go through `@opentelemetry/api`'s global
+   * providers: the host's SDK records them; without one they cost nothing.
+   */
+  readonly telemetry?: TelemetryOptions;
 }

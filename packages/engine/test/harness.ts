@@ -13,6 +13,7 @@ import type {
   ApprovalDecision,
   EngineEventType,
   EventEnvelope,
+  ModelClient,
   Question,
   QuestionAnswers,
   ToolResultBlock,
@@ -22,6 +23,7 @@ import {
   EventRecorder,
   type FixtureFiles,
   type FixtureRepo,
+  reply,
   ScriptedModel,
   type ScriptResponse,
 } from "@z-engine/testkit";
@@ -38,6 +40,8 @@ export interface HarnessOptions {
   readonly script: readonly ScriptResponse[];
   /** The fast model's script (titles, compaction); default: a title reply. */
   readonly fastScript?: readonly ScriptResponse[];
+  /** A client for the fast role instead of the scripted one (the decision layer's model). */
+  readonly fastClient?: ModelClient;
   /** User settings.toml text. */
   readonly userSettings?: string;
   readonly overrides?: SessionOverrides;
@@ -49,8 +53,16 @@ export interface HarnessOptions {
   readonly extraEnv?: Readonly<Record<string, string>>;
   /** Trust the fixture folder before the session opens. */
   readonly trusted?: boolean;
+  /**
+   * Where the fixture project's folder is made, relative to the system's temporary folder
+   * (default: in it). A sandbox keeps the temporary folder writable, so a test of what a
+   * sandboxed command may not write puts the project elsewhere (`../var/tmp`).
+   */
+  readonly projectParent?: string;
   /** Build the repo map (default off: it joins the prompt when ready, which other tests need not see). */
   readonly repoMap?: boolean;
+  /** Runs once the fixture and the home exist, before the engine starts (plant links, FIFOs, secrets). */
+  readonly prepare?: (repo: FixtureRepo, home: string) => Promise<void>;
 }
 
 export interface Harness {
@@ -67,7 +79,10 @@ export interface Harness {
 
 /** An engine over a fresh fixture repository and a temporary home, driven by scripted models. */
 export async function harness(options: HarnessOptions): Promise<Harness> {
-  const repo = await createFixtureRepo({ files: options.files });
+  const repo = await createFixtureRepo({
+    files: options.files,
+    ...(options.projectParent ? { prefix: join(options.projectParent, "zeng-fixture-") } : {}),
+  });
   const home = await mkdtemp(join(tmpdir(), "zeng-home-"));
   const env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -78,6 +93,7 @@ export async function harness(options: HarnessOptions): Promise<Harness> {
   };
   const paths = resolvePaths(env);
   await mkdir(paths.configDir, { recursive: true });
+  await options.prepare?.(repo, home);
   if (options.userSettings) await writeFile(paths.userSettingsFile, options.userSettings);
   const model = new ScriptedModel(options.script);
   const fast = new ScriptedModel(
@@ -109,7 +125,7 @@ export async function harness(options: HarnessOptions): Promise<Harness> {
     paths,
     onEvent: sink,
     env,
-    clientFactory: ({ role }) => (role === "fast" ? fast : model),
+    clientFactory: ({ role }) => (role === "fast" ? (options.fastClient ?? fast) : model),
     catalogSource: "off",
     homeDir: home,
     repoMap: options.repoMap ?? false,
@@ -184,3 +200,18 @@ export function resultsOf(h: Harness, request: number): ToolResultBlock[] {
   const last = h.model.requests[request]?.messages.at(-1);
   return (last?.content ?? []).filter((b): b is ToolResultBlock => b.type === "toolResult");
 }
+
+/** The "fix the failing test" walkthrough of how-it-works.md, with its five rounds. */
+export const walkthroughScript = (path: (p: string) => string) => [
+  reply.toolCall("Verify", { checks: ["npm:test"] }),
+  reply.toolCalls([
+    { name: "Grep", input: { pattern: "isExpired", path: path(".") } },
+    { name: "Read", input: { file_path: path("src/auth/token.js") } },
+    { name: "Read", input: { file_path: path("test/token.test.js") } },
+  ]),
+  reply.toolCall("Edit", { ...loginFix, file_path: path(loginFix.file_path) }),
+  reply.toolCall("Verify", { checks: ["npm:test"] }),
+  reply.text(
+    "Fixed `isExpired`: a token now counts as expired at its expiry time. The login test passes.",
+  ),
+];

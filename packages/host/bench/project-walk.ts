@@ -6,19 +6,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { walkProject } from "../src/checkpoint/project-walk.js";
+import { median, time } from "./timing.js";
 
 const RUNS = 51;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-function time(run: () => unknown): number {
-  const start = process.hrtime.bigint();
-  run();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
 
 /** The 5-file project of the first round, plus a node_modules folder that must not be entered. */
 function makeProject(root: string): void {

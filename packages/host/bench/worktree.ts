@@ -33,13 +33,14 @@ function median(values: number[]): number {
 }
 
 async function ours(root: string, env: Record<string, string>, round: number): Promise<void> {
-  const wt = await createAgentWorktree(root, "bench", { env });
+  const gitDir = join(root, "..", "wt-session", "bench", "git");
+  const wt = await createAgentWorktree(root, "bench", gitDir, { env });
   for (const f of THREE) writeFileSync(join(wt.path, f), `ours change ${round}\n`, { flag: "a" });
   const summary = await commitAgentWorktree(wt, { env });
   if (!summary.commit) throw new Error("nothing committed");
   const result = await applyAgentCommit(wt, summary.commit, { env });
   if (!result.applied) throw new Error("conflict");
-  await removeAgentWorktree(wt, { env });
+  await removeAgentWorktree(wt);
   execFileSync("git", ["reset", "-q", "--hard"], { cwd: root, env });
 }
 
@@ -80,7 +81,7 @@ export async function benchWorktree(
   }
   const [o, r] = [median(a), median(b)];
   console.log(
-    "workload: worktree agent on a committed 10,000-file repository: create the worktree on a new branch, change 3 files, commit, apply to the project by three-way merge, remove; baseline the same steps with raw git (worktree add, add, commit, diff | apply --3way, worktree remove, branch -D); 5 runs, median",
+    "workload: worktree agent on a committed 10,000-file repository: create the worktree (a checkout on a new branch of the engine's own repository, the project's objects by alternates), change 3 files, commit, apply to the project by three-way merge, remove; baseline the same steps with raw git (worktree add, add, commit, diff | apply --3way, worktree remove, branch -D); 5 runs, median",
   );
   console.log(
     `BENCH agents.worktree ${o.toFixed(1)} ms baseline=${r.toFixed(1)} ratio=${(o / r).toFixed(2)}`,

@@ -47,9 +47,10 @@ export async function gitFiles(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
   timeoutMs: number = LIST_TIME_LIMIT_MS,
+  signal?: AbortSignal,
 ): Promise<GitFiles | null> {
   const local = localGitFiles(root, env);
-  return local !== undefined ? local : spawnGitFiles(root, env, timeoutMs);
+  return local !== undefined ? local : spawnGitFiles(root, env, timeoutMs, signal);
 }
 
 /** How long git's listing may take by default (two minutes). */
@@ -58,18 +59,21 @@ const LIST_TIME_LIMIT_MS = 2 * 60 * 1000;
 /**
  * {@link gitFiles} as git lists them (the script), whatever the repository. Rejects with
  * a `GitTimeLimit` when git did not finish within `timeoutMs` (git blocks for ever opening
- * a FIFO where it reads an ignore file): walking instead could take as long.
+ * a FIFO where it reads an ignore file), or with a `HostError` when `signal` aborts:
+ * walking instead could take as long.
  */
 export async function spawnGitFiles(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
   timeoutMs: number = LIST_TIME_LIMIT_MS,
+  signal?: AbortSignal,
 ): Promise<GitFiles | null> {
   try {
     const out = await runGitScript("list the files", LIST_SCRIPT, {
-      cwd: root,
-      git: { env },
+      repo: { kind: "user", folder: root },
+      env,
       timeoutMs,
+      ...(signal ? { signal } : {}),
     });
     const entries = splitBytes(out.stdout);
     const split = entries.indexOf("//");
@@ -81,7 +85,7 @@ export async function spawnGitFiles(
     }
     return { tracked, untracked: entries.slice(split + 1) };
   } catch (error) {
-    if (error instanceof GitTimeLimit) throw error;
+    if (error instanceof GitTimeLimit || signal?.aborted) throw error;
     return null;
   }
 }

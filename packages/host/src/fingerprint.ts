@@ -16,6 +16,8 @@ export interface FingerprintOptions {
    * git blocks for ever opening a FIFO where it reads an ignore file).
    */
   readonly gitTimeLimitMs?: number;
+  /** When it aborts, git's listing is killed and the fingerprint rejects. */
+  readonly signal?: AbortSignal;
 }
 
 /** Folder names a walk of a folder that is not a git repository never enters. */
@@ -142,7 +144,7 @@ function mergeLines(sorted: readonly string[], extra: string[]): string[] {
  * neutralised (see `safeGitCommand`) and reads no file's content. The `exclude` folders (by
  * default `.z-engine/`) are left out. Never writes anything. Rejects with a `HostError`
  * (`fingerprint_failed`) when `root` is not a readable folder, or git's listing did not
- * finish within `gitTimeLimitMs`.
+ * finish within `gitTimeLimitMs` or `signal` aborted.
  */
 export async function fingerprint(root: string, options: FingerprintOptions = {}): Promise<string> {
   try {
@@ -156,7 +158,8 @@ export async function fingerprint(root: string, options: FingerprintOptions = {}
   );
   const keep = (path: string) => !prefixes.some((prefix) => path.startsWith(prefix));
   const base: Root = { text: root, bytes: Buffer.from(root) };
-  const files = await gitFiles(root, options.env ?? process.env, options.gitTimeLimitMs).catch(
+  const env = options.env ?? process.env;
+  const files = await gitFiles(root, env, options.gitTimeLimitMs, options.signal).catch(
     (cause: unknown) => {
       throw new HostError("fingerprint_failed", `cannot list the files of ${root}`, { cause });
     },

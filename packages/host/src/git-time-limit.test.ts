@@ -1,13 +1,13 @@
 import { execFile } from "node:child_process";
 import { constants, openSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCheckpointStore } from "./checkpoint/store.js";
 import { fingerprint } from "./fingerprint.js";
-import { GitTimeLimit, runGitScript } from "./git.js";
+import { GitTimeLimit, runGit, runGitScript } from "./git.js";
 
 // Git blocks for ever opening a FIFO where it reads an ignore file (`open` waits for a
 // writer). A project can hold one (a test suite's, or one a command made), and the first tool
@@ -50,8 +50,8 @@ describe("a time limit on engine git calls", { timeout: 30_000 }, () => {
   it("kills git, and what its script started, when it blocks on a FIFO", async () => {
     const started = Date.now();
     const listing = runGitScript("list", 'git "$@" ls-files -o --exclude-standard', {
-      cwd: project,
-      git: { env },
+      repo: { kind: "user", folder: project },
+      env,
       timeoutMs: 400,
     });
     await expect(listing).rejects.toBeInstanceOf(GitTimeLimit);
@@ -59,6 +59,26 @@ describe("a time limit on engine git calls", { timeout: 30_000 }, () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     // The git the script started is gone too: nothing holds the FIFO open any more.
     expect(hasReader(join(project, ".gitignore"))).toBe(false);
+  });
+
+  it("kills git when the call's signal aborts, and starts none on an aborted signal", async () => {
+    const stop = new AbortController();
+    const listing = runGitScript("list", 'git "$@" ls-files -o --exclude-standard', {
+      repo: { kind: "user", folder: project },
+      env,
+      signal: stop.signal,
+    });
+    const fifo = join(project, ".gitignore");
+    for (let i = 0; i < 100 && !hasReader(fifo); i++) await new Promise((r) => setTimeout(r, 50));
+    stop.abort(new Error("closing"));
+    await expect(listing).rejects.toThrow(/list stopped/);
+    expect(hasReader(fifo)).toBe(false);
+    const again = runGit(["ls-files"], {
+      repo: { kind: "user", folder: project },
+      env,
+      signal: stop.signal,
+    });
+    await expect(again).rejects.toThrow(/stopped/);
   });
 
   it("fails a snapshot that git lists, and takes a small project's without git", async () => {
@@ -90,5 +110,37 @@ describe("a time limit on engine git calls", { timeout: 30_000 }, () => {
     await expect(fingerprint(project, { env, gitTimeLimitMs: 400 })).rejects.toMatchObject({
       code: "fingerprint_failed",
     });
+  });
+});
+
+describe("a repository whose fixed git files are FIFOs", { timeout: 30_000 }, () => {
+  // Git opens HEAD, the index, config and its neighbours on nearly every call: a FIFO there
+  // would make every call wait for its time limit. The door refuses such a repository at once.
+  it.each([["HEAD"], ["index"], ["config"], ["packed-refs"], [join("info", "exclude")]])(
+    "refuses at once when %s is a FIFO",
+    async (name) => {
+      const git = join(project, ".git");
+      await rm(join(git, name), { force: true });
+      await mkdir(join(git, "info"), { recursive: true });
+      await exec("mkfifo", [join(git, name)]);
+      const started = Date.now();
+      const call = runGit(["ls-files"], { repo: { kind: "user", folder: project }, env });
+      await expect(call).rejects.toMatchObject({ code: "git_refused" });
+      expect(Date.now() - started).toBeLessThan(2_000);
+    },
+  );
+
+  it("refuses at once when a .git file names a folder whose HEAD is a FIFO", async () => {
+    await rename(join(project, ".git"), join(project, "real-git"));
+    await mkdir(join(project, "planted"));
+    await exec("mkfifo", [join(project, "planted", "HEAD")]);
+    await writeFile(join(project, ".git"), `gitdir: ${join(project, "planted")}\n`);
+    const started = Date.now();
+    const call = runGitScript("list", 'git "$@" ls-files -z --cached', {
+      repo: { kind: "user", folder: join(project) },
+      env,
+    });
+    await expect(call).rejects.toMatchObject({ code: "git_refused" });
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

@@ -20,9 +20,39 @@ export type { EnvPolicy } from "./process/env-policy.js";
 export { buildEnvironment, DEFAULT_ENV_DENY, NON_INTERACTIVE_ENV } from "./process/env-policy.js";
 export { DEFAULT_MAX_OUTPUT_CHARS } from "./process/output-collector.js";
 
-// Git: every git process the engine starts is built here
-export type { SafeGitCommand, SafeGitOptions } from "./git-command.js";
-export { GIT_NEUTRAL_CONFIG, safeGitCommand } from "./git-command.js";
+// The child-process door: every process the engine starts goes through spawnChild
+export type { ChildRequest } from "./process/spawn-child.js";
+export { signalGroup, spawnChild } from "./process/spawn-child.js";
+export type { ChildEnvironment, ChildEnvironmentOptions } from "./process/child-env.js";
+export { childEnvironment } from "./process/child-env.js";
+export type { ChildFolder, ChildFolderReason } from "./process/child-folder.js";
+export { neutralFolder } from "./process/child-folder.js";
+export type { EnvironErasure } from "./process/initial-environ.js";
+export { eraseInitialEnvironment } from "./process/initial-environ.js";
+export {
+  isProviderKeyVariable,
+  isSecretVariable,
+  SECRET_VARIABLES,
+} from "./process/secret-names.js";
+
+// Git: the door every git process the engine starts goes through
+export type { GitOutput, GitRepository, GitRunOptions, UserRepository } from "./git.js";
+export { GIT_TIME_LIMIT_MS, GitTimeLimit, runGit, runGitScript } from "./git.js";
+export type { EngineRepository } from "./engine-repository.js";
+export { GIT_NEUTRAL_CONFIG } from "./git-command.js";
+export type { FoundRepository } from "./git-repository.js";
+export { findGitRepository } from "./git-repository.js";
+export { listRepositoryFiles } from "./git-list.js";
+
+// The project-files door: every project-controlled file the engine reads
+export type {
+  ProjectFileFacts,
+  ProjectFileReaderOptions,
+} from "./project-files/project-file-reader.js";
+export {
+  createProjectFileReader,
+  DEFAULT_PROJECT_FILE_BYTES,
+} from "./project-files/project-file-reader.js";
 
 // Fingerprint
 export type { FingerprintOptions } from "./fingerprint.js";
@@ -65,6 +95,12 @@ export {
   commitAgentWorktree,
   createAgentWorktree,
   removeAgentWorktree,
+  WORKTREE_NAME,
 } from "./worktree/worktree.js";
-export type { ApplyResult, ConflictKind, MergeConflict } from "./worktree/apply.js";
+export type {
+  ApplyResult,
+  ConflictKind,
+  MergeConflict,
+  RefusedPath,
+} from "./worktree/apply.js";
 export { applyAgentCommit } from "./worktree/apply.js";

@@ -18,6 +18,11 @@ export interface CommandRequest {
   readonly artifacts?: ArtifactSink;
   /** How much output the result keeps inline (the start and the end); default 30,000 characters. */
   readonly maxOutputChars?: number;
+  /**
+   * The tool call that runs the command (Bash sets it), for a host's own shell that shows
+   * each command with its call (an editor's terminal, ACP). The host's shells ignore it.
+   */
+  readonly toolCallId?: string;
 }
 
 /** How a command ended. Never thrown: a command that could not start has `exitCode` null and `error`. */

@@ -1,5 +1,8 @@
 // The public API of @z-engine/integrations. Everything exported here is public.
 
+/** How a stdio MCP server or a language server is started: a spawner the caller injects. */
+export type { ChildSpawner, ChildSpawnRequest, SpawnedChild } from "./child-spawner.js";
+
 // MCP
 /**
  * Server specs (OAuth settings included), states, listed tools/resources/templates/prompts,
@@ -50,7 +53,8 @@ export { type Loopback, startLoopback } from "./mcp/oauth/loopback.js";
 export type { PromptText } from "./mcp/prompt-text.js";
 /** `${VAR}` / `${VAR:-default}` expansion as `.mcp.json` uses it. */
 export type { Expanded, ExpandEnv } from "./mcp/expand.js";
-export { expandVars } from "./mcp/expand.js";
+export type { Withheld } from "./mcp/expand.js";
+export { expandVars, referencedVariables, withoutVariables } from "./mcp/expand.js";
 /**
  * Tool names: `mcp__<server>__<tool>`, other characters become `_`; unique names of at most
  * 64 characters per server, and the server names rules could not tell apart.

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { MCP_TEST_SERVER } from "@z-engine/testkit";
 import { afterAll } from "vitest";
 import { McpConnection, type McpServerSpec } from "../src/index.js";
+import { testSpawner } from "../src/test-support/spawner.js";
 
 const made: string[] = [];
 // Each test file that makes folders removes them once its tests ran (its servers are closed).
@@ -40,7 +41,12 @@ export function testServer(name = "test", args: string[] = [], extra: Partial<Mc
 export class Opened {
   readonly all: McpConnection[] = [];
   open(spec: McpServerSpec, env = baseEnv(), onChange?: () => void): McpConnection {
-    const c = new McpConnection({ spec, env, cwd: tempDir(), ...(onChange ? { onChange } : {}) });
+    const c = new McpConnection({
+      spec,
+      env,
+      spawn: testSpawner(tempDir(), env),
+      ...(onChange ? { onChange } : {}),
+    });
     this.all.push(c);
     return c;
   }

@@ -15,7 +15,12 @@ describe("the MCP SDK loads lazily", { timeout: 30_000 }, () => {
       const mcp = await import(${JSON.stringify(here("../dist/index.js"))});
       const fs = await import("node:fs");
       console.log(fs.existsSync(process.env.SDK_LOG) ? "sdk loaded on import" : "nothing loaded");
-      const c = new mcp.McpConnection({ spec: { name: "x", type: "stdio", command: "/no/such/program" }, env: {}, cwd: "/" });
+      const cp = await import("node:child_process");
+      const spawn = (r) => ({
+        process: cp.spawn(r.program, r.args, { stdio: "pipe", detached: true }),
+        signalGroup: () => false,
+      });
+      const c = new mcp.McpConnection({ spec: { name: "x", type: "stdio", command: "/no/such/program" }, env: {}, spawn });
       await c.start();
       console.log(c.state);
     `;

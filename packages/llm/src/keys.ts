@@ -78,7 +78,7 @@ export async function saveApiKey(dataDir: string, host: string, apiKey: string):
   const path = join(dataDir, AUTH_FILE);
   const temp = `${path}.${process.pid}.tmp`;
   try {
-    await mkdir(dataDir, { recursive: true });
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
     await writeFile(temp, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
     await chmod(temp, 0o600);
     await rename(temp, path);

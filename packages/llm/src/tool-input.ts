@@ -1,4 +1,21 @@
-import type { ModelEvent, ToolCallId } from "@z-engine/protocol";
+import { type ModelEvent, newToolCallId, type ToolCallId } from "@z-engine/protocol";
+
+/**
+ * The ids of one response's tool calls, kept unique: a provider that repeats an id (two calls,
+ * one id) would make the transcript invalid (every provider rejects a repeated tool_use id, and
+ * the second call could never be answered), so a repeat gets a fresh `newToolCallId()` and both
+ * calls run and are answered. A missing id gets one too.
+ */
+export class ToolCallIds {
+  private readonly seen = new Set<string>();
+
+  /** `id` the first time it is seen in this response, a fresh id after that (or when empty). */
+  unique(id: string | undefined): ToolCallId {
+    const out = id === undefined || id === "" || this.seen.has(id) ? newToolCallId() : id;
+    this.seen.add(out);
+    return out as ToolCallId;
+  }
+}
 
 /**
  * The `toolCall` event for assembled arguments. Empty arguments are `{}`; arguments that are

@@ -36,7 +36,17 @@ export interface ParsedCommand {
 
 /** One thing a tool call would do. A call may do several (a Verify of two checks is two commands). */
 export type Action =
-  | { readonly kind: "read"; readonly paths: readonly string[] }
+  | {
+      readonly kind: "read";
+      readonly paths: readonly string[];
+      /**
+       * The file read is a regular file with more than one hard link (found by the tool). Its
+       * other names are not known, and one of them may be a file the rules keep out (a link
+       * to `~/.ssh/id_rsa` made inside the project), so such a read asks unless a rule matches
+       * it under its own name (deny and ask rules as always, or an allow rule), or in bypass.
+       */
+      readonly hardLinked?: boolean;
+    }
   | { readonly kind: "write"; readonly paths: readonly string[] }
   | {
       readonly kind: "command";

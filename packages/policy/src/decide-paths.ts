@@ -46,6 +46,7 @@ export function decidePaths(
   env: Env,
   family: "read" | "write",
   given: readonly MaybePath[],
+  hardLinked = false,
 ): Decision {
   const paths = given.map(normalizePath);
   const verb = family === "read" ? "read" : "write";
@@ -65,7 +66,35 @@ export function decidePaths(
     if (asked) return ask(`${verb} of ${asked.what} needs approval (${ruleLabel(asked.rule)})`);
   }
   if (env.mode === "bypass") return allow("bypass mode");
+  if (hardLinked && family === "read") return hardLinkedRead(env, paths);
   return defaultPaths(env, family, paths);
+}
+
+/**
+ * A read of a file with several hard links: allowed only by an allow rule matching every
+ * path under its own name (or a bare `Read` rule); the mode's default does not count, since
+ * the file may be another one under a name nobody checked.
+ */
+function hardLinkedRead(env: Env, paths: readonly MaybePath[]): Decision {
+  const bare = toolRule(env, env.index.allow);
+  if (bare) return allow(`allowed by ${ruleLabel(bare)}`);
+  let byRule: CompiledRule | undefined;
+  for (const p of paths) {
+    const rule = p === undefined ? undefined : matchPath(env.index.allow, "read", p, env);
+    if (!rule) {
+      byRule = undefined;
+      break;
+    }
+    byRule ??= rule;
+  }
+  if (byRule) return allow(`allowed by ${ruleLabel(byRule)}`);
+  const suggestions = paths.flatMap((p) =>
+    p === undefined ? [] : [suggestPathRule("Read", p, env.projectRoot)],
+  );
+  return ask(
+    `read of ${describe(paths)} needs approval: it has other hard links, whose names no rule was checked against (it may be a file kept out elsewhere)`,
+    [...new Set(suggestions)],
+  );
 }
 
 function defaultPaths(env: Env, family: "read" | "write", paths: readonly MaybePath[]): Decision {

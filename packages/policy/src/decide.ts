@@ -35,7 +35,7 @@ export function decide(
 function decideAction(env: Env, action: Action): Decision {
   switch (action.kind) {
     case "read":
-      return decidePaths(env, "read", action.paths);
+      return decidePaths(env, "read", action.paths, action.hardLinked === true);
     case "write":
       return decidePaths(env, "write", action.paths);
     case "command":

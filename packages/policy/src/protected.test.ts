@@ -50,6 +50,9 @@ const PROTECTED = [
   `${P}/.claude/settings.json`,
   `${P}/.claude/settings.local.json`,
   `${P}/.mcp.json`,
+  // A worktree agent's checkout, its .git file and pending work (issue 38, item 4).
+  `${P}/.z-engine/worktrees/agent_1/.git`,
+  `${P}/.z-engine/worktrees/agent_1/src/a.ts`,
   `${P}/.GIT/config`,
   `${X}/.mcp.json`,
   `${X}/.git/hooks/post-checkout`,

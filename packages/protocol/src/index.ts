@@ -84,6 +84,18 @@ export { addUsage, emptyUsage, TokenUsage, Usage } from "./usage.js";
 // Protected paths: the one list the policy and the sandbox both read
 export { isProtectedPath, PROTECTED_PATHS } from "./protected-paths.js";
 
+// The project-files door: how project-controlled files are read (host implements it)
+export type {
+  ProjectDirEntry,
+  ProjectFileAdmission,
+  ProjectFileAdmitted,
+  ProjectFileReader,
+  ProjectFileReadOptions,
+  ProjectFileRefusal,
+  ProjectFileRefused,
+  ProjectFileText,
+} from "./project-files.js";
+
 // Artifacts
 export type { ArtifactPutOptions, ArtifactSink } from "./artifact.js";
 export { ArtifactRef } from "./artifact.js";

@@ -11,6 +11,8 @@ export const PROTECTED_PATHS: readonly string[] = [
   ".gitmodules",
   ".z-engine/settings.toml",
   ".z-engine/settings.local.toml",
+  // Worktree agents' checkouts: their `.git` files and pending work are the engine's.
+  ".z-engine/worktrees",
   ".claude/settings.json",
   ".claude/settings.local.json",
   ".mcp.json",

@@ -155,7 +155,7 @@ function mcpServer() {
       { name: "admin", description: "Needs the admin scope.", inputSchema: { type: "object" } },
     ],
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, async (_request, extra) => {
     const info = extra.authInfo;
     return {
       content: [

@@ -82,6 +82,23 @@ export type {
 } from "./test-engine.js";
 export { createTestEngine } from "./test-engine.js";
 
+// ACP: a fake editor on the protocol's own client side
+export type {
+  AcpTestClient,
+  AcpTestClientOptions,
+  PendingPermission,
+  PermissionAnswer,
+  SpawnedAgent,
+} from "./acp-client.js";
+export {
+  /** Connects a fake editor (buffers, real terminals, permission requests the test answers) to an ACP agent. */
+  connectAcpTestClient,
+  /** Starts an ACP agent as a child over stdio, as an editor does. */
+  spawnAcpAgent,
+} from "./acp-client.js";
+export type { TestTerminal } from "./acp-terminals.js";
+export { TestTerminals } from "./acp-terminals.js";
+
 // MCP
 export {
   /** A scripted user agent for OAuth logins: follows redirects to the loopback callback. */

@@ -20,6 +20,16 @@ export type ScriptFault =
   | { drop: "beforeFirstByte" }
   /** The connection is destroyed after the headers and the first `afterEvents` wire events (default 1). */
   | { drop: "afterFirstByte"; afterEvents?: number }
+  /** The connection is destroyed right after the first fragment of the first tool call's input JSON. */
+  | { drop: "inToolInput" }
+  /** Every wire event but the stop (Anthropic `message_delta`/`message_stop`; OpenAI the finish, usage and `[DONE]`), then a clean end. */
+  | { endWithoutStop: true }
+  /**
+   * Headers and the first `afterEvents` wire events (default 1), then only heartbeats
+   * (Anthropic `ping` events, OpenAI `: keep-alive` comment lines) every `intervalMs`
+   * (default 20) until the client leaves: a slow provider that never answers.
+   */
+  | { heartbeats: true; intervalMs?: number; afterEvents?: number }
   /** Headers and the first `afterEvents` wire events (default 1) are sent, then nothing until the client leaves. */
   | { stall: true; afterEvents?: number }
   /** The first wire event, then a line of SSE whose data is not JSON, then the end. */
@@ -41,6 +51,12 @@ export interface WireOptions {
   noToolCallIds?: boolean;
   /** OpenAI format: the delta field that carries reasoning; default `reasoning_content`. */
   reasoningField?: "reasoning_content" | "reasoning";
+  /**
+   * Streamed responses: content this version of the wire does not define, before the scripted content: Anthropic
+   * a `future_block` content block with a `future_delta`, OpenAI a chunk whose delta carries
+   * only an unknown field. A client should skip it and decode the rest.
+   */
+  unknownBlocks?: boolean;
 }
 
 /**

@@ -52,6 +52,9 @@ export function faultError(fault: ScriptFault): ModelError {
     };
   }
   if ("drop" in fault) return { kind: "network", message: "scripted dropped connection" };
+  if ("endWithoutStop" in fault)
+    return { kind: "network", message: "the stream ended before the response was complete" };
+  if ("heartbeats" in fault) return { kind: "timeout", message: "scripted heartbeats only" };
   if ("malformed" in fault) return { kind: "server", message: "scripted malformed stream" };
   if ("redirect" in fault) return { kind: "invalidRequest", message: "scripted redirect" };
   return { kind: "timeout", message: "scripted stall" };

@@ -90,6 +90,14 @@ export interface ToolCtx {
    * results and refuse a search rooted at one. Absent: no read is denied. Never throws.
    */
   readonly readDenied?: (path: string) => boolean;
+  /**
+   * True when a rule lets this real absolute path, a regular file with more than one hard
+   * link, be read under its own name (what the gate answers for a Read of it marked
+   * `hardLinked`: an allow rule matching it, no deny or ask rule). Grep leaves out the
+   * hard-linked files this does not allow, since it cannot ask in the middle of a search;
+   * absent, it leaves out every hard-linked file. Never throws.
+   */
+  readonly hardLinkReadAllowed?: (path: string) => boolean;
   /** Whether the model reads images (Read returns image blocks only then). */
   readonly vision: boolean;
   readonly ports: ToolPorts;

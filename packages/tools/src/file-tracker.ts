@@ -1,9 +1,14 @@
 import { stat } from "node:fs/promises";
 
-/** The size and modification time of a file, as the tracker compares them. */
+/**
+ * The size and modification time of a file, as the tracker compares them; or, for a file read
+ * through a host's editor (`ToolPorts.editor`), a `digest` of the text the editor held, which
+ * is then what the tracker compares (an editor's unsaved buffer has no size or time on disk).
+ */
 export interface FileStamp {
   readonly size: number;
   readonly mtimeMs: number;
+  readonly digest?: string;
 }
 
 /** Whether an edit may go ahead: the reason is written for the model. */
@@ -23,7 +28,9 @@ export interface FileTracker {
   has(path: string): boolean;
   /**
    * The files read whose size or time changed since (or that were deleted), in the order
-   * they were first read, for the "changed outside the agent" reminder. Never rejects.
+   * they were first read, for the "changed outside the agent" reminder. Files read through a
+   * host's editor (a stamp with a `digest`) are left out: the editor shows their changes to
+   * the user, and an edit of one that changed is still refused. Never rejects.
    */
   changedSinceRead(): Promise<string[]>;
   /** Forgets one file (e.g. after it was deleted). */
@@ -42,8 +49,10 @@ export async function stampOf(path: string): Promise<FileStamp | null> {
   }
 }
 
-function sameStamp(a: FileStamp, b: FileStamp): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs;
+/** `seen` is what the agent read: a digest stamp compares digests, a disk stamp size and time. */
+function sameStamp(seen: FileStamp, now: FileStamp): boolean {
+  if (seen.digest !== undefined) return now.digest === seen.digest;
+  return seen.size === now.size && seen.mtimeMs === now.mtimeMs;
 }
 
 /** A new, empty {@link FileTracker}. */
@@ -51,7 +60,11 @@ export function createFileTracker(): FileTracker {
   const stamps = new Map<string, FileStamp>();
   return {
     record(path, stamp) {
-      stamps.set(path, { size: stamp.size, mtimeMs: stamp.mtimeMs });
+      stamps.set(path, {
+        size: stamp.size,
+        mtimeMs: stamp.mtimeMs,
+        ...(stamp.digest === undefined ? {} : { digest: stamp.digest }),
+      });
     },
     checkEditable(path, current) {
       const seen = stamps.get(path);
@@ -74,7 +87,7 @@ export function createFileTracker(): FileTracker {
     },
     has: (path) => stamps.has(path),
     async changedSinceRead() {
-      const entries = [...stamps.entries()];
+      const entries = [...stamps.entries()].filter(([, seen]) => seen.digest === undefined);
       const now = await Promise.all(entries.map(([path]) => stampOf(path)));
       return entries
         .filter(([, seen], i) => {

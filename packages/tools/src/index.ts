@@ -44,6 +44,13 @@ export type {
   ToolPorts,
 } from "./ports.js";
 
+/**
+ * A host's editor as the file tools' text files (`ToolPorts.editor`, an ACP client's fs), and
+ * the tracker's stamp of a text the editor held (its SHA-256 digest).
+ */
+export type { EditorFiles } from "./editor-files.js";
+export { editorStamp } from "./editor-files.js";
+
 // Read-before-edit and path locks
 export type { EditCheck, FileStamp, FileTracker } from "./file-tracker.js";
 export { createFileTracker, stampOf } from "./file-tracker.js";

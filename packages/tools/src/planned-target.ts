@@ -1,4 +1,5 @@
 import type { ToolCtx } from "./ctx.js";
+import type { Action } from "./external.js";
 import { type FileTarget, fileTarget, targetPaths } from "./file-target.js";
 
 /**
@@ -16,18 +17,41 @@ function keyOf(ctx: ToolCtx, input: string, kind: "read" | "write"): string {
   return [ctx.sessionId, ctx.agentId, ctx.callId, kind, input].join("\0");
 }
 
+/** What the gate sees of a target, as compared between action and call (a read of a hard-linked file says so). */
+function seen(target: FileTarget, kind: "read" | "write"): string[] {
+  const paths = targetPaths(target, kind);
+  return kind === "read" && target.hardLinked
+    ? [...paths, "(a file with other hard links)"]
+    : paths;
+}
+
+async function plan(input: string, ctx: ToolCtx, kind: "read" | "write"): Promise<FileTarget> {
+  const target = await fileTarget(input, ctx.shellSession.cwd);
+  const key = keyOf(ctx, input, kind);
+  plans.delete(key);
+  plans.set(key, JSON.stringify(seen(target, kind)));
+  if (plans.size > MAX_PLANS) plans.delete(plans.keys().next().value as string);
+  return target;
+}
+
 /** Resolves a file tool's path for its action and remembers what the gate will see. Never rejects. */
 export async function planTarget(
   input: string,
   ctx: ToolCtx,
   kind: "read" | "write",
 ): Promise<string[]> {
-  const paths = targetPaths(await fileTarget(input, ctx.shellSession.cwd), kind);
-  const key = keyOf(ctx, input, kind);
-  plans.delete(key);
-  plans.set(key, JSON.stringify(paths));
-  if (plans.size > MAX_PLANS) plans.delete(plans.keys().next().value as string);
-  return paths;
+  return targetPaths(await plan(input, ctx, kind), kind);
+}
+
+/**
+ * The read action of a file tool (Read, Grep) on one path, remembered like
+ * {@link planTarget}: a regular file with more than one hard link is marked `hardLinked`, so
+ * the gate asks unless a rule matches it under its own name. Never rejects.
+ */
+export async function planRead(input: string, ctx: ToolCtx): Promise<Action> {
+  const target = await plan(input, ctx, "read");
+  const paths = targetPaths(target, "read");
+  return target.hardLinked ? { kind: "read", paths, hardLinked: true } : { kind: "read", paths };
 }
 
 /**
@@ -45,7 +69,7 @@ export async function callTarget(
   const planned = plans.get(key);
   plans.delete(key);
   if (planned === undefined) return { ok: true, target };
-  const now = targetPaths(target, kind);
+  const now = seen(target, kind);
   if (JSON.stringify(now) === planned) return { ok: true, target };
   const then = (JSON.parse(planned) as string[]).join(", ");
   return {

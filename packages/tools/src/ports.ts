@@ -1,3 +1,4 @@
+import type { EditorFiles } from "./editor-files.js";
 import type {
   CheckDefinition,
   CheckId,
@@ -184,6 +185,11 @@ export interface ToolPorts {
   readonly lsp?: LspPort;
   readonly mcp?: McpPort;
   readonly sideModel?: SideModelPort;
+  /**
+   * A host's editor for text files (ACP's client fs): when present, Read and the file-change
+   * tools read (and, when it can, write) through it. No tool requires it.
+   */
+  readonly editor?: EditorFiles;
 }
 
 /** The name of a port, as a tool's `requires` lists them. */

@@ -1,5 +1,4 @@
 import { isUtf8 } from "node:buffer";
-import { readFile } from "node:fs/promises";
 
 /** How a text file is stored on disk, so an edit writes it back the same way. */
 export interface TextFormat {
@@ -90,11 +89,6 @@ export function encodeText(text: string, format: TextFormat): Buffer {
   const bom = bomOf(format);
   const body = encodeBody(text, format);
   return bom.length === 0 ? body : Buffer.concat([bom, body]);
-}
-
-/** Reads and decodes a text file. Rejects on an I/O error (missing file, a folder). */
-export async function readTextFile(path: string): Promise<TextFile> {
-  return decodeText(await readFile(path));
 }
 
 /** The format of a new file: UTF-8, no BOM, LF. */

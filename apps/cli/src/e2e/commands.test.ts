@@ -39,7 +39,7 @@ describe("usage and bad usage of the binary", () => {
       [["--frobnicate"], "zeng: unknown option --frobnicate (see zeng --help)\n"],
       [
         ["-p", "x", "--output-format", "xml"],
-        'zeng: --output-format must be one of text, json, stream-json (got "xml") (see zeng --help)\n',
+        'zeng: --output-format must be one of text, json, stream-json, claude-json, claude-stream-json (got "xml") (see zeng --help)\n',
       ],
       [
         ["-p", "x", "--max-turns", "0"],
@@ -95,6 +95,22 @@ describe("zeng trust", () => {
 
     const after = streamJson((await w.run(["-p", "b", "--output-format", "stream-json"])).stdout);
     expect(after.envelopes.some((e) => e.event.type === "trustRequired")).toBe(false);
+  });
+
+  it("names the environment variables the project's MCP servers would be handed", async () => {
+    w = await world({ format: "anthropic" });
+    const mcp = {
+      command: "node",
+      env: { KEY: "$" + "{ANTHROPIC_API_KEY}", TOKEN: "$" + "{GH_PAT}" },
+    };
+    await writeFile(w.repo.path(".mcp.json"), JSON.stringify({ mcpServers: { tools: mcp } }));
+    const trust = await w.run(["trust"]);
+    expect(trust.code, trust.stderr).toBe(0);
+    expect(trust.stdout).toContain(
+      `hands its MCP servers these environment variables: tools (${w.repo.path(".mcp.json")}): $` +
+        "{ANTHROPIC_API_KEY} (left empty), $" +
+        "{GH_PAT}.",
+    );
   });
 });
 

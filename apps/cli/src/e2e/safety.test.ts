@@ -71,4 +71,36 @@ describe("the API key is out of reach of commands", () => {
     expect(env).toContain("ZENGINE_BASE_URL=");
     expect(env).not.toContain(KEY);
   }, 60_000);
+
+  it("a command walking its parents' /proc/<pid>/environ finds no key, and base64 of a key it prints is redacted", async () => {
+    w = await world({
+      format: "anthropic",
+      apiKey: KEY,
+      files: { "leak.txt": `the key is ${KEY}\n` },
+    });
+    // What a hostile `npm test` would do: read every ancestor's environment, encode it.
+    const walk = [
+      "pid=$$; : > found",
+      "while [ \"$pid\" -gt 1 ]; do cat /proc/$pid/environ >> found 2>/dev/null; echo >> found; pid=$(awk '{print $4}' /proc/$pid/stat); done",
+      "base64 found > found.b64",
+      "base64 leak.txt",
+    ].join("; ");
+    w.provider.push(main(reply.toolCall("Bash", { command: walk })), main(reply.text("done")));
+    const run = await w.run(["-p", "look", "--permission-mode", "bypass"], {
+      ZENGINE_API_KEY: KEY,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const found = Buffer.from(await readFile(w.repo.path("found.b64"), "utf8"), "base64").toString(
+      "latin1",
+    );
+    // zeng's own environment was walked (its data folder is there), without the key.
+    expect(found).toContain(`ZENGINE_HOME=${w.env.ZENGINE_HOME}`);
+    expect(found).not.toContain(KEY);
+    expect(found).not.toContain("ZENGINE_API_KEY=");
+    // The base64 of the key in leak.txt reaches neither the model nor the log.
+    const encoded = Buffer.from(`the key is ${KEY}\n`).toString("base64");
+    const sent = JSON.stringify(w.mainRequests().at(-1)?.body);
+    expect(sent).toContain("[redacted]");
+    for (const form of [KEY, encoded, encoded.slice(4, 40)]) expect(sent).not.toContain(form);
+  }, 60_000);
 });

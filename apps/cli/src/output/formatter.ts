@@ -1,14 +1,33 @@
 import { formatEvent } from "@z-engine/engine";
 import type { OutputFormat } from "../args.js";
+import { type ClaudeOutputOptions, claudeOutput } from "./claude.js";
 import { jsonOutput } from "./json.js";
 import type { Io, OutputFormatter } from "./result.js";
 import { streamJsonOutput } from "./stream-json.js";
 import { textOutput } from "./text.js";
 
-function formatterFor(format: OutputFormat, io: Io): OutputFormatter {
+/** What the Claude-shaped formats need besides the format. */
+export type ClaudeFacts = Omit<ClaudeOutputOptions, "stream">;
+
+function formatterFor(
+  format: OutputFormat,
+  io: Io,
+  claude: ClaudeFacts | undefined,
+): OutputFormatter {
+  if (format === "claude-json" || format === "claude-stream-json") {
+    const facts = claude ?? {
+      partial: false,
+      facts: { cwd: process.cwd(), model: "", permissionMode: "default" },
+    };
+    return withNotices(claudeOutput(io, { ...facts, stream: format === "claude-stream-json" }), io);
+  }
   if (format === "stream-json") return streamJsonOutput(io);
   if (format === "text") return textOutput(io);
-  const json = jsonOutput(io);
+  return withNotices(jsonOutput(io), io);
+}
+
+/** `inner`, with notices, trust prompts and denials also on stderr. */
+function withNotices(json: OutputFormatter, io: Io): OutputFormatter {
   return {
     onEvent: (envelope) => {
       json.onEvent(envelope);
@@ -27,8 +46,8 @@ function formatterFor(format: OutputFormat, io: Io): OutputFormatter {
  * `finish` writes once, and events that arrive after it (a notice while the engine shuts
  * down) are dropped, so the result stays the last line.
  */
-export function outputFor(format: OutputFormat, io: Io): OutputFormatter {
-  const inner = formatterFor(format, io);
+export function outputFor(format: OutputFormat, io: Io, claude?: ClaudeFacts): OutputFormatter {
+  const inner = formatterFor(format, io, claude);
   let finished = false;
   return {
     onEvent: (envelope) => {

@@ -11,12 +11,18 @@ export interface ResultLine {
   readonly sessionId: string;
   readonly durationMs: number;
   readonly reason?: string;
+  /** The validated final answer (`--json-schema`). */
+  readonly structuredOutput?: unknown;
 }
 
 /** What a headless run hands its output at the end. */
 export interface RunEnd {
   readonly outcome: Outcome;
   readonly reason?: string;
+  /** `--json-schema`: the validated final answer. */
+  readonly structuredOutput?: unknown;
+  /** `--json-schema`: why the final answer was not accepted after the retries. */
+  readonly structuredError?: string;
   readonly usage: Usage;
   readonly badge: Badge;
   readonly durationMs: number;
@@ -34,6 +40,7 @@ export function resultLine(end: RunEnd): ResultLine {
     sessionId: end.sessionId,
     durationMs: end.durationMs,
     ...(end.reason === undefined ? {} : { reason: end.reason }),
+    ...(end.structuredOutput === undefined ? {} : { structuredOutput: end.structuredOutput }),
   };
 }
 

@@ -1,6 +1,4 @@
-import { execFile } from "node:child_process";
-import { readdir } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { listProjectFiles as listFiles } from "@z-engine/engine";
 import { type Editor, wordAtCursor } from "./editor.js";
 
 /** A slash command the input offers to complete. */
@@ -20,41 +18,17 @@ export interface Completion {
 }
 
 const MAX_FILES = 20_000;
-const SKIP = new Set([".git", "node_modules", "dist", ".z-engine"]);
-
-async function walk(root: string): Promise<string[]> {
-  const out: string[] = [];
-  const queue = [root];
-  while (queue.length > 0 && out.length < MAX_FILES) {
-    const dir = queue.shift() as string;
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      if (SKIP.has(entry.name)) continue;
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) queue.push(full);
-      else out.push(relative(root, full));
-    }
-  }
-  return out;
-}
 
 /**
- * The project's files for `@` completion: `git ls-files` (tracked and untracked, without
- * ignored ones), else a walk that skips .git, node_modules and dist. At most 20,000 paths.
- * Never rejects.
+ * The project's files for `@` completion, as the engine lists them (git's tracked and
+ * untracked files through its git door, so nothing the project's git config names runs;
+ * else a walk). At most 20,000 paths. Never rejects.
  */
-export function listProjectFiles(root: string): Promise<string[]> {
-  return new Promise((resolve) => {
-    execFile(
-      "git",
-      ["ls-files", "--cached", "--others", "--exclude-standard"],
-      { cwd: root, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout) => {
-        if (error) resolve(walk(root));
-        else resolve(stdout.split("\n").filter(Boolean).slice(0, MAX_FILES));
-      },
-    );
-  });
+export async function listProjectFiles(
+  root: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<string[]> {
+  return (await listFiles(root, env)).slice(0, MAX_FILES);
 }
 
 function rankFiles(files: readonly string[], query: string): string[] {

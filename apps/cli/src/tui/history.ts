@@ -51,8 +51,9 @@ export function openHistory(dataDir: string, projectRoot: string): PromptHistory
       if (prompt.trim() === "" || entries.at(-1) === prompt) return;
       entries.push(prompt);
       try {
-        mkdirSync(join(file, ".."), { recursive: true });
-        appendFileSync(file, `${JSON.stringify(prompt)}\n`);
+        // The user's prompts: theirs alone, as the data folder is.
+        mkdirSync(join(file, ".."), { recursive: true, mode: 0o700 });
+        appendFileSync(file, `${JSON.stringify(prompt)}\n`, { mode: 0o600 });
       } catch {
         // Kept in memory; the next run starts without it.
       }

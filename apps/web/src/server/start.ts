@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Engine } from "@z-engine/engine";
@@ -25,6 +26,13 @@ export interface WebServerOptions {
   readonly token?: string;
   /** Where the bundled page is; default: this package's dist/public. */
   readonly publicDir?: string;
+  /** The folder new sessions default to and relative folders are read against; default `process.cwd()`. */
+  readonly cwd?: string;
+  /**
+   * A warning the page shows on every screen (the bin's: no API key found), in words; a
+   * promise when it is still being worked out.
+   */
+  readonly warning?: string | Promise<string | undefined>;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -43,6 +51,16 @@ export const DEFAULT_PUBLIC_DIR = existsSync(join(here, "public", "app.js"))
  */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const files = await loadStaticFiles(options.publicDir ?? DEFAULT_PUBLIC_DIR);
-  const hub = new SessionHub(Promise.resolve(options.engine), Promise.resolve(options.dataDir));
-  return listen(hub, files, options.token ?? newToken(), options.port ?? 0);
+  const cwd = options.cwd ?? process.cwd();
+  const hub = new SessionHub(
+    Promise.resolve(options.engine),
+    Promise.resolve(options.dataDir),
+    cwd,
+  );
+  const warning = Promise.resolve(options.warning).catch(() => undefined);
+  const info = async () => {
+    const text = await warning;
+    return { cwd, home: homedir(), ...(text ? { warning: text } : {}) };
+  };
+  return listen(hub, files, options.token ?? newToken(), info, options.port ?? 0);
 }

@@ -1,5 +1,5 @@
 import { join, relative, sep } from "node:path";
-import { type InstructionFs, nodeInstructionFs } from "./fs.js";
+import { type InstructionFs, MAX_INSTRUCTION_FILE_BYTES, readInstruction } from "./fs.js";
 import { expandImports, type ImportLimits } from "./imports.js";
 import { parseRule, type Rule } from "./rules.js";
 import { createScopeChecker, type InstructionScope, refusedNote } from "./scope.js";
@@ -13,7 +13,16 @@ export interface DiscoverOptions {
   /** The folder the session runs in. */
   readonly projectRoot: string;
   readonly homeDir?: string;
-  readonly fs?: InstructionFs;
+  /**
+   * The door every project file and import is read through (the engine's: real paths, regular
+   * files only, bounded reads, the session's Read rules).
+   */
+  readonly fs: InstructionFs;
+  /**
+   * The door for the user's own `AGENTS.md` and its imports (default `fs`): the user's file
+   * may be a link anywhere, so the engine hands one whose roots are not the project's.
+   */
+  readonly userFs?: InstructionFs;
   readonly importLimits?: ImportLimits;
   /**
    * Asked about an instruction file or import outside the repository (or project) and the
@@ -71,6 +80,9 @@ export function instructionScope(
 ): InstructionScope {
   const top = foldersDownTo(options.repoRoot, options.projectRoot)[0] ?? options.projectRoot;
   const roots = options.userConfigDir === undefined ? [top] : [top, options.userConfigDir];
+  // The user's ~/.claude/CLAUDE.md imports files beside it, as Claude Code reads them.
+  if (importer === "user" && options.homeDir !== undefined)
+    roots.push(join(options.homeDir, ".claude"));
   const ask = options.readAllowed;
   return ask === undefined
     ? { roots }
@@ -81,46 +93,94 @@ function candidates(
   options: DiscoverOptions,
 ): Array<{ path: string; kind: InstructionFile["kind"] }> {
   const out: Array<{ path: string; kind: InstructionFile["kind"] }> = [];
+  if (options.homeDir !== undefined)
+    out.push({ path: join(options.homeDir, ".claude", "CLAUDE.md"), kind: "user" });
   if (options.userConfigDir !== undefined)
     out.push({ path: join(options.userConfigDir, "AGENTS.md"), kind: "user" });
   for (const folder of foldersDownTo(options.repoRoot, options.projectRoot)) {
     out.push({ path: join(folder, "AGENTS.md"), kind: "project" });
     out.push({ path: join(folder, "CLAUDE.md"), kind: "project" });
+    out.push({ path: join(folder, ".claude", "CLAUDE.md"), kind: "project" });
   }
   out.push({ path: join(options.projectRoot, "AGENTS.local.md"), kind: "local" });
+  out.push({ path: join(options.projectRoot, "CLAUDE.local.md"), kind: "local" });
+  return out;
+}
+
+/** How deep `.claude/rules/` subfolders are read (Claude Code reads them recursively). */
+const MAX_RULE_DEPTH = 8;
+
+/**
+ * The `.md` files of a rules folder, sorted; subfolders too when `depth` > 0 (only
+ * `.claude/rules/**` nests). A missing folder gives none; another error is a problem.
+ */
+async function ruleFiles(folder: string, fs: InstructionFs, depth: number): Promise<string[]> {
+  // A folder that is missing or cannot be listed holds no rules (most projects have none).
+  const entries = (await fs.list(folder).catch(() => undefined)) ?? [];
+  const out: string[] = [];
+  for (const entry of [...entries].sort((x, y) => x.name.localeCompare(y.name))) {
+    const path = join(folder, entry.name);
+    if ((entry.kind === "file" || entry.kind === "link") && entry.name.endsWith(".md"))
+      out.push(path);
+    else if (
+      entry.kind === "folder" &&
+      depth > 0 &&
+      depth < MAX_RULE_DEPTH &&
+      !entry.name.startsWith(".")
+    )
+      out.push(...(await ruleFiles(path, fs, depth + 1)));
+  }
   return out;
 }
 
 async function readRules(
   options: DiscoverOptions,
-  fs: InstructionFs,
   problems: string[],
   refused: InstructionFile[],
 ): Promise<Rule[]> {
+  const fs = options.fs;
   const checker = createScopeChecker(instructionScope(options, "rule"), fs);
-  const folder = join(options.projectRoot, ".z-engine", "rules");
-  let names: string[] | undefined;
-  try {
-    names = await fs.listDir(folder);
-  } catch (error) {
-    problems.push(`could not list ${folder}: ${String(error)}`);
-  }
+  const paths = [
+    ...(await ruleFiles(join(options.projectRoot, ".z-engine", "rules"), fs, 0)),
+    ...(await ruleFiles(join(options.projectRoot, ".claude", "rules"), fs, 1)),
+  ];
   const rules: Rule[] = [];
-  for (const name of (names ?? []).filter((n) => n.endsWith(".md")).sort()) {
-    const path = join(folder, name);
+  for (const path of paths) {
     const admitted = await admitFile(path, checker, problems);
     if (admitted === "refused") refused.push({ path, kind: "rule", text: refusedNote(path) });
     if (admitted !== "admitted") continue;
-    const text = await fs.readFile(path).catch((error: unknown) => {
-      problems.push(`could not read ${path}: ${String(error)}`);
-      return undefined;
-    });
+    const text = await readTop(fs, path, problems);
     if (text === undefined) continue;
+    if (typeof text !== "string") {
+      refused.push({ path, kind: "rule", text: text.note });
+      continue;
+    }
     const parsed = parseRule(text, path);
     if (parsed.ok) rules.push(parsed.rule);
     else problems.push(parsed.error);
   }
   return rules;
+}
+
+/**
+ * A top-level instruction file's text through the door (cut past
+ * {@link MAX_INSTRUCTION_FILE_BYTES}, with a note), undefined when missing, or the note that
+ * stands in for a file the door refused; problems are listed.
+ */
+async function readTop(
+  fs: InstructionFs,
+  path: string,
+  problems: string[],
+): Promise<string | { note: string } | undefined> {
+  const read = await readInstruction(fs, path, MAX_INSTRUCTION_FILE_BYTES);
+  if (read.kind === "missing") return undefined;
+  if (read.kind === "refused") {
+    problems.push(`${path} refused: ${read.problem}`);
+    return { note: refusedNote(path, read.why) };
+  }
+  if (!read.cut) return read.text;
+  problems.push(`${path} cut to ${MAX_INSTRUCTION_FILE_BYTES} bytes`);
+  return `${read.text}\n[… ${path} cut: instruction file size limit]`;
 }
 
 /** Whether an instruction file may be read; a refusal is listed in `problems`. */
@@ -155,40 +215,44 @@ export function renderInstructions(files: readonly InstructionFile[]): string {
 
 /**
  * Reads the instruction files in precedence order (lowest first): the user's `AGENTS.md`,
- * then `AGENTS.md` and `CLAUDE.md` in each folder from the repository root down to the
- * project, then the project's `AGENTS.local.md`, then the always-applied rules of
- * `.z-engine/rules/`. Imports are expanded. Missing files are skipped; unreadable ones,
+ * (after `~/.claude/CLAUDE.md`), then `AGENTS.md`, `CLAUDE.md` and `.claude/CLAUDE.md` in
+ * each folder from the repository root down to the project, then the project's
+ * `AGENTS.local.md` and `CLAUDE.local.md`, then the always-applied rules of
+ * `.z-engine/rules/` and `.claude/rules/**`. Imports are expanded. Missing files are skipped; unreadable ones,
  * bad rules and import troubles are listed in `problems`. A project file (or rule) whose real
  * path is outside {@link instructionScope}, and any such import, is not read: a note
  * `[import @path refused: outside the project]` stands in its place. The user's own
  * `AGENTS.md` may be a link anywhere (the user made it). Never rejects.
  */
 export async function discoverInstructions(options: DiscoverOptions): Promise<InstructionSet> {
-  const fs = options.fs ?? nodeInstructionFs;
   const problems: string[] = [];
+  const fsOf = (kind: InstructionFile["kind"]) =>
+    kind === "user" ? (options.userFs ?? options.fs) : options.fs;
   const ctx = (kind: InstructionFile["kind"]) => ({
-    fs,
+    fs: fsOf(kind),
     homeDir: options.homeDir,
     limits: options.importLimits,
     scope: instructionScope(options, kind),
   });
-  const checker = createScopeChecker(instructionScope(options, "project"), fs);
+  const checker = createScopeChecker(instructionScope(options, "project"), options.fs);
   const files: InstructionFile[] = [];
   for (const { path, kind } of candidates(options)) {
     const admitted = kind === "user" ? "admitted" : await admitFile(path, checker, problems);
     if (admitted === "refused") files.push({ path, kind, text: refusedNote(path) });
     if (admitted !== "admitted") continue;
-    const text = await fs.readFile(path).catch((error: unknown) => {
-      problems.push(`could not read ${path}: ${String(error)}`);
-      return undefined;
-    });
-    if (text === undefined || text.trim() === "") continue;
+    const text = await readTop(fsOf(kind), path, problems);
+    if (text === undefined) continue;
+    if (typeof text !== "string") {
+      files.push({ path, kind, text: text.note });
+      continue;
+    }
+    if (text.trim() === "") continue;
     const expanded = await expandImports(text, path, ctx(kind));
     problems.push(...expanded.problems);
     files.push({ path, kind, text: expanded.text });
   }
   const refusedRules: InstructionFile[] = [];
-  const rules = await readRules(options, fs, problems, refusedRules);
+  const rules = await readRules(options, problems, refusedRules);
   files.push(...refusedRules);
   for (const rule of rules.filter((r) => r.alwaysApply && r.text !== "")) {
     const expanded = await expandImports(rule.text, rule.path, ctx("rule"));

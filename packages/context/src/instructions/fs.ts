@@ -1,48 +1,35 @@
-import { readdir, readFile, realpath } from "node:fs/promises";
+import type { ProjectFileReader } from "@z-engine/protocol";
 
-/** The file access instruction discovery needs; tests and hosts may pass their own. */
-export interface InstructionFs {
-  /** A file's UTF-8 text, or `undefined` when it does not exist or is not a file. Rejects on other I/O errors. */
-  readFile(path: string): Promise<string | undefined>;
-  /** A folder's entry names, or `undefined` when it does not exist. Rejects on other I/O errors. */
-  listDir(path: string): Promise<string[] | undefined>;
-  /**
-   * The path with every symlink resolved, or `undefined` when nothing is there (a dangling
-   * link included). Rejects on other I/O errors. Instruction files and imports are kept
-   * inside their scope by this path.
-   */
-  realPath(path: string): Promise<string | undefined>;
+/**
+ * The file access instruction discovery needs: the project-files door (protocol's
+ * `ProjectFileReader`; the engine hands context one from host's `createProjectFileReader`).
+ * Context reads no project file itself.
+ */
+export type InstructionFs = ProjectFileReader;
+
+/** The most bytes read from one top-level instruction file (the rest is cut, with a note). */
+export const MAX_INSTRUCTION_FILE_BYTES = 256 * 1024;
+
+/** What reading one instruction file through the door gave. */
+export type InstructionRead =
+  | { readonly kind: "text"; readonly text: string; readonly cut: boolean }
+  | { readonly kind: "missing" }
+  /** Not read: `why` finishes "refused: ..." for the note, `problem` is the notice's line. */
+  | { readonly kind: "refused"; readonly why: string; readonly problem: string };
+
+/** Reads `path` through the door, at most `maxBytes` (cut beyond). Never rejects. */
+export async function readInstruction(
+  fs: InstructionFs,
+  path: string,
+  maxBytes: number,
+): Promise<InstructionRead> {
+  const read = await fs.readText(path, { maxBytes, cut: true }).catch((error: unknown) => ({
+    ok: false as const,
+    reason: "unreadable" as const,
+    message: `${path} cannot be read (${String(error)})`,
+  }));
+  if (read.ok) return { kind: "text", text: read.text, cut: read.cut };
+  if (read.reason === "missing") return { kind: "missing" };
+  const why = read.reason === "outside" ? "outside the project" : read.message;
+  return { kind: "refused", why, problem: read.message };
 }
-
-function isMissing(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR";
-}
-
-/** `InstructionFs` over the real filesystem. */
-export const nodeInstructionFs: InstructionFs = {
-  async readFile(path) {
-    try {
-      return await readFile(path, "utf8");
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
-    }
-  },
-  async realPath(path) {
-    try {
-      return await realpath(path);
-    } catch (error) {
-      if (isMissing(error) || (error as { code?: unknown }).code === "ELOOP") return undefined;
-      throw error;
-    }
-  },
-  async listDir(path) {
-    try {
-      return await readdir(path);
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
-    }
-  },
-};

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createFixtureRepo, type FixtureRepo } from "@z-engine/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { discoverInstructions, instructionScope } from "./discover.js";
+import { plainReader } from "./plain-reader.test.helper.js";
 import { InstructionTracker } from "./tracker.js";
 
 const SECRET = "-----BEGIN OPENSSH PRIVATE KEY----- hunter2";
@@ -59,6 +60,7 @@ const options = (extra: object = {}) => ({
   repoRoot: repo.root,
   projectRoot: repo.root,
   homeDir: home,
+  fs: plainReader,
   ...extra,
 });
 
@@ -150,6 +152,7 @@ describe("InstructionTracker", () => {
       projectRoot: repo.root,
       scopedRules: [],
       homeDir: home,
+      fs: plainReader,
       scope: instructionScope(options(), "project"),
     });
     const reminders = await tracker.touch(["src/a.ts", "lib/b.ts"]);

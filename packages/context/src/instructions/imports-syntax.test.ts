@@ -1,6 +1,6 @@
 import { createFixtureRepo, type FixtureRepo } from "@z-engine/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { nodeInstructionFs } from "./fs.js";
+import { plainReader } from "./plain-reader.test.helper.js";
 import { expandImports } from "./imports.js";
 
 let repo: FixtureRepo;
@@ -19,7 +19,7 @@ afterEach(() => repo.dispose());
 
 const expand = (text: string) =>
   expandImports(text, repo.path("AGENTS.md"), {
-    fs: nodeInstructionFs,
+    fs: plainReader,
     scope: { roots: [repo.root] },
   });
 

@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { InstructionFs } from "./fs.js";
+import { type InstructionFs, readInstruction } from "./fs.js";
 import {
   createScopeChecker,
   type InstructionScope,
@@ -96,17 +96,17 @@ async function importFile(written: string, raw: string, state: State): Promise<s
     state.problems.push(`imports nested too deep at ${path}`);
     return `[not imported, nested too deep: ${path}]`;
   }
-  let text: string | undefined;
-  try {
-    text = await state.ctx.fs.readFile(path);
-  } catch (error) {
-    state.problems.push(`could not read ${path}: ${String(error)}`);
-    return undefined;
-  }
-  if (text === undefined) return undefined;
   const room = (limits.maxTotalChars ?? 256 * 1024) - state.total;
   const max = Math.min(limits.maxFileChars ?? 64 * 1024, Math.max(0, room));
-  if (text.length > max) {
+  // A character is at most four bytes: this reads enough for `max` characters and no more.
+  const read = await readInstruction(state.ctx.fs, path, max * 4 + 4);
+  if (read.kind === "missing") return undefined;
+  if (read.kind === "refused") {
+    state.problems.push(`import @${raw} refused: ${read.problem}`);
+    return refusedNote(raw, read.why);
+  }
+  let text = read.text;
+  if (text.length > max || read.cut) {
     state.problems.push(`${path} cut to ${max} characters`);
     text = `${text.slice(0, max)}\n[… ${path} cut: import size limit]`;
   }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { discoverInstructions, foldersDownTo } from "./discover.js";
 import { matchesGlob } from "./glob.js";
 import { expandImports } from "./imports.js";
-import { nodeInstructionFs } from "./fs.js";
+import { plainReader } from "./plain-reader.test.helper.js";
 import { InstructionTracker } from "./tracker.js";
 
 let repo: FixtureRepo;
@@ -48,6 +48,7 @@ describe("discoverInstructions", () => {
       userConfigDir: userDir,
       repoRoot: repo.root,
       projectRoot,
+      fs: plainReader,
     });
     expect(set.files.map((f) => [f.kind, f.path])).toEqual([
       ["user", join(userDir, "AGENTS.md")],
@@ -80,7 +81,7 @@ describe("discoverInstructions", () => {
   it("works without a repository, a user folder or any files", async () => {
     const empty = await mkdtemp(join(tmpdir(), "zeng-empty-"));
     try {
-      const set = await discoverInstructions({ projectRoot: empty });
+      const set = await discoverInstructions({ projectRoot: empty, fs: plainReader });
       expect(set).toEqual({ systemText: "", files: [], scopedRules: [], problems: [] });
       expect(foldersDownTo(repo.root, empty)).toEqual([empty]);
     } finally {
@@ -90,17 +91,27 @@ describe("discoverInstructions", () => {
 
   it("reports an unreadable file and keeps the rest", async () => {
     const fs = {
-      readFile: async (path: string) => {
+      ...plainReader,
+      readText: async (path: string) => {
         if (path.endsWith("CLAUDE.md"))
-          throw Object.assign(new Error("EACCES"), { code: "EACCES" });
-        return nodeInstructionFs.readFile(path);
+          return {
+            ok: false as const,
+            path,
+            reason: "unreadable" as const,
+            message: `${path} cannot be read (EACCES)`,
+          };
+        return plainReader.readText(path);
       },
-      listDir: nodeInstructionFs.listDir,
-      realPath: nodeInstructionFs.realPath,
     };
     const set = await discoverInstructions({ repoRoot: repo.root, projectRoot: repo.root, fs });
-    expect(set.files.map((f) => f.path)).toEqual([repo.path("AGENTS.md")]);
-    expect(set.problems).toContain(`could not read ${repo.path("CLAUDE.md")}: Error: EACCES`);
+    // The file stands in the section as a note, so the model knows it was not read.
+    expect(set.files.map((f) => f.path)).toEqual([repo.path("AGENTS.md"), repo.path("CLAUDE.md")]);
+    expect(set.files[1]?.text).toBe(
+      `[import @${repo.path("CLAUDE.md")} refused: ${repo.path("CLAUDE.md")} cannot be read (EACCES)]`,
+    );
+    expect(set.problems).toContain(
+      `${repo.path("CLAUDE.md")} refused: ${repo.path("CLAUDE.md")} cannot be read (EACCES)`,
+    );
   });
 });
 
@@ -108,7 +119,7 @@ describe("imports", () => {
   it("cuts huge imports and stops deep nesting", async () => {
     await repo.write("big.md", "x".repeat(100_000));
     const big = await expandImports("@big.md", repo.path("AGENTS.md"), {
-      fs: nodeInstructionFs,
+      fs: plainReader,
       limits: { maxFileChars: 1000 },
       scope: { roots: [repo.root] },
     });
@@ -116,7 +127,7 @@ describe("imports", () => {
     expect(big.problems).toEqual([`${repo.path("big.md")} cut to 1000 characters`]);
     for (let i = 0; i < 8; i++) await repo.write(`chain/${i}.md`, `level ${i} @${i + 1}.md`);
     const deep = await expandImports("@chain/0.md", repo.path("x.md"), {
-      fs: nodeInstructionFs,
+      fs: plainReader,
       limits: { maxDepth: 3 },
       scope: { roots: [repo.root] },
     });
@@ -125,7 +136,7 @@ describe("imports", () => {
     expect(deep.text).not.toContain("level 3 ");
     expect(deep.problems[0]).toContain("nested too deep");
     const home = await expandImports("@~/AGENTS.md", join(userDir, "x.md"), {
-      fs: nodeInstructionFs,
+      fs: plainReader,
       homeDir: userDir,
       scope: { roots: [userDir] },
     });
@@ -136,8 +147,12 @@ describe("imports", () => {
 describe("InstructionTracker", () => {
   it("injects nested AGENTS.md/CLAUDE.md and scoped rules the first time a path matches", async () => {
     const projectRoot = repo.path("packages/app");
-    const set = await discoverInstructions({ repoRoot: repo.root, projectRoot });
-    const tracker = new InstructionTracker({ projectRoot, scopedRules: set.scopedRules });
+    const set = await discoverInstructions({ repoRoot: repo.root, projectRoot, fs: plainReader });
+    const tracker = new InstructionTracker({
+      projectRoot,
+      scopedRules: set.scopedRules,
+      fs: plainReader,
+    });
     const first = await tracker.touch([join(projectRoot, "src/deep/parser.ts")]);
     expect(first.map((r) => r.key)).toEqual([
       `instructions:${join(projectRoot, "src/AGENTS.md")}`,
@@ -158,8 +173,12 @@ describe("InstructionTracker", () => {
 
   it("never gives the same reminder twice, even to concurrent calls or after a resume", async () => {
     const projectRoot = repo.path("packages/app");
-    const set = await discoverInstructions({ repoRoot: repo.root, projectRoot });
-    const tracker = new InstructionTracker({ projectRoot, scopedRules: set.scopedRules });
+    const set = await discoverInstructions({ repoRoot: repo.root, projectRoot, fs: plainReader });
+    const tracker = new InstructionTracker({
+      projectRoot,
+      scopedRules: set.scopedRules,
+      fs: plainReader,
+    });
     const all = await Promise.all(
       Array.from({ length: 10 }, () => tracker.touch(["src/deep/a.test.ts"])),
     );
@@ -169,6 +188,7 @@ describe("InstructionTracker", () => {
     const resumed = new InstructionTracker({
       projectRoot,
       scopedRules: set.scopedRules,
+      fs: plainReader,
       delivered: keys,
     });
     expect(await resumed.touch(["src/deep/a.test.ts"])).toEqual([]);
@@ -176,8 +196,12 @@ describe("InstructionTracker", () => {
 
   it("gives reminders again after a reset", async () => {
     const projectRoot = repo.path("packages/app");
-    const set = await discoverInstructions({ repoRoot: repo.root, projectRoot });
-    const tracker = new InstructionTracker({ projectRoot, scopedRules: set.scopedRules });
+    const set = await discoverInstructions({ repoRoot: repo.root, projectRoot, fs: plainReader });
+    const tracker = new InstructionTracker({
+      projectRoot,
+      scopedRules: set.scopedRules,
+      fs: plainReader,
+    });
     const first = (await tracker.touch(["src/deep/a.test.ts"])).map((r) => r.key);
     expect(await tracker.touch(["src/deep/a.test.ts"])).toEqual([]);
     tracker.reset();

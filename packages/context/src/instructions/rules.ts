@@ -5,7 +5,7 @@ import {
   parseFrontmatter,
 } from "@z-engine/prompts";
 
-/** A rule file from `.z-engine/rules/*.md`. */
+/** A rule file from `.z-engine/rules/*.md` or `.claude/rules/` (subfolders too). */
 export interface Rule {
   readonly path: string;
   readonly description: string | undefined;
@@ -16,7 +16,7 @@ export interface Rule {
 }
 
 /**
- * Parses a rule file. Frontmatter `globs` (a list or a comma list), `alwaysApply` and
+ * Parses a rule file. Frontmatter `globs` or Claude Code's `paths` (a list or a comma list), `alwaysApply` and
  * `description`. A rule with `alwaysApply: true`, or with no globs at all, always applies;
  * otherwise it applies when a touched path matches one of its globs. Never throws: bad
  * frontmatter gives `{ ok: false, error }`.
@@ -27,7 +27,8 @@ export function parseRule(
 ): { ok: true; rule: Rule } | { ok: false; error: string } {
   const parsed = parseFrontmatter(text);
   if (!parsed.ok) return { ok: false, error: `${path}: ${parsed.error}` };
-  const globs = frontmatterList(parsed.data.globs) ?? [];
+  // `paths` is Claude Code's name for a rule's globs (`.claude/rules/`).
+  const globs = frontmatterList(parsed.data.globs) ?? frontmatterList(parsed.data.paths) ?? [];
   const always = frontmatterBoolean(parsed.data.alwaysApply) ?? false;
   return {
     ok: true,

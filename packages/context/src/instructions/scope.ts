@@ -27,7 +27,7 @@ export type Admission =
 
 /** Checks paths against one scope; the roots' own real paths are resolved once. */
 export interface ScopeChecker {
-  /** Resolves `path` and decides. Rejects only when the path cannot be resolved for another reason than absence. */
+  /** Resolves `path` and decides. Rejects only when the reader rejects (the door never does). */
   admit(path: string): Promise<Admission>;
 }
 
@@ -59,7 +59,7 @@ export function createScopeChecker(scope: InstructionScope, fs: InstructionFs): 
   };
 }
 
-/** The note left in place of a refused file's text. */
-export function refusedNote(written: string): string {
-  return `[import @${written} refused: outside the project]`;
+/** The note left in place of a refused file's text (by default: it is outside the project). */
+export function refusedNote(written: string, why = "outside the project"): string {
+  return `[import @${written} refused: ${why}]`;
 }

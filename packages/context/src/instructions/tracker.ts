@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Reminder } from "../reminders.js";
-import { type InstructionFs, nodeInstructionFs } from "./fs.js";
+import { type InstructionFs, MAX_INSTRUCTION_FILE_BYTES, readInstruction } from "./fs.js";
 import { matchesGlob } from "./glob.js";
 import { expandImports, type ImportLimits } from "./imports.js";
 import type { Rule } from "./rules.js";
@@ -16,7 +16,8 @@ export interface InstructionTrackerOptions {
   readonly projectRoot: string;
   /** From `discoverInstructions(...).scopedRules`. */
   readonly scopedRules: readonly Rule[];
-  readonly fs?: InstructionFs;
+  /** The door nested files and imports are read through (see `DiscoverOptions.fs`). */
+  readonly fs: InstructionFs;
   readonly homeDir?: string;
   readonly importLimits?: ImportLimits;
   /**
@@ -48,7 +49,7 @@ export class InstructionTracker {
 
   constructor(options: InstructionTrackerOptions) {
     this.#options = options;
-    this.#fs = options.fs ?? nodeInstructionFs;
+    this.#fs = options.fs;
     this.#scope = options.scope ?? { roots: [options.projectRoot] };
     this.#checker = createScopeChecker(this.#scope, this.#fs);
     for (const key of options.delivered ?? []) this.#given.add(key);
@@ -107,12 +108,14 @@ export class InstructionTracker {
       if (this.#given.has(key)) continue;
       const admission = await this.#checker.admit(path).catch(() => undefined);
       if (admission === undefined || admission.kind === "missing") continue;
-      const text =
+      const read =
         admission.kind === "refused"
-          ? refusedNote(path)
-          : await this.#fs.readFile(path).catch(() => undefined);
-      if (text === undefined || text.trim() === "" || !this.#claim(key)) continue;
-      const expanded = admission.kind === "refused" ? text : await this.#expand(text, path);
+          ? { kind: "refused" as const, why: "outside the project" }
+          : await readInstruction(this.#fs, path, MAX_INSTRUCTION_FILE_BYTES);
+      if (read.kind === "missing") continue;
+      const text = read.kind === "refused" ? refusedNote(path, read.why) : read.text;
+      if (text.trim() === "" || !this.#claim(key)) continue;
+      const expanded = read.kind === "refused" ? text : await this.#expand(text, path);
       const where = relative(this.#options.projectRoot, folder);
       out.push({
         key,

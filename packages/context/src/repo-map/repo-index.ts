@@ -1,7 +1,13 @@
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { classifyPath, contentSkipReason, type SkipReason } from "./file-filter.js";
+import {
+  classifyPath,
+  contentSkipReason,
+  MAX_MAP_FILE_BYTES,
+  type SkipReason,
+} from "./file-filter.js";
+import { mapFileStamp, readMapFile } from "./map-file-read.js";
 import type { MapLanguage } from "./languages.js";
 import { type ParseJob, parseHere, type TagParser } from "./parse-jobs.js";
 import { type FileStamp, TagCache } from "./tag-cache.js";
@@ -158,6 +164,20 @@ export class RepoIndex {
     return this.cache.save(new Set([...this.current.keys(), ...this.seen]));
   }
 
+  private realRoot: string | undefined;
+
+  /** A listed path under the root's real path (a file is read only where it really is). */
+  private fullPath(path: string): string {
+    if (this.realRoot === undefined) {
+      try {
+        this.realRoot = realpathSync.native(this.options.root);
+      } catch {
+        this.realRoot = this.options.root;
+      }
+    }
+    return join(this.realRoot, path);
+  }
+
   private classify(path: string): MapLanguage | "language" | "generated" {
     let kind = this.kinds.get(path);
     if (kind === undefined) {
@@ -169,13 +189,8 @@ export class RepoIndex {
 
   /** Tags known for the file (by stamp or content hash), a file to parse, a skip reason, or null (unreadable). */
   private look(path: string, language: MapLanguage): FileTags | Pending | SkipReason | null {
-    const full = join(this.options.root, path);
-    let info: { size: number; mtimeMs: number };
-    try {
-      info = statSync(full);
-    } catch {
-      return null;
-    }
+    const info = mapFileStamp(this.fullPath(path));
+    if (!info) return null;
     const known = this.cache.stamps.get(path);
     if (known && known.size === info.size && known.mtimeMs === info.mtimeMs) {
       const tags = this.cache.entries.get(known.hash);
@@ -230,15 +245,9 @@ export class RepoIndex {
 
   /** A file's bytes and stamp (size, mtime, content hash), a skip reason, or null (unreadable). */
   private stamped(path: string): { bytes: Buffer; stamp: FileStamp } | SkipReason | null {
-    const full = join(this.options.root, path);
-    let bytes: Buffer;
-    let info: { size: number; mtimeMs: number };
-    try {
-      info = statSync(full);
-      bytes = readFileSync(full);
-    } catch {
-      return null;
-    }
+    const read = readMapFile(this.fullPath(path), MAX_MAP_FILE_BYTES);
+    if (!read) return null;
+    const { bytes, ...info } = read;
     const skip = contentSkipReason(bytes);
     if (skip) return skip;
     const hash = createHash("sha1").update(bytes).digest("hex");

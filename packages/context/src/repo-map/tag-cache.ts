@@ -68,8 +68,9 @@ export class TagCache {
     const data: CacheFile = { v: CACHE_VERSION, tags: TAGS_VERSION, entries, stamps };
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
-      mkdirSync(dirname(this.file), { recursive: true });
-      writeFileSync(tmp, JSON.stringify(data));
+      // The cache holds lines of the project's files: the user's alone (issue 38, item 24).
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+      writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
       renameSync(tmp, this.file);
       return null;
     } catch (error) {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { testDoors } from "../test-support/doors.js";
 import { discoverAgents, MAX_AGENT_FILE_BYTES } from "./discover.js";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "../../test/fixtures/claude-agents");
@@ -52,7 +53,7 @@ describe("discoverAgents", () => {
     const project = await tempDir();
     const dir = join(project, ".claude", "agents");
     await cp(FIXTURES, dir, { recursive: true });
-    const catalog = await discoverAgents({ projectRoot: project });
+    const catalog = await discoverAgents({ projectRoot: project, files: testDoors(project) });
     for (const [file, expected] of Object.entries(CORPUS)) {
       const path = join(dir, file);
       if (expected instanceof RegExp) {
@@ -75,7 +76,7 @@ describe("discoverAgents", () => {
   it("reads Claude Code's extra fields from the corpus", async () => {
     const project = await tempDir();
     await cp(FIXTURES, join(project, ".claude", "agents"), { recursive: true });
-    const { types } = await discoverAgents({ projectRoot: project });
+    const { types } = await discoverAgents({ projectRoot: project, files: testDoors(project) });
     expect(types.get("jira-triage")?.definition).toMatchObject({
       disallowedTools: ["Bash", "Write", "Edit"],
       skills: ["ticket-estimation", "codeowners"],
@@ -111,6 +112,7 @@ describe("discoverAgents", () => {
       projectRoot: project,
       userConfigDir: config,
       homeDir: home,
+      files: testDoors(project),
     });
     expect(problems).toEqual([]);
     const described = (name: string) => [
@@ -127,7 +129,11 @@ describe("discoverAgents", () => {
 
   it("gives only the built-ins when no folder exists", async () => {
     const project = await tempDir();
-    const { types, problems } = await discoverAgents({ projectRoot: project, homeDir: project });
+    const { types, problems } = await discoverAgents({
+      projectRoot: project,
+      homeDir: project,
+      files: testDoors(project),
+    });
     expect([...types.keys()].sort()).toEqual(["explore", "general", "plan", "review", "verify"]);
     expect(problems).toEqual([]);
   });
@@ -138,7 +144,10 @@ describe("discoverAgents", () => {
     await write(join(dir, "huge.md"), agent("huge", "x".repeat(MAX_AGENT_FILE_BYTES)));
     await symlink(join(project, "missing.md"), join(dir, "dangling.md"));
     await write(join(dir, "ok.md"), agent("ok", "fine"));
-    const { types, problems } = await discoverAgents({ projectRoot: project });
+    const { types, problems } = await discoverAgents({
+      projectRoot: project,
+      files: testDoors(project),
+    });
     expect(types.get("ok")?.definition.description).toBe("fine");
     expect(problems.map((p) => [p.path.slice(dir.length + 1), p.error.split(":")[0]])).toEqual([
       ["dangling.md", "cannot be read"],

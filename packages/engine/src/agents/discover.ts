@@ -1,6 +1,8 @@
-import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { type AgentDefinition, loadBuiltinAgents, parseAgentMarkdown } from "@z-engine/prompts";
+import type { ProjectFileReader } from "@z-engine/protocol";
+import type { DefinitionDoors } from "../commands/discover.js";
+import { isPlainName } from "../util/plain-name.js";
 
 /** Where a definition came from; a project's agents are capped by their caller's mode. */
 export type AgentSource = "builtin" | "project" | "user";
@@ -32,6 +34,8 @@ export interface AgentFolders {
   readonly userConfigDir?: string;
   /** The user's home: `~/.claude/agents` is read. */
   readonly homeDir?: string;
+  /** The doors: the project's folders through `project`, the user's through `user`. */
+  readonly files: DefinitionDoors;
 }
 
 /** Larger agent files are reported, not read. */
@@ -45,35 +49,31 @@ const MAX_FILES = 1_000;
  * The folders searched, highest precedence first: the project's `.z-engine/agents` and
  * `.claude/agents`, then the user's `agents/` in the config folder and `~/.claude/agents`.
  */
-export function agentFolders(folders: AgentFolders): { dir: string; source: AgentSource }[] {
-  const list: { dir: string; source: AgentSource }[] = [
-    { dir: join(folders.projectRoot, ".z-engine", "agents"), source: "project" },
-    { dir: join(folders.projectRoot, ".claude", "agents"), source: "project" },
+export function agentFolders(
+  folders: AgentFolders,
+): { dir: string; source: AgentSource; files: ProjectFileReader }[] {
+  const { project, user } = folders.files;
+  const list: { dir: string; source: AgentSource; files: ProjectFileReader }[] = [
+    { dir: join(folders.projectRoot, ".z-engine", "agents"), source: "project", files: project },
+    { dir: join(folders.projectRoot, ".claude", "agents"), source: "project", files: project },
   ];
   if (folders.userConfigDir)
-    list.push({ dir: join(folders.userConfigDir, "agents"), source: "user" });
+    list.push({ dir: join(folders.userConfigDir, "agents"), source: "user", files: user });
   if (folders.homeDir)
-    list.push({ dir: join(folders.homeDir, ".claude", "agents"), source: "user" });
+    list.push({ dir: join(folders.homeDir, ".claude", "agents"), source: "user", files: user });
   return list;
 }
 
-/** Every `.md` file under `dir` (nested folders, no symlinked folders), sorted; none when missing. */
-async function markdownFiles(dir: string): Promise<string[]> {
+/** Every `.md` file under `dir` (nested folders; links are never entered), sorted; none when missing. */
+async function markdownFiles(files: ProjectFileReader, dir: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (folder: string, depth: number): Promise<void> => {
-    let entries: import("node:fs").Dirent[];
-    try {
-      entries = await readdir(folder, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const entry of entries) {
+    for (const entry of (await files.list(folder)) ?? []) {
       if (found.length >= MAX_FILES) return;
       const path = join(folder, entry.name);
-      if (entry.isDirectory() && depth < MAX_DEPTH && !entry.name.startsWith("."))
+      if (entry.kind === "folder" && depth < MAX_DEPTH && !entry.name.startsWith("."))
         await walk(path, depth + 1);
-      else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".md"))
+      else if ((entry.kind === "file" || entry.kind === "link") && entry.name.endsWith(".md"))
         found.push(path);
     }
   };
@@ -81,20 +81,26 @@ async function markdownFiles(dir: string): Promise<string[]> {
   return found;
 }
 
-/** Reads one agent file; a problem instead of a definition when it cannot be used. */
+/**
+ * Reads one agent file through its door; a problem instead of a definition when it cannot be
+ * used (refused by the door, larger than {@link MAX_AGENT_FILE_BYTES}, malformed, or naming
+ * itself with a name that is not plain).
+ */
 export async function readAgentFile(
+  files: ProjectFileReader,
   path: string,
   fallbackName: string,
 ): Promise<{ ok: true; value: AgentDefinition } | { ok: false; error: string }> {
-  try {
-    const info = await stat(path);
-    if (info.size > MAX_AGENT_FILE_BYTES)
+  const read = await files.readText(path, { maxBytes: MAX_AGENT_FILE_BYTES });
+  if (!read.ok) {
+    if (read.reason === "tooLarge")
       return { ok: false, error: `larger than ${MAX_AGENT_FILE_BYTES / 1024} KiB` };
-    const text = await readFile(path, "utf8");
-    return parseAgentMarkdown(text, fallbackName);
-  } catch (error) {
-    return { ok: false, error: `cannot be read: ${(error as Error).message}` };
+    return { ok: false, error: `cannot be read: ${read.message}` };
   }
+  const parsed = parseAgentMarkdown(read.text, fallbackName);
+  if (parsed.ok && !isPlainName(parsed.value.name))
+    return { ok: false, error: `agent name "${parsed.value.name}" is not a plain name` };
+  return parsed;
 }
 
 /**
@@ -107,10 +113,10 @@ export async function readAgentFile(
 export async function discoverAgents(folders: AgentFolders): Promise<AgentCatalog> {
   const types = new Map<string, AgentType>();
   const problems: AgentFileProblem[] = [];
-  for (const { dir, source } of agentFolders(folders)) {
-    for (const path of await markdownFiles(dir)) {
+  for (const { dir, source, files } of agentFolders(folders)) {
+    for (const path of await markdownFiles(files, dir)) {
       const base = relative(dir, path).split(/[\\/]/).pop() ?? "";
-      const read = await readAgentFile(path, base.slice(0, -".md".length));
+      const read = await readAgentFile(files, path, base.slice(0, -".md".length));
       if (!read.ok) {
         problems.push({ path, error: read.error });
         continue;

@@ -5,6 +5,8 @@ import type { SubagentEnd } from "./subagent.js";
 import type { WorktreeChanges } from "./worktrees.js";
 
 function changesText(changes: WorktreeChanges): string {
+  if (changes.problem)
+    return `Its worktree's changes were not committed, so there is nothing to apply: ${changes.problem}`;
   if (changes.files.length === 0) return "It changed no files in its worktree.";
   const lines = changes.files.map((f) => {
     const counts = f.added === null ? "binary" : `+${f.added} -${f.removed ?? 0}`;

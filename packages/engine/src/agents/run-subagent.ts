@@ -11,6 +11,7 @@ import type { SessionCore } from "../session/core.js";
 import { resolveAgentModel } from "./agent-model.js";
 import { subagentMcpFilter, subagentToolNames } from "./blueprint.js";
 import type { SubagentEnd, SubagentRun } from "./subagent.js";
+import { confineToWorktree, worktreeSystem } from "./worktree-confinement.js";
 
 /** The subagent's system: its definition's prompt in place of the base prompt, then the rest. */
 function subagentSystem(core: SessionCore, prompt: string): SystemSection[] {
@@ -35,6 +36,8 @@ function lastAssistantText(messages: readonly Message[]): string {
 /** The subagent's definition as the loop takes it. */
 function runAgentOf(core: SessionCore, run: SubagentRun): RunAgent {
   const def = run.definition;
+  const model = () =>
+    resolveAgentModel(def.model, { main: core.model, fast: core.config.fastModel });
   const names = new Set(
     subagentToolNames(
       core.tools.map((t) => t.name),
@@ -43,14 +46,16 @@ function runAgentOf(core: SessionCore, run: SubagentRun): RunAgent {
     ),
   );
   const mcpFilter = subagentMcpFilter(def);
-  const system = subagentSystem(core, def.prompt);
+  const own = subagentSystem(core, def.prompt);
+  // A worktree agent is told its worktree, not the project (its model uses these paths).
+  const system = run.worktree ? worktreeSystem(core, own, run.worktree, model()) : own;
   return {
     agentType: def.name,
     system: () => system,
     tools: core.tools.filter((t) => names.has(t.name)),
     mcpTools: mcpFilter !== null,
     ...(mcpFilter ? { mcpFilter } : {}),
-    model: () => resolveAgentModel(def.model, { main: core.model, fast: core.config.fastModel }),
+    model,
     effort: () => core.effort,
     // A session in bypass overrides every agent's mode at each call.
     mode: () => (core.mode === "bypass" ? "bypass" : run.mode),
@@ -69,6 +74,7 @@ export async function runSubagent(
   core: SessionCore,
   run: SubagentRun,
   turnId: TurnId,
+  env: Readonly<Record<string, string | undefined>> = {},
 ): Promise<SubagentEnd> {
   const fold = new ReplayFold();
   const log = {
@@ -79,6 +85,7 @@ export async function runSubagent(
   };
   const journal = core.journal.forAgent(run.agentId, log);
   const turn = newTurnState(turnId, run.signal, core.clock(), new TurnGitWork(async () => null));
+  const confinement = run.worktree ? confineToWorktree(core, run.root, journal, env) : undefined;
   const agentRun: AgentRun = {
     agent: runAgentOf(core, run),
     transcript: transcriptSink(journal, () => fold.snapshot().workingSet.slice()),
@@ -91,9 +98,11 @@ export async function runSubagent(
       projectRoot: run.root,
       scopedRules: [],
       homeDir: core.homeDir,
+      fs: core.doors.instructions,
     }),
     files: createFileTracker(),
-    shellSession: createShellSession(core.shell, { cwd: run.root }),
+    shellSession: createShellSession(confinement?.shell ?? core.shell, { cwd: run.root }),
+    ...(confinement ? { confinement } : {}),
   };
   try {
     if (run.resume) {

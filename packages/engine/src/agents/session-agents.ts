@@ -27,6 +27,8 @@ export interface SessionAgentsDeps {
   /** Background agents hang here (the session), not under the turn. */
   readonly sessionSignal: AbortSignal;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The session's folder (in the engine's data) for its worktree agents' repositories and descriptors. */
+  readonly worktreesFolder: string;
   /** The type of an agent stored by an earlier run of the session (resume after a reopen). */
   readonly storedAgentType?: (agentId: string) => Promise<string | null>;
 }
@@ -50,7 +52,7 @@ export class SessionAgents implements AgentPort {
   private readonly worktrees: WorktreeAgents;
 
   constructor(private readonly deps: SessionAgentsDeps) {
-    this.worktrees = new WorktreeAgents(deps.projectRoot, deps.env);
+    this.worktrees = new WorktreeAgents(deps.projectRoot, deps.worktreesFolder, deps.env);
   }
 
   catalog(): readonly { name: string; description: string }[] {
@@ -90,6 +92,7 @@ export class SessionAgents implements AgentPort {
       definition: type.definition,
       mode: childMode(type.definition, type.source, caller.mode, session),
       root: worktree?.root ?? this.deps.projectRoot,
+      ...(worktree ? { worktree: { path: worktree.path, root: worktree.root } } : {}),
       depth: caller.depth + 1,
       prompt: request.prompt,
       description: request.description,
@@ -209,7 +212,15 @@ export class SessionAgents implements AgentPort {
 
   async pendingChanges(agentId: string): Promise<readonly string[] | null> {
     await this.restorePending(agentId);
-    return this.worktrees.pendingPaths(agentId);
+    return await this.worktrees.pendingPaths(agentId);
+  }
+
+  /** A worktree agent's pending changes and its worktree, for the user's review (queries/worktree-changes.ts). */
+  async pendingReview(
+    agentId: string,
+  ): Promise<{ worktree: AgentWorktree; changes: WorktreeChanges } | undefined> {
+    await this.restorePending(agentId);
+    return this.worktrees.review(agentId);
   }
 
   async applyChanges(agentId: string, apply: boolean): Promise<ToolOutput> {

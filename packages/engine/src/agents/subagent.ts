@@ -21,6 +21,12 @@ export interface SubagentRun {
   readonly mode: PermissionMode;
   /** Where it works: the project, or its worktree. */
   readonly root: string;
+  /**
+   * For a worktree agent: its worktree's top folder and its root in it. Its environment
+   * section, shell, sandbox, background jobs and checks are then rooted there, not in the
+   * project (issue 38, item 11).
+   */
+  readonly worktree?: { readonly path: string; readonly root: string };
   readonly depth: number;
   readonly prompt: string;
   /** The Agent call's label, and whether it runs in the background. */

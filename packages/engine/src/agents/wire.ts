@@ -1,6 +1,8 @@
+import { join } from "node:path";
 import type { PermissionMode, TurnId } from "@z-engine/protocol";
 import type { Session as StoreSession } from "@z-engine/store";
 import type { Tool } from "@z-engine/tools";
+import type { DefinitionDoors } from "../commands/discover.js";
 import type { SessionJobs } from "../ports/jobs.js";
 import type { SessionCore } from "../session/core.js";
 import type { Journal } from "../session/journal.js";
@@ -14,10 +16,14 @@ export interface SessionAgentsWiring {
   readonly projectRoot: string;
   readonly userConfigDir: string;
   readonly homeDir: string;
+  /** The doors agent files are read through (the project's, the user's). */
+  readonly files: DefinitionDoors;
   readonly journal: Journal;
   readonly log: StoreSession;
   readonly jobs: SessionJobs;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The engine's data folder: worktree agents' repositories go in `worktrees/<session id>/`. */
+  readonly dataDir: string;
   /** The engine's lifetime: background agents hang under it (and stop with the session's jobs). */
   readonly lifetime: AbortSignal;
   /** The session, once built, and the id of its running turn. */
@@ -44,10 +50,12 @@ export async function sessionAgents(w: SessionAgentsWiring): Promise<{
     run: (run) => {
       const core = w.session();
       if (!core) throw new Error("the session is not open yet");
-      return runSubagent(core, run, core.currentTurn?.turnId ?? ("turn_none" as TurnId));
+      const turnId = core.currentTurn?.turnId ?? ("turn_none" as TurnId);
+      return runSubagent(core, run, turnId, w.env);
     },
     sessionSignal: w.lifetime,
     env: w.env,
+    worktreesFolder: join(w.dataDir, "worktrees", w.log.id),
     storedAgentType: async (agentId) => {
       const { replay } = await w.log.readAgent(agentId);
       return replay.state.runningAgents[0]?.agentType ?? null;

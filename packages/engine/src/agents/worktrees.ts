@@ -1,25 +1,29 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
 import {
   type AgentWorktree,
   applyAgentCommit,
   commitAgentWorktree,
   createAgentWorktree,
+  findGitRepository,
   HostError,
-  type MergeConflict,
   removeAgentWorktree,
+  WORKTREE_NAME,
   type WorktreeFileChange,
 } from "@z-engine/host";
-import { errorOutput, textOutput, type ToolOutput } from "@z-engine/tools";
-import { existsSync } from "node:fs";
-import { readFile, realpath, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { lazily } from "@z-engine/protocol";
+import { errorOutput, textOutput, type ToolOutput } from "@z-engine/tools";
 import { z } from "zod";
+import { applyFailureText } from "./worktree-report.js";
 
 /** A worktree agent's committed changes, waiting to be applied or discarded. */
 export interface WorktreeChanges {
   readonly agentId: string;
   readonly commit: string | null;
   readonly files: readonly WorktreeFileChange[];
+  /** Why the worktree could not be committed (its `.git` file was changed, git failed). */
+  readonly problem?: string;
 }
 
 interface Pending {
@@ -28,50 +32,26 @@ interface Pending {
 }
 
 /**
- * What `.z-engine/worktrees/<agent>.json` holds (git ignores it, as the whole folder): the
- * worktree's facts, so its changes can still be applied after the session is reopened.
+ * What `<session's worktrees folder>/<agent>/worktree.json` holds: the one fact of a worktree
+ * that cannot be derived again, the commit it started from. Everything else (the folder, the
+ * engine's repository, the branch, the user's repository) is derived from the project and
+ * the agent's id, never read from a file: a descriptor is not trusted to name a path or a
+ * branch (issue 38, item 16).
  */
 const Descriptor = lazily(() =>
-  z.object({
-    v: z.literal(2),
-    worktree: z.object({
-      name: z.string(),
-      repoRoot: z.string(),
-      path: z.string(),
-      root: z.string(),
-      branch: z.string(),
-      base: z.string(),
-    }),
-  }),
+  z.object({ v: z.literal(2), base: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/) }),
 );
 
-/** Agent ids as the store and the worktree names accept them. */
-const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-
-const descriptorOf = (worktree: AgentWorktree) => `${worktree.path}.json`;
-
-const MAX_SIDE_CHARS = 2_000;
-const clip = (text: string | null) =>
-  text === null
-    ? "(absent or binary)"
-    : text.length > MAX_SIDE_CHARS
-      ? `${text.slice(0, MAX_SIDE_CHARS)}\n[...]`
-      : text;
-
-function conflictText(c: MergeConflict): string {
-  return [
-    `## ${c.path}: ${c.kind}`,
-    `### project (ours)\n${clip(c.ours)}`,
-    `### agent (theirs)\n${clip(c.theirs)}`,
-    `### base\n${clip(c.base)}`,
-  ].join("\n");
-}
+const messageOf = (error: unknown) =>
+  error instanceof HostError ? error.message : String((error as Error)?.message ?? error);
 
 /**
  * The session's worktree agents: creates their worktrees, commits what they leave, and
- * applies (three-way merge) or discards it. Each worktree is described in
- * `.z-engine/worktrees/<agent>.json` from its creation until it is removed, so a later
- * process (the session reopened) can {@link WorktreeAgents.restore} it. Never rejects: git
+ * applies (three-way merge) or discards it. Their git repositories and descriptors live in
+ * the session's folder of the engine's data (`folder`), never in the project; the
+ * worktrees themselves in `<project>/.z-engine/worktrees/<agent>`. A later process (the
+ * session reopened) can {@link WorktreeAgents.restore} one. Removing a worktree removes its
+ * folder and the engine's repository, nothing of the user's repository. Never rejects: git
  * failures become messages.
  */
 export class WorktreeAgents {
@@ -79,6 +59,8 @@ export class WorktreeAgents {
 
   constructor(
     private readonly projectRoot: string,
+    /** The session's own folder for its worktree agents' repositories and descriptors. */
+    private readonly folder: string,
     private readonly env?: Readonly<Record<string, string | undefined>>,
   ) {}
 
@@ -86,49 +68,63 @@ export class WorktreeAgents {
     return this.env ? { env: this.env } : {};
   }
 
+  private agentFolder = (agentId: string) => join(this.folder, agentId);
+  private descriptorOf = (agentId: string) => join(this.agentFolder(agentId), "worktree.json");
+
   async create(
     agentId: string,
   ): Promise<{ ok: true; worktree: AgentWorktree } | { ok: false; error: string }> {
     try {
-      const worktree = await createAgentWorktree(this.projectRoot, agentId, this.options);
-      const descriptor: z.infer<typeof Descriptor> = { v: 2, worktree };
-      await writeFile(descriptorOf(worktree), `${JSON.stringify(descriptor)}\n`);
+      await mkdir(this.agentFolder(agentId), { recursive: true, mode: 0o700 });
+      const gitDir = join(this.agentFolder(agentId), "git");
+      const worktree = await createAgentWorktree(this.projectRoot, agentId, gitDir, this.options);
+      const descriptor: z.infer<typeof Descriptor> = { v: 2, base: worktree.base };
+      await writeFile(this.descriptorOf(agentId), `${JSON.stringify(descriptor)}\n`, {
+        mode: 0o600,
+      });
       return { ok: true, worktree };
     } catch (error) {
-      const message = error instanceof HostError ? error.message : String(error);
-      return { ok: false, error: `Cannot give the agent a worktree: ${message}` };
+      return { ok: false, error: `Cannot give the agent a worktree: ${messageOf(error)}` };
     }
   }
 
-  /** Commits the agent's work and keeps it pending; a git failure reads as no changes. */
+  /** Commits the agent's work and keeps it pending; a failure is the changes' `problem`. */
   async commit(agentId: string, worktree: AgentWorktree): Promise<WorktreeChanges> {
-    const summary = await commitAgentWorktree(worktree, this.options).catch(() => ({
-      commit: null,
-      files: [],
-    }));
-    const changes = { agentId, ...summary };
+    const changes: WorktreeChanges = await commitAgentWorktree(worktree, this.options).then(
+      (summary) => ({ agentId, ...summary }),
+      (error) => ({ agentId, commit: null, files: [], problem: messageOf(error) }),
+    );
     this.pending.set(agentId, { worktree, changes });
     return changes;
   }
 
   /**
-   * The worktree of `agentId` as an earlier process left it (its descriptor, and the folder
-   * still there), or undefined. Does not commit or change anything. Never rejects.
+   * The worktree of `agentId` as an earlier process of this session left it (its descriptor
+   * in the session's folder, and the worktree folder still there), derived again from the
+   * project and the id; undefined otherwise. Does not commit or change anything. Never rejects.
    */
   async stored(agentId: string): Promise<AgentWorktree | undefined> {
-    if (!SAFE_ID.test(agentId)) return undefined;
+    if (!WORKTREE_NAME.test(agentId)) return undefined;
     try {
-      const folder = join(await realpath(this.projectRoot), ".z-engine", "worktrees");
       const parsed = Descriptor.safeParse(
-        JSON.parse(await readFile(join(folder, `${agentId}.json`), "utf8")),
+        JSON.parse(await readFile(this.descriptorOf(agentId), "utf8")),
       );
       if (!parsed.success) return undefined;
-      const worktree = parsed.data.worktree;
-      const path = join(folder, agentId);
-      // A descriptor names its own folder only, and that folder must still be there.
-      if (worktree.name !== agentId || worktree.path !== path || !existsSync(path))
-        return undefined;
-      return worktree;
+      const project = await realpath(this.projectRoot);
+      const repo = findGitRepository(project, this.env ?? process.env);
+      const path = join(project, ".z-engine", "worktrees", agentId);
+      const gitDir = join(this.agentFolder(agentId), "git");
+      if (!repo || !existsSync(path) || !existsSync(gitDir)) return undefined;
+      const prefix = relative(repo.workTree, project);
+      return {
+        name: agentId,
+        repoRoot: repo.workTree,
+        path,
+        root: prefix === "" ? path : join(path, prefix),
+        gitDir,
+        branch: `z-engine/agents/${agentId}`,
+        base: parsed.data.base,
+      };
     } catch {
       return undefined;
     }
@@ -147,11 +143,20 @@ export class WorktreeAgents {
     return true;
   }
 
-  /** The absolute project paths the pending changes touch, or `null` when none wait. */
-  pendingPaths(agentId: string): readonly string[] | null {
+  /** The worktree and the committed changes waiting for `agentId`, or undefined (for the user's review). */
+  review(agentId: string): { worktree: AgentWorktree; changes: WorktreeChanges } | undefined {
+    const entry = this.pending.get(agentId);
+    return entry ? { worktree: entry.worktree, changes: entry.changes } : undefined;
+  }
+
+  /**
+   * The real absolute paths the pending changes would write (a link followed to where it
+   * leads, so the gate sees that), or `null` when none wait.
+   */
+  async pendingPaths(agentId: string): Promise<readonly string[] | null> {
     const entry = this.pending.get(agentId);
     if (!entry?.changes.commit) return null;
-    return entry.changes.files.map((f) => join(entry.worktree.repoRoot, f.path));
+    return Promise.all(entry.changes.files.map((f) => realTarget(entry.worktree.repoRoot, f.path)));
   }
 
   /** Applies or discards; the worktree is removed unless a conflict keeps it for another try. */
@@ -178,10 +183,8 @@ export class WorktreeAgents {
     }
     try {
       const result = await applyAgentCommit(worktree, changes.commit, this.options);
-      if (!result.applied) {
-        const text = `Nothing was applied: ${result.conflicts.length} file(s) conflict with the project's current files. The project is unchanged and the agent's worktree is kept.\n\n${result.conflicts.map(conflictText).join("\n\n")}`;
-        return { ok: false, written: [], output: errorOutput(text) };
-      }
+      if (!result.applied)
+        return { ok: false, written: [], output: errorOutput(applyFailureText(result)) };
       await this.remove(agentId, worktree);
       const paths = [...result.written, ...result.deleted];
       const list = changes.files.map((f) => `- ${f.path} (${f.status})`).join("\n");
@@ -196,14 +199,27 @@ export class WorktreeAgents {
       return {
         ok: false,
         written: [],
-        output: errorOutput(`Applying failed: ${(error as Error).message}`),
+        output: errorOutput(`Applying failed: ${messageOf(error)}`),
       };
     }
   }
 
   private async remove(agentId: string, worktree: AgentWorktree): Promise<void> {
     this.pending.delete(agentId);
-    await removeAgentWorktree(worktree, this.options).catch(() => {});
-    await rm(descriptorOf(worktree), { force: true }).catch(() => {});
+    await removeAgentWorktree(worktree).catch(() => {});
+    await rm(this.agentFolder(agentId), { recursive: true, force: true }).catch(() => {});
   }
+}
+
+/** Where writing `relative` under `top` would land: links on the way, and the file's own, followed. */
+async function realTarget(top: string, relativePath: string): Promise<string> {
+  const path = join(top, relativePath);
+  const whole = await realpath(path).catch(() => null);
+  if (whole !== null) return whole;
+  // A new file: its deepest existing folder, resolved, and the rest as named.
+  for (let dir = dirname(path); dir.startsWith(top); dir = dirname(dir)) {
+    const real = await realpath(dir).catch(() => null);
+    if (real !== null) return join(real, relative(dir, path));
+  }
+  return path;
 }

@@ -22,7 +22,10 @@ type RuleCore = Pick<SessionCore, "projectRoot" | "state" | "journal" | "trusted
 export type GateAllCore = GateCore & RuleCore & Pick<SessionCore, "approvals">;
 
 /** What running a ready call takes of its session: its context's parts, hooks, seams and clock. */
-type CallCore = ToolCtxCore & HookDeps & DecisionHost & Pick<SessionCore, "clock" | "projectRoot">;
+type CallCore = ToolCtxCore &
+  HookDeps &
+  DecisionHost &
+  Pick<SessionCore, "clock" | "projectRoot" | "trusted" | "doors">;
 
 /** What running a ready call takes of its agent's run: its context's parts, transcript and reminders. */
 type CallRun = ToolCtxRun & Pick<AgentRun, "transcript" | "signal" | "instructions" | "reminders">;

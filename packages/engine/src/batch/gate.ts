@@ -10,6 +10,7 @@ import { type ToolCtxCore, type ToolCtxRun, toolCtx } from "./tool-ctx.js";
 import { reviewAtGate } from "../decisions/gate-seam.js";
 import type { DecisionHost } from "../decisions/session-hub.js";
 import { type HookDeps, runHook } from "../hooks/run-hook.js";
+import { decideWithSandbox } from "../session/unconfined.js";
 
 /**
  * What gating a call takes of its session: the tool context's parts, the MCP tools to find
@@ -165,26 +166,20 @@ export async function gateCall(
   const ctx = toolCtx(core, run, use.id, signal);
   const described = await parsedToolActions(tool, parsed, ctx);
   if (!described.ok) return answered(described.error);
-  const policy = decide(
-    { toolName: tool.name, actions: described.actions },
-    run.agent.mode(),
-    effectiveRules(core),
-    {
+  // A worktree agent's sandbox auto-allows writes in its worktree only.
+  const sandbox = run.confinement?.sandbox ?? core.sandbox;
+  const policy = decideWithSandbox(sandbox, run.agent.mode(), described.actions, (mode) =>
+    decide({ toolName: tool.name, actions: described.actions }, mode, effectiveRules(core), {
       projectRoot: run.root,
       additionalDirectories: core.additionalDirectories,
       homeDir: core.homeDir,
       autoAllowReadOnlyBash: core.config.settings.permissions.auto_allow_read_only_bash,
       engineDirs: core.engineDirs,
       untrustedRepository: !core.trusted,
-      ...(core.sandbox.active
-        ? {
-            sandbox: {
-              autoAllow: core.sandbox.autoAllow,
-              writableRoots: core.sandbox.writableRoots,
-            },
-          }
+      ...(sandbox.active
+        ? { sandbox: { autoAllow: sandbox.autoAllow, writableRoots: sandbox.writableRoots } }
         : {}),
-    },
+    }),
   );
   const call = { toolName: tool.name, input, actions: described.actions };
   const decision = await reviewAtGate(core, call, hook ? withHook(policy, hook) : policy, signal);

@@ -22,7 +22,10 @@ export type ToolCtxCore = Pick<
 >;
 
 /** What a tool call's context takes of its agent's run. */
-export type ToolCtxRun = Pick<AgentRun, "agent" | "agentId" | "root" | "shellSession" | "files">;
+export type ToolCtxRun = Pick<
+  AgentRun,
+  "agent" | "agentId" | "root" | "shellSession" | "files" | "confinement"
+>;
 
 /** The main agent's id in events and tool contexts. */
 export const MAIN_AGENT = "main" as AgentId;
@@ -58,6 +61,36 @@ function readDeniedOf(
     ).type === "deny";
 }
 
+/**
+ * `ToolCtx.hardLinkReadAllowed` for the session: what the gate answers for a Read of the path
+ * marked `hardLinked` (allowed only by a rule matching it under its own name), with the
+ * session's and the settings' rules as they are when asked.
+ */
+function hardLinkReadOf(
+  core: Pick<ToolCtxCore, "sessionRules" | "config" | "additionalDirectories" | "homeDir">,
+  run: Pick<ToolCtxRun, "root" | "agent">,
+): (path: string) => boolean {
+  const context: DecideContext = {
+    projectRoot: run.root,
+    additionalDirectories: core.additionalDirectories,
+    homeDir: core.homeDir,
+    autoAllowReadOnlyBash: false,
+  };
+  let rules: PermissionRules | undefined;
+  return (path) => {
+    const { sessionRules: s, config } = core;
+    const c = config.rules;
+    rules ??= {
+      allow: [...s.allow, ...c.allow],
+      ask: [...s.ask, ...c.ask],
+      deny: [...s.deny, ...c.deny],
+    };
+    const action = { kind: "read" as const, paths: [path], hardLinked: true };
+    const call = { toolName: "Read", actions: [action] };
+    return decide(call, run.agent.mode(), rules, context).type === "allow";
+  };
+}
+
 /** Builds the per-call capability bundle of a tool call of an agent's run. Never throws. */
 export function toolCtx(
   core: ToolCtxCore,
@@ -74,7 +107,7 @@ export function toolCtx(
     root: run.root,
     additionalDirectories: core.additionalDirectories,
     shellSession: run.shellSession,
-    shell: core.shell,
+    shell: run.confinement?.shell ?? core.shell,
     signal,
     files: run.files,
     locks: core.locks,
@@ -84,7 +117,8 @@ export function toolCtx(
     artifacts: core.log.artifacts,
     limits: DEFAULT_TOOL_LIMITS,
     ...(readDenied ? { readDenied } : {}),
+    hardLinkReadAllowed: hardLinkReadOf(core, run),
     vision: agentVision(core, run.agent.model()),
-    ports: core.ports,
+    ports: run.confinement?.ports ?? core.ports,
   };
 }

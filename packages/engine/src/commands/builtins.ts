@@ -187,12 +187,19 @@ function doctor(host: CommandHost): Promise<string> {
       "",
       `- Model: ${host.model} (fast: ${host.config.fastModel})`,
       `- Workspace: ${host.trusted ? "trusted" : "not trusted: project hooks, MCP servers and allow rules are withheld"}`,
-      `- Shell: ${host.config.settings.shell.program ?? "default"}; sandbox ${host.sandbox.active ? "active" : "off"}`,
+      `- Shell: ${host.config.settings.shell.program ?? "default"}; sandbox ${sandboxLine(host.sandbox)}`,
       `- Settings rule errors: ${host.config.ruleErrors.length}`,
       `- Checks found: ${checks.length}`,
       `- MCP servers: ${servers.length} configured, ${failed.length} failed`,
     ].join("\n"),
   );
+}
+
+/** The sandbox's state for /doctor: active, off, or on in the settings but unable to run. */
+function sandboxLine(sandbox: CommandHost["sandbox"]): string {
+  if (sandbox.active) return "active";
+  if (sandbox.unavailable === undefined) return "off";
+  return `on in the settings but cannot run (${sandbox.unavailable}): commands run unconfined and each needs approval (bypass and auto-allow do not apply; headless runs deny them)`;
 }
 
 /** The engine built-ins, in catalog order. */

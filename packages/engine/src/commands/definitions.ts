@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   buildSystemSections,
@@ -14,7 +13,9 @@ import {
   type DefinitionRoots,
   discoverSkills,
   type FoundSkill,
+  readDefinition,
 } from "./discover.js";
+import { isPlainName } from "../util/plain-name.js";
 
 /** What a session's system prompt is built from, kept so it can be rebuilt (`/remember`). */
 export interface DefinitionInputs {
@@ -26,18 +27,27 @@ export interface DefinitionInputs {
   readonly outputStyle: string | undefined;
 }
 
-/** Finds an output style: project, .claude project, user, .claude user folders, then the built-ins. */
+/**
+ * Finds an output style: project, .claude project, user, .claude user folders (each read
+ * through its door), then the built-ins. A name that is not plain (`../../x`) is refused with
+ * a problem, and the default style applies.
+ */
 export async function findOutputStyle(
   roots: DefinitionRoots,
   name: string,
   problems: string[],
 ): Promise<OutputStyle | undefined> {
-  for (const { dir } of definitionDirs(roots, "output-styles")) {
+  if (!isPlainName(name)) {
+    problems.push(
+      `output style "${name}" is not a plain name (it may not hold / or \\, or be . or ..); the default style applies`,
+    );
+    return undefined;
+  }
+  for (const { dir, files } of definitionDirs(roots, "output-styles")) {
     const path = join(dir, `${name}.md`);
-    const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") problems.push(`${path}: cannot be read (${error.code})`);
-      return undefined;
-    });
+    const found = await files.admit(path);
+    if (!found.ok && found.reason === "missing") continue;
+    const text = await readDefinition(files, path, problems);
     if (text === undefined) continue;
     const parsed = parseOutputStyleMarkdown(text, name);
     if (parsed.ok) return parsed.value;

@@ -1,4 +1,3 @@
-import { readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import {
   type CommandDefinition,
@@ -6,6 +5,7 @@ import {
   parseSkillMarkdown,
   type SkillDefinition,
 } from "@z-engine/prompts";
+import type { ProjectFileReader } from "@z-engine/protocol";
 
 /** Where a definition came from: the project's folders or the user's. */
 export type DefinitionScope = "project" | "user";
@@ -29,63 +29,75 @@ export interface Discovered<T> {
   readonly problems: readonly string[];
 }
 
-/** The folders a session searches, highest precedence first. */
+/**
+ * The doors definition files are read through: the project's through `project` (real paths
+ * inside the project, the session's Read rules), the user's own through `user` (links
+ * anywhere, deny rules still hold).
+ */
+export interface DefinitionDoors {
+  readonly project: ProjectFileReader;
+  readonly user: ProjectFileReader;
+}
+
+/** The folders a session searches, highest precedence first, and the doors to read them. */
 export interface DefinitionRoots {
   readonly projectRoot: string;
   /** The engine's user config folder (`~/.config/z-engine`). */
   readonly userConfigDir: string;
   readonly homeDir: string;
+  readonly files: DefinitionDoors;
 }
+
+/** The largest definition file read (a larger one is a problem line). */
+export const MAX_DEFINITION_BYTES = 256 * 1024;
 
 /** `<kind>` folders in precedence order: project .z-engine, project .claude, user, user .claude. */
 export function definitionDirs(
   roots: DefinitionRoots,
   kind: string,
-): Array<{ dir: string; scope: DefinitionScope }> {
+): Array<{ dir: string; scope: DefinitionScope; files: ProjectFileReader }> {
+  const { project, user } = roots.files;
   return [
-    { dir: join(roots.projectRoot, ".z-engine", kind), scope: "project" },
-    { dir: join(roots.projectRoot, ".claude", kind), scope: "project" },
-    { dir: join(roots.userConfigDir, kind), scope: "user" },
-    { dir: join(roots.homeDir, ".claude", kind), scope: "user" },
+    { dir: join(roots.projectRoot, ".z-engine", kind), scope: "project", files: project },
+    { dir: join(roots.projectRoot, ".claude", kind), scope: "project", files: project },
+    { dir: join(roots.userConfigDir, kind), scope: "user", files: user },
+    { dir: join(roots.homeDir, ".claude", kind), scope: "user", files: user },
   ];
 }
 
 const MAX_DEPTH = 6;
 
-/** Every file under `dir` whose name passes `want`, sorted; a missing folder gives none. */
+/**
+ * Every file under `dir` whose name passes `want`, sorted, listed through the door (links are
+ * listed as links and never entered; the door reads where they lead when it allows that); a
+ * missing folder, or one the door refuses, gives none.
+ */
 async function filesUnder(
+  files: ProjectFileReader,
   dir: string,
   want: (name: string) => boolean,
-  problems: string[],
   depth = 0,
 ): Promise<string[]> {
-  let entries: import("node:fs").Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR")
-      problems.push(`${dir}: cannot be read (${code ?? (error as Error).message})`);
-    return [];
-  }
   const out: string[] = [];
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const entry of (await files.list(dir)) ?? []) {
     const full = join(dir, entry.name);
-    if (entry.isDirectory() && depth < MAX_DEPTH && !entry.name.startsWith("."))
-      out.push(...(await filesUnder(full, want, problems, depth + 1)));
-    else if ((entry.isFile() || entry.isSymbolicLink()) && want(entry.name)) out.push(full);
+    if (entry.kind === "folder" && depth < MAX_DEPTH && !entry.name.startsWith("."))
+      out.push(...(await filesUnder(files, full, want, depth + 1)));
+    else if ((entry.kind === "file" || entry.kind === "link") && want(entry.name)) out.push(full);
   }
   return out;
 }
 
-async function readText(path: string, problems: string[]): Promise<string | undefined> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    problems.push(`${path}: cannot be read (${code ?? (error as Error).message})`);
-    return undefined;
-  }
+/** A definition file's text through the door, or undefined with a problem line. Never rejects. */
+export async function readDefinition(
+  files: ProjectFileReader,
+  path: string,
+  problems: string[],
+): Promise<string | undefined> {
+  const read = await files.readText(path, { maxBytes: MAX_DEFINITION_BYTES });
+  if (read.ok) return read.text;
+  problems.push(`${path} was not read: ${read.message}`);
+  return undefined;
 }
 
 /** `frontend/component.md` under a commands folder names `frontend:component`. */
@@ -101,11 +113,11 @@ export function commandName(dir: string, file: string): string {
 export async function discoverCommands(roots: DefinitionRoots): Promise<Discovered<CustomCommand>> {
   const problems: string[] = [];
   const byName = new Map<string, CustomCommand>();
-  for (const { dir, scope } of definitionDirs(roots, "commands")) {
-    for (const path of await filesUnder(dir, (n) => n.endsWith(".md"), problems)) {
+  for (const { dir, scope, files } of definitionDirs(roots, "commands")) {
+    for (const path of await filesUnder(files, dir, (n) => n.endsWith(".md"))) {
       const name = commandName(dir, path);
       if (byName.has(name)) continue;
-      const text = await readText(path, problems);
+      const text = await readDefinition(files, path, problems);
       if (text === undefined) continue;
       const parsed = parseCommandMarkdown(text, name);
       if (!parsed.ok) problems.push(`${path}: ${parsed.error}`);
@@ -123,10 +135,10 @@ export async function discoverCommands(roots: DefinitionRoots): Promise<Discover
 export async function discoverSkills(roots: DefinitionRoots): Promise<Discovered<FoundSkill>> {
   const problems: string[] = [];
   const byName = new Map<string, FoundSkill>();
-  for (const { dir, scope } of definitionDirs(roots, "skills")) {
-    for (const path of await filesUnder(dir, (n) => n === "SKILL.md", problems)) {
+  for (const { dir, scope, files } of definitionDirs(roots, "skills")) {
+    for (const path of await filesUnder(files, dir, (n) => n === "SKILL.md")) {
       const folder = dirname(path);
-      const text = await readText(path, problems);
+      const text = await readDefinition(files, path, problems);
       if (text === undefined) continue;
       const parsed = parseSkillMarkdown(text, basename(folder));
       if (!parsed.ok) problems.push(`${path}: ${parsed.error}`);

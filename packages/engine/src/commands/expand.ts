@@ -1,5 +1,5 @@
-import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
+import type { ProjectFileReader } from "@z-engine/protocol";
 import { substituteArguments } from "./arguments.js";
 
 /** One file may add this much to a command's message. */
@@ -11,8 +11,11 @@ export const TOTAL_LIMIT_BYTES = 1024 * 1024;
 export interface ExpandPorts {
   readonly projectRoot: string;
   readonly homeDir: string;
-  /** Whether a Read of this absolute path is allowed without asking. */
-  canRead(path: string): boolean;
+  /**
+   * The door `@path` files are read through: it resolves each to its real path and admits it
+   * only when a Read of it (real and as written) is allowed without asking.
+   */
+  readonly files: ProjectFileReader;
   /** Whether this `!` command line may run without asking. */
   canRun(command: string): boolean | Promise<boolean>;
   /** Runs a command line in the project root; its output (and exit code when not 0). */
@@ -59,23 +62,33 @@ async function inlineFile(
   const path = written.startsWith("~/")
     ? join(ports.homeDir, written.slice(2))
     : resolve(ports.projectRoot, written);
-  if (budget.seen.has(path)) return true;
-  const info = await stat(path).catch(() => null);
-  if (!info?.isFile()) return false;
-  if (!ports.canRead(path)) {
-    notes.push(`@${written} was not inlined: the permission rules do not allow reading it`);
+  const admitted = await ports.files.admit(path);
+  // Not a file (a mention such as `@someone`, a folder, a FIFO): it stays as written.
+  if (!admitted.ok && (admitted.reason === "missing" || admitted.reason === "notRegular"))
     return false;
-  }
-  if (info.size > FILE_LIMIT_BYTES || budget.total + info.size > TOTAL_LIMIT_BYTES) {
-    const why = info.size > FILE_LIMIT_BYTES ? "it is over 256 KiB" : "the 1 MiB total is spent";
+  if (!admitted.ok) {
+    const why =
+      admitted.reason === "outside" || admitted.reason === "denied"
+        ? `the permission rules do not allow reading it (${admitted.message})`
+        : admitted.message;
     notes.push(`@${written} was not inlined: ${why}`);
     return false;
   }
-  const text = await readFile(path, "utf8").catch(() => null);
-  if (text === null) return false;
-  budget.seen.add(path);
-  budget.total += info.size;
-  budget.files.push(`<file path="${displayPath(ports.projectRoot, path)}">\n${text}\n</file>`);
+  if (budget.seen.has(admitted.realPath)) return true;
+  const size = admitted.size;
+  if (size > FILE_LIMIT_BYTES || budget.total + size > TOTAL_LIMIT_BYTES) {
+    const why = size > FILE_LIMIT_BYTES ? "it is over 256 KiB" : "the 1 MiB total is spent";
+    notes.push(`@${written} was not inlined: ${why}`);
+    return false;
+  }
+  const read = await ports.files.readText(path, { maxBytes: FILE_LIMIT_BYTES });
+  if (!read.ok) {
+    notes.push(`@${written} was not inlined: ${read.message}`);
+    return false;
+  }
+  budget.seen.add(read.realPath);
+  budget.total += Buffer.byteLength(read.text);
+  budget.files.push(`<file path="${displayPath(ports.projectRoot, path)}">\n${read.text}\n</file>`);
   return true;
 }
 
@@ -112,7 +125,8 @@ async function expandLine(
  * Expands a command template: arguments first (see arguments.ts), then, outside fenced code
  * blocks, `!\`cmd\`` (replaced by the command's output when `canRun` allows it, else left as
  * written with a note) and `@path` outside code spans (the file's text appended after the
- * body in a `<file path>` block when `canRead` allows it, 256 KiB a file, 1 MiB in all).
+ * body in a `<file path>` block when the door admits it: its real path, symlinks followed, and
+ * the path as written both pass the Read rules; 256 KiB a file, 1 MiB in all).
  * Command outputs and inlined files are never expanded again (arguments are: the user typed
  * them, so `/explain @src/a.ts` inlines the file). An
  * `@name` that is not an existing file, such as `@agent-x` or an e-mail, stays as written.

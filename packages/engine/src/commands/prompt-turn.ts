@@ -1,3 +1,4 @@
+import { decideWithSandbox } from "../session/unconfined.js";
 import {
   type CompiledRule,
   compileRules,
@@ -6,11 +7,13 @@ import {
   type PermissionRules,
 } from "@z-engine/policy";
 import type { CommandDefinition } from "@z-engine/prompts";
+import { resolveAgentModel } from "../agents/agent-model.js";
 import type { Submission } from "../run/turn.js";
 import { effectiveRules } from "../batch/gate.js";
 import type { CommandHost } from "./host.js";
 import type { CustomCommand } from "./discover.js";
 import { type ExpandPorts, expandTemplate } from "./expand.js";
+import { includeDoor } from "../session/project-doors.js";
 
 /** A prompt command ready to start its turn, and notes for what expansion left out. */
 export interface PreparedTurn {
@@ -58,20 +61,26 @@ function portsFor(
   return {
     projectRoot: host.projectRoot,
     homeDir: host.homeDir,
-    canRead: (path) =>
-      decide(
-        { toolName: "Read", actions: [{ kind: "read", paths: [path] }] },
-        host.mode,
+    files: includeDoor(
+      { projectRoot: host.projectRoot, homeDir: host.homeDir },
+      () => ({
+        trusted: host.trusted,
+        mode: host.mode,
         rules,
-        context,
-      ).type === "allow",
+        additionalDirectories: host.additionalDirectories,
+      }),
+      rules,
+    ),
     canRun: async (command) => {
       if (!mayRun) return false;
       const parsed = await parseCommand(command);
       const action = { kind: "command" as const, command: parsed, cwd: host.projectRoot };
-      return (
-        decide({ toolName: "Bash", actions: [action] }, host.mode, rules, context).type === "allow"
+      // A `!` line asks no one: it runs only when allowed (never by bypass alone when the
+      // sandbox it relied on cannot run).
+      const decision = decideWithSandbox(host.sandbox, host.mode, [action], (mode) =>
+        decide({ toolName: "Bash", actions: [action] }, mode, rules, context),
       );
+      return decision.type === "allow";
     },
     run: async (command) => {
       const result = await host.shell.run({
@@ -122,7 +131,15 @@ export async function preparePromptTurn(
     );
   const submission = commandSubmission(name, args, expanded.text, {
     rules: compiled.rules,
-    model: definition.model,
+    // A Claude Code alias (`opus`, `haiku`) resolves as a subagent's does.
+    ...(definition.model
+      ? {
+          model: resolveAgentModel(definition.model, {
+            main: host.model,
+            fast: host.config.fastModel,
+          }),
+        }
+      : {}),
   });
   return { submission, notes };
 }

@@ -24,6 +24,7 @@ export function rootsOf(host: CommandHost): DefinitionRoots {
     projectRoot: host.projectRoot,
     userConfigDir: host.userConfigDir,
     homeDir: host.homeDir,
+    files: { project: host.doors.project, user: host.doors.user },
   };
 }
 

@@ -1,18 +1,25 @@
-import { readdir } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { join } from "node:path";
+import type { ProjectFileReader } from "@z-engine/protocol";
 import type { SkillPort } from "@z-engine/tools";
-import type { FoundSkill } from "./discover.js";
+import type { DefinitionDoors, FoundSkill } from "./discover.js";
 
 const MAX_LISTED_FILES = 50;
+const MAX_DEPTH = 6;
 
-async function otherFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)))
-    .filter((path) => path !== "SKILL.md")
-    .sort()
-    .slice(0, MAX_LISTED_FILES);
+/** The files beside a skill's SKILL.md (names only, through its door; links are not entered). */
+async function otherFiles(files: ProjectFileReader, dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (folder: string, prefix: string, depth: number): Promise<void> => {
+    for (const entry of (await files.list(folder)) ?? []) {
+      if (out.length >= MAX_LISTED_FILES * 4) return;
+      const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+      if (entry.kind === "folder" && depth < MAX_DEPTH)
+        await walk(join(folder, entry.name), rel, depth + 1);
+      else if (entry.kind === "file" && rel !== "SKILL.md") out.push(rel);
+    }
+  };
+  await walk(dir, "", 0);
+  return out.sort().slice(0, MAX_LISTED_FILES);
 }
 
 /**
@@ -23,6 +30,7 @@ async function otherFiles(dir: string): Promise<string[]> {
  */
 export function skillPort(
   skills: () => readonly FoundSkill[],
+  doors: DefinitionDoors,
   onLoad: (skill: FoundSkill) => void = () => {},
 ): SkillPort {
   const usable = () => skills().filter((s) => !s.disableModelInvocation);
@@ -32,7 +40,10 @@ export function skillPort(
       const skill = usable().find((s) => s.name === name);
       if (!skill) return null;
       onLoad(skill);
-      const files = await otherFiles(skill.dir);
+      const files = await otherFiles(
+        skill.scope === "project" ? doors.project : doors.user,
+        skill.dir,
+      );
       const listing =
         files.length === 0
           ? "It has no other files."

@@ -1,6 +1,5 @@
-import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { lazily, type TurnId } from "@z-engine/protocol";
+import { lazily, type ProjectFileReader, type TurnId } from "@z-engine/protocol";
 import { textOutput, type ToolOutput } from "@z-engine/tools";
 import { z } from "zod";
 import type { SessionCore } from "../session/core.js";
@@ -25,21 +24,32 @@ const AskInput = lazily(() =>
   }),
 );
 
-/** The project's documents (ROOT_DOCS, then up to eight docs/*.md), unreadable ones skipped. */
-export async function readProjectDocs(root: string): Promise<ProjectDoc[]> {
-  const inDocs = await readdir(join(root, "docs")).catch(() => [] as string[]);
+/**
+ * The project's documents (ROOT_DOCS, then up to eight docs/*.md), read through the project's
+ * door (real paths inside the project, regular files, the Read rules); what it refuses is
+ * skipped, and each document is cut to MAX_DOC_CHARS.
+ */
+export async function readProjectDocs(
+  files: ProjectFileReader,
+  root: string,
+): Promise<ProjectDoc[]> {
+  const inDocs = (await files.list(join(root, "docs"))) ?? [];
   const paths = [
     ...ROOT_DOCS,
     ...inDocs
-      .filter((f) => f.endsWith(".md"))
-      .sort()
+      .filter((e) => (e.kind === "file" || e.kind === "link") && e.name.endsWith(".md"))
+      .map((e) => e.name)
       .slice(0, MAX_DOCS_FOLDER)
       .map((f) => `docs/${f}`),
   ];
   const docs = await Promise.all(
     paths.map(async (path) => {
-      const text = await readFile(join(root, path), "utf8").catch(() => undefined);
-      return text ? { path, text: text.slice(0, MAX_DOC_CHARS) } : undefined;
+      // A character is at most four bytes: enough for MAX_DOC_CHARS, and no more.
+      const read = await files.readText(join(root, path), {
+        maxBytes: MAX_DOC_CHARS * 4,
+        cut: true,
+      });
+      return read.ok && read.text ? { path, text: read.text.slice(0, MAX_DOC_CHARS) } : undefined;
     }),
   );
   return docs.filter((d): d is ProjectDoc => d !== undefined);
@@ -48,11 +58,13 @@ export async function readProjectDocs(root: string): Promise<ProjectDoc[]> {
 /**
  * The ask-user seam, where an AskUserQuestion call would ask: when a use answers every
  * question from the project's documents, that answer is the call's result and the user is
- * not asked. Multi-select questions, other tools and sessions without documents go on to
- * the user as with Off. Resolves to undefined to ask as usual; never rejects.
+ * not asked. Only a trusted project's documents count: an untrusted project's README could
+ * otherwise answer for the user. Multi-select questions, other tools, untrusted projects and
+ * sessions without documents go on to the user as with Off. Resolves to undefined to ask as
+ * usual; never rejects.
  */
 export async function answerFromDocs(
-  core: DecisionHost & Pick<SessionCore, "projectRoot">,
+  core: DecisionHost & Pick<SessionCore, "projectRoot" | "trusted" | "doors">,
   call: { readonly tool: { readonly name: string }; readonly input: unknown },
   scope: { readonly signal: AbortSignal; readonly turnId: TurnId },
 ): Promise<(ToolOutput & { readonly thrown?: string }) | undefined> {
@@ -61,7 +73,8 @@ export async function answerFromDocs(
   if (!hub.joins("askUser")) return undefined;
   const parsed = AskInput.safeParse(call.input);
   if (!parsed.success || parsed.data.questions.some((q) => q.multiSelect)) return undefined;
-  const docs = await readProjectDocs(core.projectRoot);
+  if (!core.trusted) return undefined;
+  const docs = await readProjectDocs(core.doors.project, core.projectRoot);
   if (docs.length === 0) return undefined;
   const questions = parsed.data.questions.map((q) => ({
     question: q.question,

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { childEnvironment } from "@z-engine/host";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HookRunner } from "./runner.js";
 import type { HookDefinition, HookTable } from "./types.js";
@@ -23,7 +24,8 @@ const runner = (table: HookTable) =>
     sessionId: "ses_1",
     transcriptPath: "/data/sessions/ses_1/log.jsonl",
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    folder: { path: dir, reason: "trustedProject" },
+    env: childEnvironment({ PATH: process.env.PATH ?? "/usr/bin:/bin" }),
   });
 
 describe("HookRunner", () => {
@@ -150,7 +152,13 @@ describe("HookRunner", () => {
   it("reports a hook that cannot start as a warning", async () => {
     const r = await new HookRunner(
       { SessionStart: [hook("true")] },
-      { sessionId: "s", transcriptPath: "t", cwd: join(dir, "missing"), env: {} },
+      {
+        sessionId: "s",
+        transcriptPath: "t",
+        cwd: join(dir, "missing"),
+        folder: { path: join(dir, "missing"), reason: "trustedProject" },
+        env: childEnvironment({}),
+      },
     ).run("SessionStart", {});
     expect(r.warnings[0]).toMatch(/could not start/);
   });

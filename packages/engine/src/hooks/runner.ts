@@ -1,3 +1,4 @@
+import type { ChildEnvironment, ChildFolder } from "@z-engine/host";
 import { readHookResult, type SingleHookResult } from "./parse-output.js";
 import { runHookProcess } from "./spawn.js";
 import {
@@ -13,9 +14,16 @@ export interface HookSessionInfo {
   readonly sessionId: string;
   /** The session's log.jsonl. */
   readonly transcriptPath: string;
+  /** The project: the input's `cwd`, and `$CLAUDE_PROJECT_DIR` / `$ZENGINE_PROJECT_DIR`. */
   readonly cwd: string;
-  /** The environment hook processes get. */
-  readonly env: NodeJS.ProcessEnv;
+  /**
+   * Where hook processes run: the project once it is trusted; before, the engine's empty
+   * neutral folder, so a hook's `npx prettier` or `python -m tool` never finds a program or
+   * module the untrusted project planted.
+   */
+  readonly folder: ChildFolder;
+  /** The scrubbed environment hook processes start from. */
+  readonly env: ChildEnvironment;
 }
 
 /** Runs the hooks a session's settings configure. */
@@ -68,12 +76,9 @@ export class HookRunner {
     const exit = await runHookProcess({
       command: hook.command,
       stdin,
-      cwd: this.session.cwd,
-      env: {
-        ...this.session.env,
-        CLAUDE_PROJECT_DIR: this.session.cwd,
-        ZENGINE_PROJECT_DIR: this.session.cwd,
-      },
+      folder: this.session.folder,
+      env: this.session.env,
+      extraEnv: { CLAUDE_PROJECT_DIR: this.session.cwd, ZENGINE_PROJECT_DIR: this.session.cwd },
       timeoutMs: hook.timeoutSecs * 1000,
       ...(signal ? { signal } : {}),
     });

@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildEnvironment, type ChildFolder, signalGroup, spawnChild } from "@z-engine/host";
 
 /** How one hook command ended. */
 export interface HookProcessResult {
@@ -13,27 +14,24 @@ export interface HookProcessResult {
 export interface HookProcessRequest {
   readonly command: string;
   readonly stdin: string;
-  readonly cwd: string;
-  readonly env: NodeJS.ProcessEnv;
+  /** Where it runs: the project once trusted, else the engine's neutral folder. */
+  readonly folder: ChildFolder;
+  /** The scrubbed environment it starts from, and the hook's own variables over it. */
+  readonly env: ChildEnvironment;
+  readonly extraEnv?: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   /** Output past this many characters per stream is dropped. */
   readonly maxOutputChars?: number;
 }
 
-const killGroup = (pid: number | undefined) => {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
-};
+const killGroup = (pid: number | undefined) => signalGroup(pid, "SIGKILL");
 
 /**
  * Runs a hook command with `bash -c` (hooks are never sandboxed; `--norc`, since bash would read ~/.bashrc when stdin is a socket, as Node's pipes are), writes the JSON input to
- * its stdin and collects stdout and stderr apart. The process runs in its own group, so a
- * timeout or an abort kills everything it started. Never rejects.
+ * its stdin and collects stdout and stderr apart. Started through host's door (`spawnChild`):
+ * a scrubbed environment, in `folder`. The process runs in its own group, so a timeout or an
+ * abort kills everything it started. Never rejects.
  */
 export function runHookProcess(request: HookProcessRequest): Promise<HookProcessResult> {
   const limit = request.maxOutputChars ?? 256 * 1024;
@@ -42,12 +40,19 @@ export function runHookProcess(request: HookProcessRequest): Promise<HookProcess
     let stderr = "";
     let timedOut = false;
     let settled = false;
-    const child = spawn("bash", ["--norc", "--noprofile", "-c", request.command], {
-      cwd: request.cwd,
-      env: request.env,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawnChild({
+        program: "bash",
+        args: ["--norc", "--noprofile", "-c", request.command],
+        folder: request.folder,
+        env: request.env,
+        ...(request.extraEnv ? { extraEnv: request.extraEnv } : {}),
+      });
+    } catch (error) {
+      resolve({ exitCode: null, stdout: "", stderr: "", timedOut: false, error: String(error) });
+      return;
+    }
     const finish = (result: HookProcessResult) => {
       if (settled) return;
       settled = true;

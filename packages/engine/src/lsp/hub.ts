@@ -4,6 +4,8 @@ import {
   LspManager,
   queryLsp,
 } from "@z-engine/integrations";
+import { childEnvironment } from "@z-engine/host";
+import { doorSpawner } from "../mcp/specs.js";
 import { LSP_OPERATIONS, type LspOperation } from "@z-engine/protocol";
 import {
   errorOutput,
@@ -15,9 +17,12 @@ import {
 
 /** What a session's language servers are built from; read when the first server is needed. */
 export interface SessionLspOptions {
-  /** The project root (real path): servers run there. */
+  /** The project root (real path): servers run there (only once it is trusted). */
   readonly root: string;
-  /** The environment servers get (its PATH finds them). */
+  /**
+   * The environment servers start from (its PATH finds them); scrubbed again by host's door,
+   * so a server never gets the engine's provider keys.
+   */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Whether the project is trusted now: servers are programs, so they run only then. */
   readonly trusted: () => boolean;
@@ -96,6 +101,10 @@ export class SessionLsp implements LspPort {
     this.manager ??= new LspManager({
       root: this.options.root,
       env: this.options.env,
+      spawn: doorSpawner({
+        folder: { path: this.options.root, reason: "trustedProject" },
+        env: childEnvironment(this.options.env),
+      }),
       servers: settings.servers,
     });
     return this.manager;

@@ -2,6 +2,8 @@ import { realpath } from "node:fs/promises";
 import { loadSettings, type Paths, type TrustStore } from "@z-engine/config";
 import { ReminderQueue } from "@z-engine/context";
 import type { McpServerStatus } from "@z-engine/protocol";
+import { mcpContext } from "../session/child-launch.js";
+import { scrubbedEnvironment } from "../util/secrets.js";
 import { McpHub } from "./hub.js";
 import { mcpTokenStore } from "./session-hooks.js";
 
@@ -36,11 +38,11 @@ export async function checkMcpServers(options: {
     journal: { emit: () => {}, notice: async () => {} },
     reminders: new ReminderQueue(),
     env: options.env,
-    cwd: projectRoot,
     clock: options.clock,
     authStore: mcpTokenStore(options.paths.dataDir),
   });
-  hub.reconcile(loaded.settings.mcp.servers);
+  const launch = { childEnv: scrubbedEnvironment(options.env), paths: options.paths };
+  hub.reconcile(loaded.settings.mcp.servers, mcpContext(launch, projectRoot, loaded));
   try {
     await hub.settled();
     return {

@@ -18,17 +18,15 @@ export type McpReporter = Pick<Journal, "emit" | "notice">;
 import { McpToolCatalog } from "./tool-catalog.js";
 import { type CheckedEntry, checkedEntries } from "./entries.js";
 import { type McpSessionHooks, serverHooks } from "./hooks.js";
-import { type ServerEntry, serverEntries } from "./specs.js";
+import { type ServerContext, type ServerEntry, serverEntries } from "./specs.js";
 import { startNotice } from "./start-notice.js";
 
 /** What a session's hub is built from. */
 export interface McpHubOptions {
   readonly journal: McpReporter;
   readonly reminders: ReminderQueue;
-  /** For `${VAR}` expansion and the environment of stdio servers. */
+  /** For `${VAR}` expansion (stdio servers start from the scrubbed environment, see `reconcile`). */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Where stdio servers run (the project). */
-  readonly cwd: string;
   readonly clock: () => number;
   /** OAuth tokens of remote servers (`<data>/mcp-auth`); without it no server authorizes. */
   readonly authStore?: McpTokenStore;
@@ -136,12 +134,12 @@ export class McpHub {
 
   /**
    * Brings the running servers in line with `servers`: new entries start, entries whose
-   * settings changed restart, removed ones stop; unchanged ones keep running. Returns at once
-   * (starts run in the background). Never throws.
+   * settings (or folder: see `context.launch`) changed restart, removed ones stop; unchanged
+   * ones keep running. Returns at once (starts run in the background). Never throws.
    */
-  reconcile(servers: Readonly<Record<string, McpServer>>): void {
+  reconcile(servers: Readonly<Record<string, McpServer>>, context: ServerContext): void {
     if (this.closed) return;
-    const entries = checkedEntries(serverEntries(servers));
+    const entries = checkedEntries(serverEntries(servers, context));
     const names = new Set(entries.map((e) => e.entry.spec.name));
     for (const [name, running] of [...this.servers]) {
       if (names.has(name)) continue;
@@ -181,7 +179,7 @@ export class McpHub {
         ? new McpConnection({
             spec: entry.spec,
             env: this.options.env,
-            cwd: this.options.cwd,
+            spawn: entry.spawn,
             clock: this.options.clock,
             onChange: () => this.changed(running),
             hooks: serverHooks(entry.spec.name, hooks ?? {}),
@@ -212,6 +210,13 @@ export class McpHub {
   private async startAll(batch: readonly Running[]): Promise<void> {
     await this.gate;
     if (this.closed) return;
+    for (const { entry } of batch)
+      if (entry.withheld.length > 0)
+        await this.options.journal.notice(
+          "warning",
+          "mcp.keyWithheld",
+          `MCP server ${entry.spec.name} (defined by the project) names ${entry.withheld.map((n) => `\${${n}}`).join(", ")}: left empty, since a project-defined server never gets a model provider's key`,
+        );
     await Promise.all(batch.map((r) => r.conn?.start()));
     if (this.closed) return;
     const current = batch.filter((r) => this.servers.get(r.entry.spec.name) === r);

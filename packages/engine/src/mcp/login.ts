@@ -8,6 +8,7 @@ import {
   type McpServerSpec,
 } from "@z-engine/integrations";
 import { mcpTokenStore } from "./session-hooks.js";
+import { mcpContext } from "../session/child-launch.js";
 import { serverEntries } from "./specs.js";
 
 /** Where a login without a session finds its server: the folder's effective settings. */
@@ -31,7 +32,14 @@ async function entryOf(ctx: McpLoginContext, server: string): Promise<McpServerS
     projectRoot,
     trusted: ctx.trustStore,
   });
-  const entry = serverEntries(loaded.settings.mcp.servers).find((e) => e.spec.name === server);
+  // As a session builds them: a project's entry gets no provider key through `${VAR}`.
+  const childEnv = Object.fromEntries(
+    Object.entries(ctx.env).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  const context = mcpContext({ childEnv, paths: ctx.paths }, projectRoot, loaded);
+  const entry = serverEntries(loaded.settings.mcp.servers, context).find(
+    (e) => e.spec.name === server,
+  );
   if (entry) return entry.spec;
   const project = loaded.layers.some(
     (l) => (l.level === "project" || l.level === "local") && l.values.mcp?.servers?.[server],

@@ -1,13 +1,73 @@
-import type { McpOAuth, McpServer } from "@z-engine/config";
-import type { McpOAuthSettings, McpServerSpec } from "@z-engine/integrations";
+import type { McpOAuth, McpServer, McpServerSource } from "@z-engine/config";
+import { isProviderKeyVariable, signalGroup, spawnChild } from "@z-engine/host";
+import {
+  type ChildSpawner,
+  type McpOAuthSettings,
+  type McpServerSpec,
+  withoutVariables,
+} from "@z-engine/integrations";
+import type { ChildLaunch } from "../session/child-launch.js";
 
 /** One configured server as the hub runs it: the client's spec and the engine's own keys. */
 export interface ServerEntry {
   readonly spec: McpServerSpec;
   readonly enabled: boolean;
   readonly disabledTools: ReadonlySet<string>;
-  /** The entry's settings as text: a different key means the entry changed (restart it). */
+  /**
+   * The entry's settings and the folder its child runs in, as text: a different key means
+   * the entry changed (restart it), also when trust moves a user's server into the project.
+   */
   readonly key: string;
+  /** Starts its stdio child through host's door: the launch's folder and scrubbed environment. */
+  readonly spawn: ChildSpawner;
+  /** Model-provider key variables left empty because the project defined the entry. */
+  readonly withheld: readonly string[];
+}
+
+/** What the entries are built with besides the settings. */
+export interface ServerContext {
+  /** Where each entry came from (config's `mcpServerSources`); a missing name counts as the user's. */
+  readonly sources: Readonly<Record<string, McpServerSource>>;
+  /**
+   * Where the user's servers start: the project once trusted, the neutral folder before
+   * (see `childLaunch`). A project's servers run only when trusted, in the project.
+   */
+  readonly launch: ChildLaunch;
+}
+
+/** A spawner over host's door: the launch's folder and environment, the entry's own variables. */
+export function doorSpawner(launch: ChildLaunch): ChildSpawner {
+  return (request) => {
+    const child = spawnChild({
+      program: request.program,
+      args: request.args,
+      folder: launch.folder,
+      env: launch.env,
+      ...(request.env ? { extraEnv: request.env } : {}),
+    });
+    return { process: child, signalGroup: (signal) => signalGroup(child.pid, signal) };
+  };
+}
+
+/** The entry with every provider-key `${VAR}` taken out of its values, and the names taken. */
+function withoutProviderKeys(s: McpServer): { server: McpServer; withheld: string[] } {
+  const withheld: string[] = [];
+  const strip = (text: string) => {
+    const out = withoutVariables(text, isProviderKeyVariable);
+    withheld.push(...out.removed);
+    return out.text;
+  };
+  const map = (m: Readonly<Record<string, string>> | undefined) =>
+    m && Object.fromEntries(Object.entries(m).map(([k, v]) => [k, strip(v)]));
+  const server: McpServer = {
+    ...s,
+    ...(s.command !== undefined ? { command: strip(s.command) } : {}),
+    ...(s.args ? { args: s.args.map(strip) } : {}),
+    ...(s.env ? { env: map(s.env) } : {}),
+    ...(s.url !== undefined ? { url: strip(s.url) } : {}),
+    ...(s.headers ? { headers: map(s.headers) } : {}),
+  };
+  return { server, withheld: [...new Set(withheld)] };
 }
 
 /** An entry's `oauth` (snake_case settings) as the client's settings. */
@@ -31,10 +91,21 @@ function oauthSettings(o: McpOAuth): McpOAuthSettings | false {
 
 /**
  * The effective `mcp.servers` as hub entries: the transport follows `type`, else `command`
- * (stdio) or `url` (streamable HTTP). Pure.
+ * (stdio) or `url` (streamable HTTP). An entry the project defined never gets a model
+ * provider's key through `${VAR}` (`isProviderKeyVariable`: left empty, named in
+ * `withheld`). Pure but for the spawner, which starts processes when called.
  */
-export function serverEntries(servers: Readonly<Record<string, McpServer>>): ServerEntry[] {
-  return Object.entries(servers).map(([name, s]) => {
+export function serverEntries(
+  servers: Readonly<Record<string, McpServer>>,
+  context: ServerContext,
+): ServerEntry[] {
+  const spawn = doorSpawner(context.launch);
+  const folder = context.launch.folder.path;
+  return Object.entries(servers).map(([name, original]) => {
+    const projectDefined = context.sources[name]?.projectDefined === true;
+    const { server: s, withheld } = projectDefined
+      ? withoutProviderKeys(original)
+      : { server: original, withheld: [] };
     const type = s.type ?? (s.command !== undefined ? "stdio" : "http");
     const spec: McpServerSpec = {
       name,
@@ -51,7 +122,9 @@ export function serverEntries(servers: Readonly<Record<string, McpServer>>): Ser
       spec,
       enabled: s.enabled !== false,
       disabledTools: new Set(s.disabled_tools ?? []),
-      key: JSON.stringify(s),
+      key: JSON.stringify([original, type === "stdio" ? folder : null]),
+      spawn,
+      withheld,
     };
   });
 }

@@ -8,7 +8,14 @@ interface Job {
   info: JobInfo;
   readonly process: Pick<BackgroundProcess, "readNewOutput" | "kill">;
   readonly command: string;
+  /** Output taken from the process that the model's JobOutput has not had yet. */
+  unread?: string;
+  /** The output so far (its last MAX_KEPT characters), for a host's jobs panel. */
+  seen?: string;
 }
+
+/** What a job keeps of its output for the host and for the model, at most (its tail). */
+const MAX_KEPT = 1_000_000;
 
 /** A background agent as the job list sees it. */
 export interface AgentJobHandle {
@@ -37,11 +44,13 @@ export class SessionJobs implements JobPort {
     private readonly clock: () => number,
   ) {}
 
+  /** Starts a background shell; on `shell` when given (a worktree agent's), else the session's. */
   async spawnShell(
     request: Omit<CommandRequest, "signal" | "onOutput">,
     description: string,
+    shell: Shell = this.shell,
   ): Promise<JobInfo> {
-    const process = this.shell.spawnBackground(request);
+    const process = shell.spawnBackground(request);
     const info: JobInfo = {
       id: newJobId(),
       kind: "shell",
@@ -95,7 +104,26 @@ export class SessionJobs implements JobPort {
 
   async readOutput(id: JobId): Promise<{ job: JobInfo; output: string } | null> {
     const job = this.jobs.get(id);
-    return job ? { job: job.info, output: job.process.readNewOutput() } : null;
+    if (!job) return null;
+    this.pull(job);
+    const output = job.unread ?? "";
+    job.unread = "";
+    return { job: job.info, output };
+  }
+
+  /** The job's output so far (its last 1 MB) without taking it from the model's JobOutput. */
+  peekOutput(id: JobId): { job: JobInfo; output: string } | undefined {
+    const job = this.jobs.get(id);
+    if (!job) return undefined;
+    this.pull(job);
+    return { job: job.info, output: job.seen ?? "" };
+  }
+
+  private pull(job: Job): void {
+    const text = job.process.readNewOutput();
+    if (!text) return;
+    job.unread = ((job.unread ?? "") + text).slice(-MAX_KEPT);
+    job.seen = ((job.seen ?? "") + text).slice(-MAX_KEPT);
   }
 
   async kill(id: JobId): Promise<JobInfo | null> {

@@ -1,7 +1,6 @@
-import { execFile } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { safeGitCommand } from "@z-engine/host";
+import { listRepositoryFiles } from "@z-engine/host";
 
 /** The most files the repo map lists (beyond it the rest of the project is left out). */
 export const MAX_PROJECT_FILES = 50_000;
@@ -11,34 +10,6 @@ const ENGINE_FOLDER = ".z-engine/";
 
 // Folders a walk outside git never enters (inside git, .gitignore decides).
 const WALK_SKIP = new Set(["node_modules", "dist", "build", "target", "vendor", "__pycache__"]);
-
-function gitListFiles(
-  root: string,
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<string[] | null> {
-  // Built like every engine git call, so no repository setting starts a program; the user's
-  // own config is read so that its `core.excludesFile` applies, as for checkpoints.
-  const git = safeGitCommand(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    env,
-    userConfig: true,
-  });
-  return new Promise((resolve) => {
-    execFile(
-      git.program,
-      git.args,
-      { cwd: root, env: git.env, maxBuffer: 256 * 1024 * 1024, encoding: "buffer" },
-      (error, stdout) => {
-        if (error) return resolve(null);
-        resolve(
-          stdout
-            .toString("utf8")
-            .split("\0")
-            .filter((p) => p !== ""),
-        );
-      },
-    );
-  });
-}
 
 async function walk(root: string): Promise<string[]> {
   const out: string[] = [];
@@ -67,7 +38,9 @@ export async function listProjectFiles(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<string[]> {
-  const listed = (await gitListFiles(root, env)) ?? (await walk(root));
+  // Through host's git door, like every engine git call: a read-only listing of the user's
+  // repository (its own `core.excludesFile` applies, as for checkpoints).
+  const listed = (await listRepositoryFiles(root, env)) ?? (await walk(root));
   const unique = [...new Set(listed)].filter((p) => !p.startsWith(ENGINE_FOLDER));
   return unique.sort().slice(0, MAX_PROJECT_FILES);
 }

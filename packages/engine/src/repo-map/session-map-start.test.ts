@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFixtureRepo, type FixtureRepo } from "@z-engine/testkit";
+import { createProjectFileReader } from "@z-engine/host";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ReminderQueue } from "@z-engine/context";
 import { SessionRepoMap } from "./session-map.js";
@@ -37,6 +38,7 @@ function newMap(): SessionRepoMap {
     projectRoot: repo.root,
     cacheFile: join(data, "cache.json"),
     env,
+    files: createProjectFileReader({ roots: [repo.root] }),
     tokens: () => 1000,
     messages: () => [],
     reminders,

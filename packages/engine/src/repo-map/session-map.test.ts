@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { REPO_MAP_HEADER, ReminderQueue } from "@z-engine/context";
 import { type Message, newMessageId, newToolCallId } from "@z-engine/protocol";
 import { createFixtureRepo, type FixtureRepo } from "@z-engine/testkit";
+import { createProjectFileReader } from "@z-engine/host";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { focusFrom } from "./focus.js";
 import { listProjectFiles } from "./project-files.js";
@@ -37,6 +38,7 @@ function mapFor(tokens = 1000, messages: Message[] = []) {
     projectRoot: repo.root,
     cacheFile: join(data, "cache.json"),
     env,
+    files: createProjectFileReader({ roots: [repo.root] }),
     tokens: () => tokens,
     messages: () => messages,
     reminders,
@@ -182,6 +184,7 @@ describe("SessionRepoMap", { timeout: 30_000 }, () => {
       projectRoot: repo.root,
       cacheFile: join(data, "cache.json"),
       env,
+      files: createProjectFileReader({ roots: [repo.root] }),
       tokens: () => 1000,
       messages: () => [],
       reminders,

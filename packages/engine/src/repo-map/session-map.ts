@@ -1,5 +1,6 @@
 import { type RenderedMap, type Reminder, RepoMapBuilder } from "@z-engine/context";
-import type { Message } from "@z-engine/protocol";
+import type { Message, ProjectFileReader } from "@z-engine/protocol";
+import { admittedPaths, refusedNotice } from "./admitted-paths.js";
 import { focusFrom } from "./focus.js";
 import { listProjectFiles } from "./project-files.js";
 import { visibleMap } from "./visible-map.js";
@@ -48,6 +49,11 @@ export interface SessionRepoMapOptions {
   /** The tag cache file in the data folder. */
   readonly cacheFile: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The project's door: each build passes the listed files through it (real paths inside the
+   * project, regular files, the session's Read rules as they are at that build).
+   */
+  readonly files: ProjectFileReader;
   /** `context.repo_map_tokens`, read at each build (0: off). */
   readonly tokens: () => number;
   /** The working set, for the focus (files read or written, the user's prompts). */
@@ -187,7 +193,11 @@ export class SessionRepoMap {
     const clock = this.options.clock ?? Date.now;
     const started = clock();
     try {
-      const paths = await listProjectFiles(this.options.projectRoot, this.options.env);
+      const listed = await listProjectFiles(this.options.projectRoot, this.options.env);
+      const admitted = await admittedPaths(this.options.projectRoot, listed, this.options.files);
+      const refused = refusedNotice(admitted.refused);
+      if (refused) this.options.onProblem(refused);
+      const paths = admitted.paths;
       const tokens = this.options.tokens();
       if (tokens <= 0) return;
       const focus = focusFrom(this.options.projectRoot, this.options.messages());

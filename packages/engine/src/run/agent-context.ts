@@ -9,6 +9,7 @@ import type {
   ToolSpec,
 } from "@z-engine/protocol";
 import { type FileTracker, type Tool, toolSpec } from "@z-engine/tools";
+import type { Confinement } from "../agents/worktree-confinement.js";
 import type { Journal } from "../session/journal.js";
 
 /**
@@ -88,6 +89,11 @@ export interface AgentRun {
   readonly files: FileTracker;
   /** This agent's persistent shell (its cwd). */
   readonly shellSession: ShellSession;
+  /**
+   * A worktree agent's own shell, sandbox facts and ports (rooted at its worktree); the
+   * session's when absent.
+   */
+  readonly confinement?: Confinement;
 }
 
 /** The specs of an agent's own tools (its MCP tools are added per request). */

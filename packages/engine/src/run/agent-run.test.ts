@@ -105,7 +105,11 @@ function subagentRun(signal: AbortSignal) {
     agentId,
     signal,
     reminders: new ReminderQueue(),
-    instructions: new InstructionTracker({ projectRoot: repo.root, scopedRules: [] }),
+    instructions: new InstructionTracker({
+      projectRoot: repo.root,
+      scopedRules: [],
+      fs: session.doors.instructions,
+    }),
     files: createFileTracker(),
     shellSession: createShellSession(session.shell, { cwd: repo.root }),
   };

@@ -68,6 +68,13 @@ function budgetEnd(
       reason: `the turn reached agents.max_turns (${maxTurns} rounds)`,
     };
   }
+  const turnCap = core.config.turnCostCapUsd;
+  if (turnCap !== undefined && turn.usage.costUsd >= turnCap) {
+    return {
+      outcome: "budgetExhausted",
+      reason: `the turn reached its budget ($${turnCap.toFixed(2)})`,
+    };
+  }
   const cap = core.config.costCapUsd;
   if (cap !== undefined && core.totalUsage.costUsd >= cap) {
     return {

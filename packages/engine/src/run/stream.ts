@@ -30,6 +30,10 @@ export interface RoundResponse {
   readonly error: ModelError | undefined;
 }
 
+/** Why a tool call whose input the response's output limit cut off was not run. */
+export const MAX_TOKENS_CUT =
+  "the response reached its output token limit (max_tokens) before this call's input was complete, so the call was not run; send it again with less in one call";
+
 async function consume(
   transcript: TranscriptSink,
   client: ModelClient,
@@ -94,6 +98,10 @@ async function consume(
       error: { kind: "unknown", message: `model client threw: ${(error as Error).message}` },
     });
   }
+  // A call the output limit cut off is not run (its input is incomplete); the model is told why.
+  if (assembler.stopReason === "maxTokens")
+    for (const [i, problem] of inputErrors.entries())
+      if (problem !== undefined) inputErrors[i] = MAX_TOKENS_CUT;
   if (assembler.stopReason === undefined && assembler.error === undefined) {
     assembler.push({
       type: "error",

@@ -32,6 +32,7 @@ import type { SessionRepoMap } from "../repo-map/session-map.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { SessionState } from "./state.js";
 import type { SessionDefinitions } from "../commands/definitions.js";
+import type { SessionDoors } from "./project-doors.js";
 
 /** Sizes and prices of a model. */
 export interface ModelInfo {
@@ -54,6 +55,11 @@ export interface SandboxState {
   readonly writableRoots: readonly string[];
   readonly active: boolean;
   readonly autoAllow: boolean;
+  /**
+   * Set when the settings turn the sandbox on but it cannot run: why. Commands then run
+   * unconfined and need a person's yes (`decideWithSandbox`).
+   */
+  readonly unavailable?: string;
 }
 
 /**
@@ -89,12 +95,20 @@ export interface SessionCore {
   readonly sessionRules: PermissionRules;
   readonly additionalDirectories: readonly string[];
   readonly sandbox: SandboxState;
+  /**
+   * The shell and sandbox for an agent rooted at `root` (a worktree agent's worktree): the
+   * session's shell settings, and its sandbox, when one runs, with `root` as the writable
+   * root in place of the project. Absent when the host supplied the shell.
+   */
+  readonly confine?: (root: string) => { readonly shell: Shell; readonly sandbox: SandboxState };
 
   readonly approvals: Approvals;
   /** Steering messages waiting for the next round. */
   readonly steering: string[];
   readonly reminders: ReminderQueue;
   readonly instructions: InstructionTracker;
+  /** The project-files doors: every project-controlled file the session reads goes through one. */
+  readonly doors: SessionDoors;
   readonly estimator: TokenEstimator;
   /** The system sections; replaced when `/remember` changed the instructions (next turn). */
   system: readonly SystemSection[];

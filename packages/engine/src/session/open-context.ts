@@ -1,7 +1,7 @@
 import type { EffectiveSettings, Paths, TrustStore } from "@z-engine/config";
 import type { SandboxBackend, Shell } from "@z-engine/host";
 import type { SessionStore } from "@z-engine/store";
-import type { Tool } from "@z-engine/tools";
+import type { EditorFiles, Tool } from "@z-engine/tools";
 import type { ClientFactory, EngineOptions } from "../options.js";
 import type { Redactor } from "../util/secrets.js";
 import type { ModelCatalog } from "./core.js";
@@ -30,6 +30,10 @@ export interface OpenContext {
   readonly trustStore: TrustStore;
   readonly extraTools: readonly Tool[];
   readonly shell: Shell | undefined;
+  /** This session's shell (`SessionOptions.shell`): used unless the settings turn the sandbox on. */
+  readonly sessionShell?: Shell;
+  /** The host's editor for text files (`SessionOptions.editor`), the file tools' `ports.editor`. */
+  readonly editor?: EditorFiles;
   readonly sandbox: SandboxBackend | null | undefined;
   readonly headless: boolean;
   /** Whether sessions build a repo map (EngineOptions.repoMap). */

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { type LinkedController, linkedController } from "../util/abort.js";
 import type { LoadedSettings } from "@z-engine/config";
 import {
   createTokenEstimator,
@@ -38,13 +39,15 @@ import { skillPort } from "../commands/skill-port.js";
 import { grantSkillRules } from "../commands/turn-overrides.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
 import { BackgroundTasks, notifier } from "./background.js";
+import { childLaunch, mcpContext } from "./child-launch.js";
 import { TurnCheckpoints } from "./checkpoint.js";
-import { instructionReadGate } from "./instruction-gate.js";
+import { instructionDoors } from "./instruction-gate.js";
+import { projectDoor, type SessionDoors, sessionDoorView, userDoor } from "./project-doors.js";
 import { Journal } from "./journal.js";
 import type { OpenContext } from "./open-context.js";
 import { repairCrash } from "./repair.js";
 import { SessionState } from "./state.js";
-import { type TrustTarget, trustWorkspace } from "./trust.js";
+import { mcpVariablesReport, type TrustTarget, trustWorkspace } from "./trust.js";
 import {
   clientCache,
   loadProjectSettings,
@@ -54,6 +57,13 @@ import {
 } from "./services.js";
 import { EngineSession, type SessionParts } from "./session.js";
 import { runHook } from "../hooks/run-hook.js";
+
+/** The base system prompt: zeng's, or the host's in its place, with the host's addition. */
+function systemBase(overrides: SessionOverrides): string {
+  const base = overrides.systemPrompt ?? basePrompt();
+  const more = overrides.appendSystemPrompt;
+  return more ? `${base}\n\n${more}` : base;
+}
 
 interface Prepared {
   readonly projectRoot: string;
@@ -117,6 +127,39 @@ function portsFor(
   return { interaction, jobs, checks, sideModel };
 }
 
+/**
+ * The session's project-files doors and its instruction discovery: every project-controlled
+ * file it reads goes through one of the doors, whose rules are read from the session's
+ * state at each question (trust and settings reloads apply at once).
+ */
+function sessionFiles(
+  ctx: OpenContext,
+  projectRoot: string,
+  repoRoot: string | undefined,
+  state: SessionState,
+): { doors: SessionDoors; discovery: DiscoverOptions } {
+  const place = { projectRoot, homeDir: ctx.homeDir };
+  const view = sessionDoorView(state);
+  const top = repoRoot ?? projectRoot;
+  const instructions = instructionDoors(place, view, { top, userConfigDir: ctx.paths.configDir });
+  const doors: SessionDoors = {
+    instructions: instructions.files,
+    userInstructions: instructions.userFiles,
+    project: projectDoor(place, view),
+    user: userDoor(place, view),
+  };
+  const discovery: DiscoverOptions = {
+    userConfigDir: ctx.paths.configDir,
+    ...(repoRoot ? { repoRoot } : {}),
+    projectRoot,
+    homeDir: ctx.homeDir,
+    fs: doors.instructions,
+    userFs: doors.userInstructions,
+    readAllowed: instructions.readAllowed,
+  };
+  return { doors, discovery };
+}
+
 /** Builds a session over an open log: settings, services, ports and tools. */
 async function buildSession(
   ctx: OpenContext,
@@ -124,6 +167,24 @@ async function buildSession(
   prep: Prepared,
   opened: OpenedSession | undefined,
   notices: string[],
+): Promise<EngineSession> {
+  // The session's lifetime: its checkpoint store's and fingerprints' git calls stop with it.
+  const lifetime = linkedController(ctx.parent);
+  try {
+    return await assemble(ctx, log, prep, opened, notices, lifetime);
+  } catch (error) {
+    lifetime.release();
+    throw error;
+  }
+}
+
+async function assemble(
+  ctx: OpenContext,
+  log: StoreSession,
+  prep: Prepared,
+  opened: OpenedSession | undefined,
+  notices: string[],
+  lifetime: LinkedController,
 ): Promise<EngineSession> {
   const { projectRoot, config } = prep;
   const state = opened?.replay.state;
@@ -133,7 +194,14 @@ async function buildSession(
   const checksFound = projectChecks(projectRoot, config);
   const repoRoot = await gitToplevel(projectRoot);
   const dirs = config.settings.permissions.additional_directories;
-  const { shell, sandbox } = await shellFor(ctx, config, projectRoot, dirs, notices);
+  const { shell, sandbox, confine } = await shellFor(
+    ctx,
+    config,
+    projectRoot,
+    dirs,
+    notices,
+    (message) => void journal.notice("warning", "sandbox.gitCreated", message).catch(() => {}),
+  );
   const sessionState = new SessionState(journal, {
     settings: {
       config,
@@ -143,7 +211,7 @@ async function buildSession(
         sessionId: log.id,
         transcriptPath: log.transcriptPath ?? "",
         cwd: projectRoot,
-        env: { ...ctx.childEnv },
+        ...childLaunch(ctx, projectRoot, prep.loaded.trusted),
       }),
       checks: await checksFound,
     },
@@ -155,25 +223,16 @@ async function buildSession(
   });
   const background = new BackgroundTasks();
   const notify = notifier(() => sessionState.settings.hooks, journal, background);
-  const fingerprintOf = () => fingerprint(projectRoot, { env: ctx.childEnv });
+  const fingerprintOf = () =>
+    fingerprint(projectRoot, { env: ctx.childEnv, signal: lifetime.signal });
   prep.configNow = () => sessionState.settings.config;
-  const readAllowed = instructionReadGate(projectRoot, ctx.homeDir, () => ({
-    ...sessionState.settings,
-    mode: sessionState.mode,
-  }));
-  const discovery: DiscoverOptions = {
-    userConfigDir: ctx.paths.configDir,
-    ...(repoRoot ? { repoRoot } : {}),
-    projectRoot,
-    homeDir: ctx.homeDir,
-    readAllowed,
-  };
+  const { doors, discovery } = sessionFiles(ctx, projectRoot, repoRoot, sessionState);
   const instructionSet = await discoverInstructions(discovery);
   for (const p of instructionSet.problems) notices.push(`instructions: ${p}`);
   const model = state?.model ?? config.model;
   const { definitions, problems } = await SessionDefinitions.load(
     {
-      base: basePrompt(),
+      base: systemBase(prep.overrides),
       environment: environmentText({
         projectRoot,
         ...(repoRoot ? { repoRoot } : {}),
@@ -183,7 +242,12 @@ async function buildSession(
         now: ctx.clock(),
       }),
       discovery,
-      roots: { projectRoot, userConfigDir: ctx.paths.configDir, homeDir: ctx.homeDir },
+      roots: {
+        projectRoot,
+        userConfigDir: ctx.paths.configDir,
+        homeDir: ctx.homeDir,
+        files: { project: doors.project, user: doors.user },
+      },
       outputStyle: config.settings.appearance.output_style,
     },
     instructionSet.systemText,
@@ -204,7 +268,7 @@ async function buildSession(
   );
   const lsp = new SessionLsp({
     root: projectRoot,
-    env: ctx.env,
+    env: ctx.childEnv,
     trusted: () => sessionState.settings.trusted,
     settings: () => sessionState.settings.config.settings.lsp,
   });
@@ -212,7 +276,6 @@ async function buildSession(
     journal,
     reminders,
     env: ctx.env,
-    cwd: projectRoot,
     clock: ctx.clock,
     authStore: mcpTokenStore(ctx.paths.dataDir),
     waitForStarts: ctx.headless,
@@ -232,10 +295,12 @@ async function buildSession(
     projectRoot,
     userConfigDir: ctx.paths.configDir,
     homeDir: ctx.homeDir,
+    files: { project: doors.project, user: doors.user },
     journal,
     log,
     jobs,
     env: ctx.childEnv,
+    dataDir: ctx.paths.dataDir,
     lifetime: ctx.parent,
     session: () => built,
   });
@@ -243,10 +308,12 @@ async function buildSession(
   const ports: ToolPorts = {
     ...{ interaction, jobs, checks, sideModel, lsp, mcp: hubPort(mcp) },
     agents: agents.port,
+    ...(ctx.editor ? { editor: ctx.editor } : {}),
     ...(definitions.skills.length > 0
       ? {
           skills: skillPort(
             () => definitions.skills,
+            { project: doors.project, user: doors.user },
             (skill) => built && grantSkillRules(built, skill),
           ),
         }
@@ -261,10 +328,11 @@ async function buildSession(
     log,
     clock: ctx.clock,
     headless: ctx.headless,
-    parent: ctx.parent,
+    lifetime,
     state: sessionState,
     turnCount: state?.turnCount ?? 0,
     sandbox,
+    ...(confine ? { confine } : {}),
     approvals: new Approvals(journal, ctx.headless, (requests) =>
       notify(`Z Engine needs your approval: ${requests.map((r) => r.title).join(", ")}`),
     ),
@@ -273,8 +341,10 @@ async function buildSession(
       projectRoot,
       scopedRules: instructionSet.scopedRules,
       homeDir: ctx.homeDir,
+      fs: doors.instructions,
       scope: instructionScope(discovery, "project"),
     }),
+    doors,
     estimator: createTokenEstimator(),
     system: definitions.sections(),
     definitions,
@@ -284,6 +354,7 @@ async function buildSession(
           projectRoot,
           cacheFile: repoMapCacheFile(ctx.paths.dataDir, projectRoot),
           env: ctx.env,
+          files: doors.project,
           tokens: () => sessionState.settings.config.settings.context.repo_map_tokens,
           messages: () => log.snapshot().workingSet.slice(),
           reminders,
@@ -309,6 +380,7 @@ async function buildSession(
           checkpointsDir: join(ctx.paths.dataDir, "checkpoints"),
           projectRoot,
           env: ctx.childEnv,
+          signal: lifetime.signal,
         })
       : null,
     checkRecords: records,
@@ -341,7 +413,7 @@ async function buildSession(
   // MCP servers start in the background: no request waits for them, and the first one is
   // not slowed by their start-up (held until it went out, or the session sits idle).
   mcp.holdStarts();
-  mcp.reconcile(config.settings.mcp.servers);
+  mcp.reconcile(config.settings.mcp.servers, mcpContext(ctx, projectRoot, prep.loaded));
   return session;
 }
 
@@ -407,6 +479,8 @@ async function announce(
     );
     const replaced = replacedServersText(replacedMcpServers(loaded.layers));
     if (replaced) await session.journal.notice("warning", "trust.mcpReplaced", replaced);
+    const variables = mcpVariablesReport(session.projectRoot, loaded);
+    if (variables) await session.journal.notice("info", "trust.mcpVariables", variables);
   }
 }
 

@@ -1,6 +1,7 @@
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type LoadedSettings, loadSettings } from "@z-engine/config";
-import { buildSandboxProfile, createShell, detectSandbox } from "@z-engine/host";
+import { buildSandboxProfile, createShell, detectSandbox, type Shell } from "@z-engine/host";
 import type { ModelClient } from "@z-engine/protocol";
 import { builtinTools, type Tool, type ToolPorts } from "@z-engine/tools";
 import { discoverChecks, mergeChecks } from "@z-engine/verify";
@@ -44,52 +45,77 @@ function sectionOf(settings: Readonly<Record<string, unknown>> | undefined, key:
   return typeof value === "object" && value !== null ? value : {};
 }
 
-/** The shell commands run in, inside the sandbox when the settings turn it on (a notice when none can run). */
+/** A session's shell and sandbox, and the same for an agent rooted elsewhere (see `SessionCore.confine`). */
+export interface SessionShell {
+  readonly shell: Shell;
+  readonly sandbox: SandboxState;
+  readonly confine?: (root: string) => { readonly shell: Shell; readonly sandbox: SandboxState };
+}
+
+/**
+ * The shell commands run in, inside the sandbox when the settings turn it on (a notice when
+ * none can run), and `confine` to build the same for another root. Every profile keeps the
+ * worktree agents' repositories (`<data>/worktrees`) read-only, wherever the data folder is.
+ */
 export async function shellFor(
   ctx: OpenContext,
   config: SessionConfig,
   projectRoot: string,
   dirs: readonly string[],
   notices: string[],
-) {
+  /** Where a sandboxed command's warnings go (a `.git` it created): the session's notices. */
+  warn: (message: string) => void = () => {},
+): Promise<SessionShell> {
   const none: SandboxState = { writableRoots: [], active: false, autoAllow: false };
   const program = config.settings.shell.program;
   if (ctx.shell) return { shell: ctx.shell, sandbox: none };
   const box = config.settings.shell.sandbox;
-  if (!box.enabled)
-    return {
-      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv }),
-      sandbox: none,
-    };
+  // The host's own shell (an editor's terminals) only when the settings want no sandbox:
+  // with the sandbox on, commands run in the engine's shell, confined when it can be.
+  const plain = (sandbox: SandboxState): SessionShell => {
+    const own = box.enabled ? undefined : ctx.sessionShell;
+    const shell = own ?? createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv });
+    return { shell, sandbox, confine: () => ({ shell, sandbox }) };
+  };
+  if (!box.enabled) return plain(none);
+  if (ctx.sessionShell)
+    notices.push(
+      "The sandbox is on in the settings: commands run in the engine's sandboxed shell, not the host's own shell (the editor's terminals).",
+    );
   const detected =
     ctx.sandbox === null
       ? { backend: null, reason: "the host turned the sandbox off" }
       : await detectSandbox(ctx.sandbox ? { backend: ctx.sandbox } : {});
-  if (!detected.backend) {
-    notices.push(
-      `The sandbox is on in the settings but cannot run (${detected.reason}); commands run unconfined and keep asking.`,
-    );
-    return {
-      shell: createShell({ ...(program ? { program } : {}), baseEnv: ctx.childEnv }),
-      sandbox: none,
-    };
+  const backend = detected.backend;
+  if (!backend) {
+    notices.push(unconfinedNotice(detected.reason));
+    return plain({ ...none, unavailable: detected.reason });
   }
-  const profile = buildSandboxProfile({
-    root: projectRoot,
-    additionalDirectories: dirs,
-    extraWritable: box.extra_writable,
-    homeDir: ctx.homeDir,
-    tmpDir: tmpdir(),
-    allowNetwork: box.allow_network,
-  });
-  return {
-    shell: createShell({
+  const confine = (root: string) => {
+    const profile = buildSandboxProfile({
+      root,
+      additionalDirectories: dirs,
+      extraWritable: box.extra_writable,
+      homeDir: ctx.homeDir,
+      tmpDir: tmpdir(),
+      allowNetwork: box.allow_network,
+      readOnly: [join(ctx.paths.dataDir, "worktrees")],
+    });
+    const shell = createShell({
       ...(program ? { program } : {}),
       baseEnv: ctx.childEnv,
-      sandbox: { backend: detected.backend, profile },
-    }),
-    sandbox: { writableRoots: profile.writable, active: true, autoAllow: box.auto_allow },
+      sandbox: { backend, profile },
+      onSandboxWarning: warn,
+    });
+    const sandbox = { writableRoots: profile.writable, active: true, autoAllow: box.auto_allow };
+    return { shell, sandbox };
   };
+  return { ...confine(projectRoot), confine };
+}
+
+/** What a session says when its sandbox cannot run: what really happens to commands. */
+export function unconfinedNotice(reason: string): string {
+  return `The sandbox is on in the settings but cannot run (${reason}). Commands run unconfined, so each one needs your approval: bypass mode and sandbox auto-allow do not apply to them, and headless runs deny them (your allow rules still apply).`;
 }
 
 /** The tools that reach the web; `web.enabled = false` withholds them. */

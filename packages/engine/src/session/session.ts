@@ -54,10 +54,16 @@ type StateView =
   | "additionalDirectories"
   | "hooks";
 
+/** How long close waits for the stopped turn before it kills the session's git calls. */
+const CLOSE_GRACE_MS = 3_000;
+
 /** Everything a session is built from (see `buildSession` in open.ts): its SessionCore data and services. */
 export type SessionParts = Omit<SessionCore, SessionBehaviour> & {
-  /** The engine's lifetime; the session's own cancellation hangs under it. */
-  readonly parent: AbortSignal;
+  /**
+   * The session's lifetime, linked under the engine's: aborted on close (after the running
+   * turn stopped), which also stops the background git calls of its checkpoint store.
+   */
+  readonly lifetime: LinkedController;
   turnCount: number;
   readonly clientFor: (role: "main" | "fast", model: string) => ModelClient;
   /** The user's config folder (user commands and skills, `/remember --user`). */
@@ -99,7 +105,6 @@ export class EngineSession implements SessionCore {
   readonly steering: string[] = [];
   readonly beginCheckpoint: (turn: TurnState) => (() => Promise<void>) | undefined;
 
-  private readonly lifetime: LinkedController;
   private readonly queue: Array<{ readonly turnId: TurnId; readonly submission: Submission }> = [];
   private running: RunningTurn | null = null;
   private commands: Promise<void> = Promise.resolve();
@@ -114,7 +119,6 @@ export class EngineSession implements SessionCore {
     private readonly services: SessionServices,
   ) {
     Object.assign(this, parts);
-    this.lifetime = linkedController(parts.parent);
     this.beginCheckpoint = (turn) => this.services.checkpoints.begin(this, turn);
   }
 
@@ -449,7 +453,11 @@ export class EngineSession implements SessionCore {
     this.closing ??= (async () => {
       this.queue.length = 0;
       this.running?.controller.abort(new UserStop("cancel"));
+      // A turn waiting on git (a snapshot blocked on a FIFO the project swapped in) does not
+      // see the cancel: past a grace, the lifetime's abort kills the session's git calls.
+      const grace = setTimeout(() => this.lifetime.abort(new UserStop("cancel")), CLOSE_GRACE_MS);
       await this.idle().catch(() => {});
+      clearTimeout(grace);
       this.lifetime.abort(new UserStop("cancel"));
       await this.services.background.settled();
       await runHook(this, "SessionEnd", { reason: "exit" });

@@ -1,11 +1,13 @@
-import { HookRunner } from "../hooks/runner.js";
+import { type LoadedSettings, projectServerVariables } from "@z-engine/config";
+import { isProviderKeyVariable } from "../util/secrets.js";
 import type { McpHub } from "../mcp/hub.js";
 import { replacedMcpServers, replacedServersText } from "../mcp/replaced.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
-import { type SessionOverrides, sessionConfig } from "../settings/session-config.js";
+import type { SessionOverrides } from "../settings/session-config.js";
 import type { Journal } from "./journal.js";
 import type { OpenContext } from "./open-context.js";
-import { loadProjectSettings, projectChecks } from "./services.js";
+import { reloadSessionSettings } from "./reload-settings.js";
+import { loadProjectSettings } from "./services.js";
 import type { SessionState } from "./state.js";
 
 /** What trusting the workspace changes: the session's settings, its repo map and MCP servers. */
@@ -44,28 +46,11 @@ export async function trustWorkspace(
     });
     return;
   }
-  const previous = session.state.settings.config;
   const before = loadProjectSettings(ctx, root, overrides);
   const withheld = [...before.withheld];
   const replaced = replacedServersText(replacedMcpServers(before.layers));
   await ctx.trustStore.trust(root);
-  const loaded = loadProjectSettings(ctx, root, overrides);
-  const config = sessionConfig(loaded, overrides);
-  session.state.replaceSettings({
-    config,
-    trusted: loaded.trusted,
-    additionalDirectories: config.settings.permissions.additional_directories,
-    hooks: new HookRunner(config.hooks, {
-      sessionId: session.id,
-      transcriptPath: session.logPath,
-      cwd: root,
-      env: { ...ctx.childEnv },
-    }),
-    checks: await projectChecks(root, config),
-  });
-  // A reload is a rebuild point for the repo map (its size may have changed with trust).
-  session.repoMap?.rebuild();
-  session.mcp.reconcile(config.settings.mcp.servers);
+  const { previous, config } = await reloadSessionSettings(ctx, session, overrides);
   await session.journal.record("trust", { projectRoot: root, withheld, decision: "trusted" });
   // Only a mode the settings now give differently moves the session's mode: a mode the user
   // chose during the session stays unless the project's own mode was what trust withheld.
@@ -79,4 +64,25 @@ export async function trustWorkspace(
       : `${root} is trusted; its project settings now apply.`,
   );
   if (replaced) await session.journal.notice("warning", "trust.mcpReplaced", replaced);
+}
+
+/**
+ * The trust report's line about the project's MCP servers: each server the project defines
+ * and the environment variables its `${VAR}` references would hand it once trusted (a model
+ * provider's key is marked "left empty": it is never expanded there). Undefined when no
+ * project server names a variable. Pure.
+ */
+export function mcpVariablesReport(
+  root: string,
+  loaded: Pick<LoadedSettings, "layers">,
+): string | undefined {
+  const servers = projectServerVariables(loaded.layers);
+  if (servers.length === 0) return undefined;
+  const parts = servers.map(({ server, file, variables }) => {
+    const names = variables.map((v) =>
+      isProviderKeyVariable(v) ? `\${${v}} (left empty)` : `\${${v}}`,
+    );
+    return `${server} (${file}): ${names.join(", ")}`;
+  });
+  return `Trusting ${root} hands its MCP servers these environment variables: ${parts.join("; ")}.`;
 }

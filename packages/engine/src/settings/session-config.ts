@@ -1,4 +1,4 @@
-import type { EffectiveSettings, LoadedSettings, RuleEntry } from "@z-engine/config";
+import type { EffectiveSettings, LoadedSettings, McpServer, RuleEntry } from "@z-engine/config";
 import {
   type CompiledRule,
   compileRules,
@@ -23,6 +23,20 @@ export interface SessionOverrides {
   readonly trusted?: boolean;
   /** The verification mode (`off`, `report`, `auto`, `strict`), over the settings' `[verification] mode`. */
   readonly verification?: VerificationMode;
+  /** Replaces the base system prompt (`--system-prompt`); instructions, skills and the environment stay. */
+  readonly systemPrompt?: string;
+  /** Appended to the base system prompt (`--append-system-prompt`). */
+  readonly appendSystemPrompt?: string;
+  /**
+   * Each turn stops with `budgetExhausted` once its own cost reaches this many dollars
+   * (`--max-budget-usd`, the Agent SDK's `maxBudgetUsd`); the session cap still applies.
+   */
+  readonly maxBudgetUsd?: number;
+  /**
+   * The session's MCP servers are exactly these, whatever the settings and `.mcp.json` name
+   * (`--strict-mcp-config`, the Agent SDK's `mcpServers` with `strictMcpConfig`).
+   */
+  readonly mcpServers?: Readonly<Record<string, McpServer>>;
 }
 
 /** What a session runs with, mapped from the effective settings. */
@@ -34,6 +48,8 @@ export interface SessionConfig {
   readonly effort: Effort | undefined;
   readonly maxTurns: number;
   readonly costCapUsd: number | undefined;
+  /** The per-turn cost cap (SessionOverrides' `maxBudgetUsd`). */
+  readonly turnCostCapUsd: number | undefined;
   readonly compactAtPercent: number;
   readonly rules: PermissionRules;
   readonly ruleErrors: readonly RuleError[];
@@ -75,7 +91,9 @@ export function sessionConfig(
   loaded: LoadedSettings,
   overrides: SessionOverrides = {},
 ): SessionConfig {
-  const s = loaded.settings;
+  const s = overrides.mcpServers
+    ? { ...loaded.settings, mcp: { servers: { ...overrides.mcpServers } } }
+    : loaded.settings;
   const ruleErrors: RuleError[] = [];
   // A trusted project's server named like one of the user's does not get the user's allow rules.
   const replaced = loaded.trusted ? replacedMcpServers(loaded.layers) : [];
@@ -92,6 +110,7 @@ export function sessionConfig(
     effort: overrides.effort ?? s.model.effort,
     maxTurns: overrides.maxTurns ?? s.agents.max_turns,
     costCapUsd: s.agents.session_cost_cap_usd,
+    turnCostCapUsd: overrides.maxBudgetUsd,
     compactAtPercent: s.context.compact_at_percent,
     rules,
     ruleErrors,

@@ -1,6 +1,13 @@
 import { buildEnvironment } from "@z-engine/host";
 import { describe, expect, it } from "vitest";
-import { createRedactor, isSecretVariable, REDACTED, scrubbedEnvironment } from "./secrets.js";
+import {
+  createRedactor,
+  encodedForms,
+  isProviderKeyVariable,
+  isSecretVariable,
+  REDACTED,
+  scrubbedEnvironment,
+} from "./secrets.js";
 
 const ENV = {
   PATH: "/usr/bin",
@@ -40,5 +47,44 @@ describe("secrets", () => {
       a: [{ b: `x ${REDACTED}` }],
       n: 1,
     });
+  });
+
+  it("redacts the key's base64 and base64url forms at any alignment, also wrapped across lines", () => {
+    const key = "sk-ant-api03-Zz9+/_x-0123456789abcdefghij";
+    const redactor = createRedactor([key]);
+    for (const prefix of ["", "A", "AB", "ANTHROPIC_API_KEY=", "PATH=/usr/bin\0ZENGINE_API_KEY="]) {
+      const plain = Buffer.from(`${prefix}${key}\0HOME=/home/u\0`);
+      for (const encoded of [plain.toString("base64"), plain.toString("base64url")]) {
+        const out = redactor.text(`found: ${encoded}`);
+        expect([prefix, out.includes(REDACTED)]).toEqual([prefix, true]);
+        const decoded = Buffer.from(
+          out
+            .replace(/^found: /, "")
+            .split(REDACTED)
+            .join(""),
+          "base64",
+        );
+        expect(decoded.toString("latin1")).not.toContain(key.slice(4, 20));
+      }
+      // `base64` wraps at 76 columns.
+      const wrapped = plain.toString("base64").replace(/(.{76})/g, "$1\n");
+      expect(redactor.text(wrapped)).toContain(REDACTED);
+    }
+    expect(encodedForms("12345678")).toContain("MTIzNDU2Nz");
+    expect(redactor.text("an ordinary line of text\nand another")).toBe(
+      "an ordinary line of text\nand another",
+    );
+  });
+
+  it("tells a model provider's key from other secrets", () => {
+    for (const name of [
+      "ZENGINE_API_KEY",
+      "ANTHROPIC_API_KEY",
+      "ANTHROPIC_AUTH_TOKEN",
+      "AZURE_OPENAI_KEY",
+    ])
+      expect([name, isProviderKeyVariable(name)]).toEqual([name, true]);
+    for (const name of ["GITHUB_TOKEN", "DB_PASSWORD", "HOME"])
+      expect([name, isProviderKeyVariable(name)]).toEqual([name, false]);
   });
 });

@@ -1,75 +1,8 @@
-import { DEFAULT_ENV_DENY } from "@z-engine/host";
+import { isSecretVariable } from "@z-engine/host";
 
-/**
- * The environment variables that hold secrets the engine keeps from tools and hooks, and
- * redacts from what it records and emits. A variable is secret when its name is listed in
- * SECRET_VARIABLES, matches one of host's `DEFAULT_ENV_DENY` patterns (`*_API_KEY`,
- * `*_TOKEN`, `*_SECRET`, `*_PASSWORD`, ...: the ones the shell already drops), or is a known
- * provider's prefix followed by a key, token or secret (`AZURE_OPENAI_KEY`).
- */
-export const SECRET_VARIABLES: readonly string[] = [
-  "ZENGINE_API_KEY",
-  "ANTHROPIC_API_KEY",
-  "ANTHROPIC_AUTH_TOKEN",
-  "OPENAI_API_KEY",
-  "OPENROUTER_API_KEY",
-  "GEMINI_API_KEY",
-  "GOOGLE_API_KEY",
-  "GROQ_API_KEY",
-  "DEEPSEEK_API_KEY",
-  "MISTRAL_API_KEY",
-  "XAI_API_KEY",
-  "AWS_SECRET_ACCESS_KEY",
-  "AWS_SESSION_TOKEN",
-  "GITHUB_TOKEN",
-  "GH_TOKEN",
-  "HF_TOKEN",
-];
-
-/** Providers whose `<PREFIX>_..._(KEY|TOKEN|SECRET)` variables are secret. */
-const PROVIDER_PREFIXES = [
-  "ZENGINE",
-  "ANTHROPIC",
-  "OPENAI",
-  "AZURE_OPENAI",
-  "OPENROUTER",
-  "GEMINI",
-  "GOOGLE",
-  "GROQ",
-  "DEEPSEEK",
-  "MISTRAL",
-  "XAI",
-  "COHERE",
-  "TOGETHER",
-  "FIREWORKS",
-  "PERPLEXITY",
-  "HUGGINGFACE",
-  "HF",
-];
-const PROVIDER_SECRET = new RegExp(
-  `^(?:${PROVIDER_PREFIXES.join("|")})_(?:[A-Z0-9_]*_)?(?:KEY|TOKEN|SECRET)$`,
-);
-
-const DENY_PATTERNS = DEFAULT_ENV_DENY.map(
-  (pattern) =>
-    new RegExp(
-      `^${pattern
-        .split("*")
-        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-        .join(".*")}$`,
-      "i",
-    ),
-);
-
-/** Whether the variable `name` holds a secret (see {@link SECRET_VARIABLES}). */
-export function isSecretVariable(name: string): boolean {
-  const upper = name.toUpperCase();
-  return (
-    SECRET_VARIABLES.includes(upper) ||
-    PROVIDER_SECRET.test(upper) ||
-    DENY_PATTERNS.some((re) => re.test(upper))
-  );
-}
+// Which variables are secret is host's (the child-process door filters by it):
+// `SECRET_VARIABLES`, `isSecretVariable` and `isProviderKeyVariable` are re-exported here.
+export { isProviderKeyVariable, isSecretVariable, SECRET_VARIABLES } from "@z-engine/host";
 
 /**
  * The environment shells, background jobs, checks and hook processes get: `env` without any
@@ -107,12 +40,50 @@ export interface Redactor {
   value<T>(value: T): T;
 }
 
-/** A redactor for `secrets` (values shorter than 8 characters are ignored). */
+/**
+ * The base64 and base64url text of `secret` wherever it sits in a longer encoded stream: for
+ * each of the three alignments, the characters whose bits come from the secret alone (so
+ * `base64 < /proc/PID/environ` holds one of them whatever came before the key).
+ */
+export function encodedForms(secret: string): string[] {
+  const bytes = Buffer.from(secret, "utf8");
+  const forms = new Set<string>();
+  for (let k = 0; k < 3; k++) {
+    const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString("base64");
+    const form = encoded.slice(Math.ceil((8 * k) / 6), Math.floor((8 * (k + bytes.length)) / 6));
+    forms.add(form);
+    forms.add(form.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return [...forms];
+}
+
+/** `form` matched also when line breaks split it (`base64` wraps its output at 76 columns). */
+function wrappedPattern(form: string): RegExp {
+  const chars = [...form].map((c) => c.replace(/[+/-]/g, "\\$&"));
+  return new RegExp(chars.join("(?:\\r?\\n)?"), "g");
+}
+
+function replaceAll(text: string, needles: readonly string[]): string {
+  let out = text;
+  for (const needle of needles) if (out.includes(needle)) out = out.split(needle).join(REDACTED);
+  return out;
+}
+
+/**
+ * A redactor for `secrets` (values shorter than 8 characters are ignored): each value, and
+ * its base64 and base64url forms (also split across lines), becomes `[redacted]`.
+ */
 export function createRedactor(secrets: readonly string[]): Redactor {
   const list = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH);
+  const encoded = [...new Set(list.flatMap(encodedForms))].sort((a, b) => b.length - a.length);
+  let patterns: { form: string; re: RegExp }[] | undefined;
   const text = (input: string): string => {
-    let out = input;
-    for (const secret of list) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    let out = replaceAll(replaceAll(input, list), encoded);
+    if (!out.includes("\n")) return out;
+    const flat = out.replace(/\r?\n/g, "");
+    if (!encoded.some((form) => flat.includes(form))) return out;
+    patterns ??= encoded.map((form) => ({ form, re: wrappedPattern(form) }));
+    for (const { form, re } of patterns) if (flat.includes(form)) out = out.replace(re, REDACTED);
     return out;
   };
   const walk = (value: unknown): unknown => {

@@ -144,7 +144,7 @@ describe("custom commands", { timeout: 90_000 }, () => {
     expect([...byName.keys()]).toEqual(expect.arrayContaining(["list", "comma"]));
     await h.session.command("cost");
     const problems = h.recorder.ofType("notice").filter((n) => n.code === "command.problem");
-    expect(problems.some((p) => p.message.includes("broken.md: cannot be read"))).toBe(true);
+    expect(problems.some((p) => p.message.includes("broken.md was not read"))).toBe(true);
     expect(problems.some((p) => p.message.includes("empty.md"))).toBe(true);
   });
 });
@@ -210,6 +210,17 @@ describe("templates through the gate", { timeout: 90_000 }, () => {
     await h.session.run("normal");
     expect(h.model.requests[0]?.model).toBe("small-model");
     expect(h.model.requests[1]?.model).not.toBe("small-model");
+  });
+
+  it("a command's model alias resolves through the catalog, as a subagent's does", async () => {
+    h = await harness({
+      files: { ".claude/commands/cheap.md": "---\nmodel: haiku\n---\nBe cheap." },
+      script: [reply.text("a")],
+    });
+    await h.session.run("/cheap");
+    const sent = h.model.requests[0]?.model ?? "";
+    expect(sent).not.toBe("haiku");
+    expect(sent).toMatch(/^claude-.*haiku/);
   });
 
   it("@path respects the size limit and deny rules", async () => {

@@ -85,8 +85,7 @@ async function run(
 ) {
   const fast = decisionModel(kind);
   // The harness's own ScriptedModel stays the main model; the fast role gets the decision model.
-  let main: Harness | undefined;
-  main = await harness({
+  h = await harness({
     files,
     script: [
       reply.toolCalls(calls),
@@ -94,19 +93,14 @@ async function run(
       reply.text("Done. All tests pass."),
     ],
     userSettings: settings(mode, timeoutMs, features),
+    // ask_user answers only from a trusted project's documents (issue 38, item 23).
+    trusted: true,
     approve: (r) =>
       r.title.includes("rm -rf") ? { type: "deny", feedback: "no" } : { type: "allowOnce" },
     // The user picks npm: a result that differs from what the documents say.
     answer: (q) => Object.fromEntries(q.questions.map((x) => [x.question, "npm"])),
-    // The main client is made as the session opens, before `main` is assigned: it delegates.
-    engine: {
-      clientFactory: ({ role }) =>
-        role === "fast"
-          ? fast
-          : { stream: (request, signal) => (main as Harness).model.stream(request, signal) },
-    },
+    fastClient: fast,
   });
-  h = main;
   const summary = await h.session.run("tidy up the repository");
   return { h, fast, summary };
 }

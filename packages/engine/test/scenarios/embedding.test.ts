@@ -167,6 +167,24 @@ describe("embedding: the engine as a host sees it", { timeout: 30_000 }, () => {
     expect(second.usage.costUsd).toBeCloseTo(7);
   });
 
+  it("holds many sessions open at once without a listener-leak warning", async () => {
+    const repo = await fixture();
+    const { engine } = await engineWith(new ScriptedModel());
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on("warning", onWarning);
+    try {
+      const sessions: SessionHandle[] = [];
+      for (let i = 0; i < 12; i++) sessions.push(await engine.createSession(repo.root));
+      // Node reports a listener leak on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+      expect(sessions).toHaveLength(12);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("formatEvent prints a line the way the CLI's text output does", () => {
     const ids = { turnId: newTurnId(), userMessageId: newMessageId() };
     expect(formatEvent({ type: "notice", level: "warning", code: "x", message: "careful" })).toBe(

@@ -54,7 +54,8 @@ describe("file tools against the session's gate", () => {
       overrides: { mode: "acceptEdits" },
       approve: (request) => {
         asked.push(request.title);
-        return { type: "deny" };
+        // Reading a hard-linked file asks too (issue 38, item 25): this one the user allows.
+        return request.toolName === "Read" ? { type: "allowOnce" } : { type: "deny" };
       },
     });
     const repo = h.repo;
@@ -77,7 +78,7 @@ describe("file tools against the session's gate", () => {
       reply.text("done"),
     );
     await h.session.run("write");
-    expect(asked).toEqual(["Write keys.txt", "Edit shared.txt"]);
+    expect(asked).toEqual(["Write keys.txt", "Read shared.txt", "Edit shared.txt"]);
     await expect(readFile(keys)).rejects.toThrow(/ENOENT/);
     expect(await readFile(join(h.home, "shared.txt"), "utf8")).toBe("v1\n");
     expect(await repo.read("new.txt")).toBe("v2\n");

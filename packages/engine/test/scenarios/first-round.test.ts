@@ -108,9 +108,9 @@ describe("the first round of a turn", { timeout: 60_000 }, () => {
   });
 
   it("sends the first request while the start fingerprint is still being taken", async () => {
-    // The fingerprint's ls-files (in the project, not the shadow repository) is held until
-    // the first request streams.
-    const git = await holdingGit("\\ *ls-files*");
+    // The fingerprint's ls-files (in the project's repository, whose GIT_DIR the git door
+    // sets, not the shadow repository) is held until the first request streams.
+    const git = await holdingGit("*/.git\\ *ls-files*");
     let inner: ModelClient | undefined;
     const held: ModelClient = {
       stream(request, options) {

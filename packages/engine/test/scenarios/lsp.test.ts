@@ -1,4 +1,4 @@
-import { mkdir, readdir, readlink, realpath, symlink } from "node:fs/promises";
+import { mkdir, readdir, readFile, readlink, realpath, symlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ToolResultBlock } from "@z-engine/protocol";
@@ -43,9 +43,18 @@ async function processesIn(root: string): Promise<number[]> {
   return pids;
 }
 
+/** The engine's key: a language server must never get it (issue 38, item 5). */
+const KEY = "sk-zeng-lsp-0123456789abcdef";
+
 /** A trusted TypeScript project with the server in its node_modules/.bin. */
 async function tsProject(): Promise<Harness> {
-  const made = await harness({ files, script: [], trusted: true, overrides: { mode: "bypass" } });
+  const made = await harness({
+    files,
+    script: [],
+    trusted: true,
+    overrides: { mode: "bypass" },
+    extraEnv: { ZENGINE_API_KEY: KEY },
+  });
   // Laid out as npm installs them: the packages, and the program in node_modules/.bin.
   await mkdir(made.repo.path("node_modules/.bin"), { recursive: true });
   for (const name of ["typescript", "typescript-language-server"])
@@ -90,6 +99,11 @@ describe("language servers in a session", () => {
     );
     const servers = await processesIn(h.repo.root);
     expect(servers.length).toBeGreaterThanOrEqual(2); // typescript-language-server and tsserver
+    for (const pid of servers) {
+      const environ = await readFile(`/proc/${pid}/environ`, "utf8");
+      expect(environ).toContain("ZENGINE_HOME=");
+      expect(environ).not.toContain(KEY);
+    }
     await h.session.close();
     for (const pid of servers) expect(await waitForProcessExit(pid, 5000)).toBe(true);
   }, 90_000);

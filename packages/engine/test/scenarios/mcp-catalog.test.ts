@@ -60,7 +60,7 @@ describe("the MCP tool catalog", { timeout: 60_000 }, () => {
     expect(resultText(resultsOf(h, 2)[0])).toBe("t3 ran");
   });
 
-  it("trust starts the project's servers and restarts only the entries that changed", async () => {
+  it("trust starts the project's servers and restarts the entries that changed: the user's move from the neutral folder into the project", async () => {
     const logs = {
       keep: join(dir, "keep"),
       swapUser: join(dir, "swap-user"),
@@ -87,6 +87,7 @@ describe("the MCP tool catalog", { timeout: 60_000 }, () => {
     await serverState(h, "keep", "ready");
     await serverState(h, "swap", "ready");
     const oldSwap = Number(logLines(logs.swapUser)[0]?.split(" ")[1]);
+    const oldKeep = Number(logLines(logs.keep)[0]?.split(" ")[1]);
     expect(h.session.mcp.servers().map((s) => s.name)).toEqual(["keep", "swap"]);
     expect(logLines(logs.proj)).toEqual([]);
     h.session.send({ type: "trustWorkspace", trusted: true });
@@ -94,11 +95,19 @@ describe("the MCP tool catalog", { timeout: 60_000 }, () => {
     await serverState(h, "proj", "ready");
     await h.session.mcp.settled();
     expect(h.session.mcp.servers().every((s) => s.state === "ready")).toBe(true);
-    expect(logLines(logs.keep)).toHaveLength(1);
+    // "keep" is the same entry, but its child ran in the neutral folder before trust (the
+    // child-process door): trust restarts it in the project. "swap" is the project's now.
+    expect(logLines(logs.keep)).toHaveLength(2);
     expect(logLines(logs.swapUser)).toHaveLength(1);
     expect(logLines(logs.swapProj)).toHaveLength(1);
     expect(logLines(logs.proj)).toHaveLength(1);
     expect(await waitForProcessExit(oldSwap)).toBe(true);
+    expect(await waitForProcessExit(oldKeep)).toBe(true);
+    // Trusting again changes no entry: nothing restarts.
+    h.session.send({ type: "trustWorkspace", trusted: true });
+    await h.session.idle();
+    await h.session.mcp.settled();
+    expect([logs.keep, logs.swapProj, logs.proj].map((l) => logLines(l).length)).toEqual([2, 1, 1]);
   });
 
   it("exposes prompts as /mcp__<server>__<prompt> commands: positional or key=value, a missing argument is an error", async () => {

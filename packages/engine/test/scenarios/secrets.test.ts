@@ -23,7 +23,7 @@ describe("the engine's keys stay out of tools, hooks, records and events", () =>
       userSettings: [
         "[[hooks.PreToolUse]]",
         'matcher = "Read"',
-        'command = "env > hook-env.txt"',
+        `command = 'env > "$CLAUDE_PROJECT_DIR/hook-env.txt"'`,
         "",
       ].join("\n"),
       extraEnv: {

@@ -1,27 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { reply } from "@z-engine/testkit";
-import { type Harness, harness, loginFix, loginProject } from "../harness.js";
+import { type Harness, harness, loginProject, walkthroughScript } from "../harness.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.dispose();
   h = undefined;
 });
-
-/** The "fix the failing test" walkthrough of how-it-works.md, with its five rounds. */
-const walkthroughScript = (path: (p: string) => string) => [
-  reply.toolCall("Verify", { checks: ["npm:test"] }),
-  reply.toolCalls([
-    { name: "Grep", input: { pattern: "isExpired", path: path(".") } },
-    { name: "Read", input: { file_path: path("src/auth/token.js") } },
-    { name: "Read", input: { file_path: path("test/token.test.js") } },
-  ]),
-  reply.toolCall("Edit", { ...loginFix, file_path: path(loginFix.file_path) }),
-  reply.toolCall("Verify", { checks: ["npm:test"] }),
-  reply.text(
-    "Fixed `isExpired`: a token now counts as expired at its expiry time. The login test passes.",
-  ),
-];
 
 describe("the fix-the-failing-test walkthrough", () => {
   it("asks, records the checks and ends Verified", async () => {

@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import { PRIVATE_FILE } from "../private-modes.js";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { CHECKPOINT_REF, type ShadowRepo } from "./shadow-repo.js";
@@ -59,7 +60,7 @@ export async function commitIndex(
   // The message goes in a file: stdin carries the paths, and an argument has a size limit.
   const messageFile = join(shadow.gitDir, `ZENGINE_MESSAGE.${process.pid}.${messageFiles++}`);
   // Synchronous: one small file, written on the first tool's path (see ShadowRepo.writeInfo).
-  writeFileSync(messageFile, message);
+  writeFileSync(messageFile, message, { mode: PRIVATE_FILE });
   try {
     const { env, input } = updateInput(update);
     const out = await shadow.script("snapshot commit", SCRIPT, {

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { runGit, runGitScript, splitNul } from "../git.js";
 import { readRegularText } from "../repo-local.js";
+import type { GitLimits } from "./shadow-repo.js";
 
 /**
  * Drops an excludes file that is not a regular file: the repository's own config may name
@@ -48,15 +49,16 @@ export function literalPattern(path: string): string {
 export async function readUserRepo(
   projectRoot: string,
   base: Readonly<Record<string, string | undefined>>,
-  timeoutMs?: number,
+  limits: GitLimits = {},
 ): Promise<UserRepoInfo> {
   const none = { commonDir: null, atTopLevel: true, excludesFile: null };
   try {
     // One spawn for both (issue 18): a large Node process pays for each spawn.
     const out = await runGitScript("read the user repository", USER_REPO_SCRIPT, {
-      cwd: projectRoot,
-      git: { env: base, userConfig: true },
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      repo: { kind: "user", folder: projectRoot },
+      env: base,
+      userConfig: true,
+      ...limits,
     });
     return parseUserRepo(out.stdout.toString("utf8").split("\n"), projectRoot);
   } catch {
@@ -92,7 +94,7 @@ export async function buildExcludeText(
   projectRoot: string,
   repo: UserRepoInfo,
   base: Readonly<Record<string, string | undefined>>,
-  timeoutMs?: number,
+  limits: GitLimits = {},
 ): Promise<string> {
   if (!repo.commonDir) return excludeText(null);
   if (repo.atTopLevel) {
@@ -102,9 +104,9 @@ export async function buildExcludeText(
     return excludeText(readRegularText(file, Number.POSITIVE_INFINITY) ?? "");
   }
   const out = await runGit(["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"], {
-    cwd: projectRoot,
-    git: { env: base },
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    repo: { kind: "user", folder: projectRoot },
+    env: base,
+    ...limits,
   });
   const lines = [...BASE_EXCLUDES];
   for (const path of splitNul(out.stdout)) lines.push(literalPattern(path.replace(/\/$/, "")));

@@ -12,6 +12,7 @@ import {
   rmSync,
   writeSync,
 } from "node:fs";
+import { PRIVATE_DIR, PRIVATE_FILE } from "../private-modes.js";
 import { dirname, join } from "node:path";
 import { HostError } from "../errors.js";
 import { PackWriter } from "./pack-writer.js";
@@ -47,8 +48,8 @@ function writeAll(fd: number, data: Buffer): void {
 function takeLock(file: string): { fd: number; path: string } | null {
   const path = `${file}.lock`;
   try {
-    mkdirSync(dirname(path), { recursive: true });
-    return { fd: openSync(path, "wx"), path };
+    mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR });
+    return { fd: openSync(path, "wx", PRIVATE_FILE), path };
   } catch {
     return null;
   }

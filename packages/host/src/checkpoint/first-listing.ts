@@ -76,18 +76,12 @@ export async function readUserRepoAndList(
 ): Promise<FirstListing> {
   const before = readExclude(shadow);
   const out = await runGitScript("read the user repository and list the files", SCRIPT, {
-    cwd: shadow.projectRoot,
-    git: {
-      env,
-      userConfig: true,
-      set: {
-        ZENG_GIT_DIR: shadow.gitDir,
-        ZENG_WORK_TREE: shadow.projectRoot,
-        ZENG_INDEX: shadow.indexFile,
-        ZENG_BASE_EXCLUDES: BASE_EXCLUDES.join("\n"),
-      },
-    },
-    timeoutMs: shadow.timeLimitMs,
+    repo: { kind: "user", folder: shadow.projectRoot },
+    engine: shadow.repository(),
+    env,
+    userConfig: true,
+    set: { ZENG_BASE_EXCLUDES: BASE_EXCLUDES.join("\n") },
+    ...shadow.limits,
   });
   const lines = out.stdout.toString("latin1").split("\n", 5);
   const repo = parseUserRepo(out.stdout.toString("utf8").split("\n", 4), shadow.projectRoot);

@@ -19,7 +19,8 @@ interface PackedObject {
  */
 function writeFileAtomically(path: string, data: Buffer): void {
   const temp = join(dirname(path), `tmp_${process.pid}_${basename(path)}`);
-  const fd = openSync(temp, "w", 0o444);
+  // Read-only and the user's alone, as git makes objects under `sharedRepository = 0600`.
+  const fd = openSync(temp, "w", 0o400);
   try {
     for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
   } finally {

@@ -1,9 +1,15 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { PRIVATE_DIR, PRIVATE_FILE } from "../private-modes.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type HashLength, countIndexEntries } from "../git-index.js";
-import { type GitOutput, runGit, runGitScript } from "../git.js";
+import {
+  ENGINE_ATTRIBUTES,
+  type EngineRepository,
+  engineConfigText,
+} from "../engine-repository.js";
+import { type GitOutput, type GitRunOptions, runGit, runGitScript } from "../git.js";
 
 /**
  * How long one checkpoint git call may take by default (two minutes): git blocks for ever
@@ -11,6 +17,9 @@ import { type GitOutput, runGit, runGitScript } from "../git.js";
  * the snapshot.
  */
 export const SNAPSHOT_GIT_TIME_LIMIT_MS = 2 * 60 * 1000;
+
+/** The time limit and stop signal of a checkpoint store's git calls. */
+export type GitLimits = Pick<GitRunOptions, "timeoutMs" | "signal">;
 
 /** The ref every snapshot is chained on. */
 export const CHECKPOINT_REF = "refs/z-engine/checkpoints";
@@ -26,35 +35,13 @@ const IDENTITY = {
  * Per-call config on top of the neutral settings every engine git call gets: a split
  * index, so each index write is the few entries that changed, not the whole tree.
  */
-const SHADOW_CONFIG = ["safe.directory=*", "core.splitIndex=true"];
+const SHADOW_CONFIG = ["safe.directory=*", "core.splitIndex=true", "core.sharedRepository=0600"];
 
-/**
- * The shadow's `info/attributes`: the highest-precedence attributes file, so whatever a
- * project's `.gitattributes` says, files are stored and restored byte for byte (no filter
- * driver, end-of-line conversion, `ident` or re-encoding).
- */
-export const SHADOW_ATTRIBUTES = "* -text -filter -ident -working-tree-encoding\n";
+/** The shadow's `info/attributes` (see `ENGINE_ATTRIBUTES`). */
+export const SHADOW_ATTRIBUTES = ENGINE_ATTRIBUTES;
 
-/**
- * The shadow's config file: a non-bare sha1 repository (what `git init` makes with no
- * system or user config, which engine git never reads) whose files are stored byte for byte
- * (no end-of-line conversion), links as links, the executable bit kept, a compact index,
- * paths unquoted, no automatic gc.
- */
-const SHADOW_CONFIG_FILE = `[core]
-\trepositoryformatversion = 0
-\tbare = false
-\tlogallrefupdates = false
-\tautocrlf = false
-\tsafecrlf = false
-\tsymlinks = true
-\tfileMode = true
-\tquotePath = false
-[index]
-\tversion = 4
-[gc]
-\tauto = 0
-`;
+/** The shadow's config file (see `engineConfigText`). */
+const SHADOW_CONFIG_FILE = engineConfigText("sha1");
 
 /** A small file's text, or null when it cannot be read. */
 function readSmall(file: string): string | null {
@@ -86,10 +73,12 @@ export class ShadowRepo {
   excludesFile: string | null = null;
   /** The length of the repository's object names (sha1 unless git made it sha256). */
   hashLength: HashLength = 20;
-  /** How long one git call on this repository (or reading the user's) may take. */
-  readonly timeLimitMs: number;
+  /**
+   * How long one git call on this repository (or reading the user's) may take, and the
+   * signal that stops the calls in flight.
+   */
+  readonly limits: GitLimits;
   private readonly baseEnv: Readonly<Record<string, string | undefined>>;
-  private readonly shadowEnv: Record<string, string>;
   private ready: Promise<void> | undefined;
 
   constructor(
@@ -97,14 +86,14 @@ export class ShadowRepo {
     projectRoot: string,
     env: Readonly<Record<string, string | undefined>>,
     timeLimitMs: number = SNAPSHOT_GIT_TIME_LIMIT_MS,
+    signal?: AbortSignal,
   ) {
-    this.timeLimitMs = timeLimitMs;
+    this.limits = { timeoutMs: timeLimitMs, ...(signal ? { signal } : {}) };
     this.projectRoot = existsSync(projectRoot) ? realpathSync(projectRoot) : projectRoot;
     const id = createHash("sha256").update(this.projectRoot).digest("hex").slice(0, 16);
     this.gitDir = join(checkpointsDir, id);
     this.indexFile = join(this.gitDir, "index");
     this.baseEnv = env;
-    this.shadowEnv = { ...IDENTITY, GIT_DIR: this.gitDir, GIT_WORK_TREE: this.projectRoot };
   }
 
   /** Creates the repository on first use. Rejects with a `HostError` when git fails. */
@@ -131,19 +120,22 @@ export class ShadowRepo {
     return runGitScript(label, script, this.runOptions(options));
   }
 
-  private runOptions(options: ShadowGitOptions & { env?: Record<string, string> }) {
+  /** The shadow as the git door names it: its folder, the project as work tree, `indexFile` (default its own). */
+  repository(indexFile: string = this.indexFile): EngineRepository {
+    return { kind: "engine", gitDir: this.gitDir, workTree: this.projectRoot, indexFile };
+  }
+
+  private runOptions(options: ShadowGitOptions & { env?: Record<string, string> }): GitRunOptions {
     const excludes = this.excludesFile ? [`core.excludesFile=${this.excludesFile}`] : [];
-    const set = {
-      ...options.env,
-      ...this.shadowEnv,
-      GIT_INDEX_FILE: options.indexFile ?? this.indexFile,
-    };
     return {
+      repo: this.repository(options.indexFile),
       cwd: this.projectRoot,
-      git: { env: this.baseEnv, set, config: [...SHADOW_CONFIG, ...excludes] },
+      env: this.baseEnv,
+      set: { ...options.env, ...IDENTITY },
+      config: [...SHADOW_CONFIG, ...excludes],
       ...(options.input === undefined ? {} : { input: options.input }),
       ...(options.okCodes === undefined ? {} : { okCodes: options.okCodes }),
-      timeoutMs: this.timeLimitMs,
+      ...this.limits,
     };
   }
 
@@ -167,8 +159,8 @@ export class ShadowRepo {
       // Not written yet.
     }
     if (current === text) return false;
-    mkdirSync(join(this.gitDir, "info"), { recursive: true });
-    writeFileSync(file, text);
+    mkdirSync(join(this.gitDir, "info"), { recursive: true, mode: PRIVATE_DIR });
+    writeFileSync(file, text, { mode: PRIVATE_FILE });
     return true;
   }
 
@@ -197,12 +189,13 @@ export class ShadowRepo {
     // each folder costs on a slow disk). `HEAD` is written last, so a folder without it is
     // one whose creation did not finish, made again next time.
     for (const dir of ["objects/pack", "refs", "info"]) {
-      mkdirSync(join(this.gitDir, dir), { recursive: true });
+      mkdirSync(join(this.gitDir, dir), { recursive: true, mode: PRIVATE_DIR });
     }
-    writeFileSync(join(this.gitDir, "config"), SHADOW_CONFIG_FILE);
-    writeFileSync(join(this.gitDir, "project"), `${this.projectRoot}\n`);
+    const own = { mode: PRIVATE_FILE };
+    writeFileSync(join(this.gitDir, "config"), SHADOW_CONFIG_FILE, own);
+    writeFileSync(join(this.gitDir, "project"), `${this.projectRoot}\n`, own);
     await this.writeInfo("attributes", SHADOW_ATTRIBUTES);
-    writeFileSync(join(this.gitDir, "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(this.gitDir, "HEAD"), "ref: refs/heads/main\n", own);
     this.hashLength = 20;
   }
 

@@ -28,6 +28,11 @@ export interface CheckpointStoreOptions {
    * file).
    */
   readonly gitTimeLimitMs?: number;
+  /**
+   * When it aborts, the git calls in flight are killed and their operations reject: a
+   * session that closes does not wait out a git blocked on a FIFO the project swapped in.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A stored snapshot. */
@@ -100,6 +105,7 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
     options.projectRoot,
     env,
     options.gitTimeLimitMs,
+    options.signal,
   );
   const limits: StageLimits = {
     maxFiles: options.maxFiles ?? 50_000,
@@ -116,10 +122,10 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
 
   const prepare = async (): Promise<boolean> => {
     // The user's repository is read while the shadow one is made (both spawn git).
-    userRepo ??= readUserRepo(shadow.projectRoot, env, shadow.timeLimitMs);
+    userRepo ??= readUserRepo(shadow.projectRoot, env, shadow.limits);
     const [repo] = await Promise.all([userRepo, shadow.init()]);
     if (repo.excludesFile) shadow.excludesFile = repo.excludesFile;
-    const text = await buildExcludeText(shadow.projectRoot, repo, env, shadow.timeLimitMs);
+    const text = await buildExcludeText(shadow.projectRoot, repo, env, shadow.limits);
     return shadow.writeExclude(text);
   };
 

@@ -1,7 +1,9 @@
 import { statSync } from "node:fs";
 import type { SandboxBackend, WrappedCommand } from "../sandbox/backend.js";
+import { NestedGitGuard } from "../sandbox/nested-git.js";
 import type { SandboxProfile } from "../sandbox/profile.js";
 import type { BackgroundProcess, CommandRequest, CommandResult, Shell } from "../shell.js";
+import { childEnvironment } from "./child-env.js";
 import { type EnvPolicy, buildEnvironment } from "./env-policy.js";
 import { OutputCollector } from "./output-collector.js";
 import { type ProcessGroup, startProcessGroup } from "./process-group.js";
@@ -21,6 +23,11 @@ export interface ShellOptions {
   readonly killGraceMs?: number;
   /** Unread background output kept per process (default 1,000,000 characters; the oldest goes first). */
   readonly maxUnreadChars?: number;
+  /**
+   * Told when a sandboxed command created a `.git` folder or file (a repository whose hooks
+   * and config came from inside the sandbox); the command's output gets the same note.
+   */
+  readonly onSandboxWarning?: (message: string) => void;
 }
 
 interface Started {
@@ -59,6 +66,18 @@ function sandboxNote(output: string): string {
   return "\n[sandbox: .git is read-only inside the sandbox, so git commands that write to it (commit, checkout, fetch, ...) fail here; run them outside the sandbox]";
 }
 
+/** The profile with every nested `.git` found kept read-only too. */
+function withNestedGit(profile: SandboxProfile, gits: readonly string[]): SandboxProfile {
+  if (gits.length === 0) return profile;
+  return { ...profile, readOnlyInside: [...new Set([...profile.readOnlyInside, ...gits])] };
+}
+
+/** The warning for `.git` entries a sandboxed command created; empty for none. */
+function createdNote(gits: readonly string[]): string {
+  if (gits.length === 0) return "";
+  return `sandbox: the command created ${gits.join(", ")}: a git repository made inside the sandbox, read-only to later commands; its hooks and config came from this command, so check them before running git there`;
+}
+
 /**
  * The local {@link Shell}: each command is `<program> -c <command>` in its own process group
  * (inside the sandbox when one is configured), so a timeout, a cancel or `kill()` ends the
@@ -67,19 +86,32 @@ function sandboxNote(output: string): string {
  */
 export function createShell(options: ShellOptions = {}): Shell {
   const program = options.program ?? "bash";
+  const box = options.sandbox;
+  const guard = box ? new NestedGitGuard(box.profile.gitScanRoots ?? []) : undefined;
   const start = (request: CommandRequest, onOutput: (text: string) => void): Started | string => {
     if (!isDirectory(request.cwd)) return `working folder does not exist: ${request.cwd}`;
-    const env = buildEnvironment(options.env ?? {}, options.baseEnv ?? process.env, request.env);
+    const policy = options.env ?? {};
+    // The policy's own filter, then the door's: secrets stay out unless the policy names them.
+    const env = childEnvironment(
+      buildEnvironment(policy, options.baseEnv ?? process.env, request.env),
+      {
+        allow: [
+          ...(policy.allow ?? []),
+          ...Object.keys(policy.set ?? {}),
+          ...Object.keys(request.env ?? {}),
+        ],
+      },
+    );
     let wrapped: WrappedCommand = {
       program,
       args: ["-c", request.command],
       release: () => {},
     };
-    if (options.sandbox) {
+    if (box && guard) {
       try {
-        wrapped = options.sandbox.backend.wrap(
+        wrapped = box.backend.wrap(
           { program, args: ["-c", request.command], cwd: request.cwd },
-          options.sandbox.profile,
+          withNestedGit(box.profile, guard.protect()),
         );
       } catch (error) {
         return `the sandbox could not start: ${error instanceof Error ? error.message : String(error)}`;
@@ -87,7 +119,15 @@ export function createShell(options: ShellOptions = {}): Shell {
     }
     const collector = new OutputCollector(request.maxOutputChars);
     const group = startProcessGroup(
-      { program: wrapped.program, args: wrapped.args, cwd: request.cwd, env },
+      {
+        program: wrapped.program,
+        args: wrapped.args,
+        folder: {
+          path: request.cwd,
+          reason: options.sandbox ? "sandboxed" : "approvedCommand",
+        },
+        env,
+      },
       {
         onOutput: (text) => {
           if (text.length === 0) return;
@@ -111,7 +151,9 @@ export function createShell(options: ShellOptions = {}): Shell {
         kept = { ...kept, output: kept.output + note };
       }
       const note = options.sandbox && exit.exitCode !== 0 ? sandboxNote(kept.output) : "";
-      return { ...exit, ...kept, output: kept.output + note };
+      const created = createdNote(guard?.created() ?? []);
+      if (created) options.onSandboxWarning?.(created);
+      return { ...exit, ...kept, output: kept.output + note + (created ? `\n[${created}]` : "") };
     });
     return { group, result };
   };

@@ -1,12 +1,16 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
+import type { ChildEnvironment } from "./child-env.js";
+import type { ChildFolder } from "./child-folder.js";
+import { signalGroup, spawnChild } from "./spawn-child.js";
 
 /** A program to start, already wrapped by a sandbox when there is one. */
 export interface ProcessSpec {
   readonly program: string;
   readonly args: readonly string[];
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string>>;
+  readonly folder: ChildFolder;
+  readonly env: ChildEnvironment;
+  readonly extraEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 /** How a process ended. */
@@ -41,15 +45,6 @@ export interface ProcessGroup {
    */
   kill(): Promise<void>;
   readonly exited: Promise<ProcessExit>;
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -93,10 +88,12 @@ export function startProcessGroup(spec: ProcessSpec, options: ProcessGroupOption
     return { pid: undefined, running: false, kill: async () => {}, exited };
   }
   try {
-    child = spawn(spec.program, [...spec.args], {
-      cwd: spec.cwd,
+    child = spawnChild({
+      program: spec.program,
+      args: spec.args,
+      folder: spec.folder,
       env: spec.env,
-      detached: true,
+      ...(spec.extraEnv ? { extraEnv: spec.extraEnv } : {}),
       stdio: ["ignore", "pipe", "pipe"],
     });
   } catch (cause) {

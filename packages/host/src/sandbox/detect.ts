@@ -1,10 +1,11 @@
-import { execFile } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { SandboxBackend } from "./backend.js";
 import { BubblewrapSandbox } from "./bubblewrap.js";
 import type { SandboxProfile } from "./profile.js";
 import { SeatbeltSandbox } from "./seatbelt.js";
+import { childEnvironment } from "../process/child-env.js";
+import { signalGroup, spawnChild } from "../process/spawn-child.js";
 
 /** The outcome of {@link detectSandbox}: a working backend, or why there is none. */
 export type SandboxDetection =
@@ -29,11 +30,29 @@ function platformBackend(platform: NodeJS.Platform): SandboxBackend | string {
   return `no sandbox backend for platform ${platform}`;
 }
 
+/** Runs the trial (PATH only in its environment, in the temporary folder); null when it worked. */
 function runTrial(program: string, args: readonly string[], cwd: string, timeout: number) {
   return new Promise<string | null>((resolve) => {
-    execFile(program, [...args], { cwd, timeout }, (error, _stdout, stderr) => {
-      if (!error) resolve(null);
-      else resolve(stderr.trim() || error.message);
+    const child = spawnChild({
+      program,
+      args,
+      folder: { path: cwd, reason: "engine" },
+      env: childEnvironment({ PATH: process.env.PATH }),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-4000);
+    });
+    const timer = setTimeout(() => signalGroup(child.pid, "SIGKILL"), timeout);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve(error.message);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(null);
+      else resolve(stderr.trim() || `exited with ${signal ?? `code ${code}`}`);
     });
   });
 }

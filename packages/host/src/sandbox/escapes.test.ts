@@ -118,6 +118,24 @@ const escapes: Escape[] = [
     creates: () => repo.path(".z-engine/settings.toml"),
   },
   {
+    name: "repointing a worktree agent's .git file at a planted git folder",
+    prepare: async () => {
+      await mkdir(repo.path(".z-engine/worktrees/a1"), { recursive: true });
+      await writeFile(repo.path(".z-engine/worktrees/a1/.git"), "gitdir: /engine/a1/git\n");
+      // Writable outside for the unprivileged identity too.
+      for (const dir of [".z-engine", ".z-engine/worktrees", ".z-engine/worktrees/a1"])
+        await chmod(repo.path(dir), 0o777);
+      await chmod(repo.path(".z-engine/worktrees/a1/.git"), 0o666);
+    },
+    command: () =>
+      "printf 'gitdir: /planted\\n' > .z-engine/worktrees/a1/.git && grep -q planted .z-engine/worktrees/a1/.git",
+  },
+  {
+    name: "creating a worktree agent's folder (.z-engine/worktrees does not exist yet)",
+    command: () => "mkdir -p .z-engine/worktrees/a1 && echo x > .z-engine/worktrees/a1/.git",
+    creates: () => repo.path(".z-engine/worktrees/a1/.git"),
+  },
+  {
     name: "creating .mcp.json",
     command: () => "echo '{}' > .mcp.json",
     creates: () => repo.path(".mcp.json"),

@@ -47,6 +47,18 @@ describe("buildSandboxProfile", () => {
     expect(profile.network).toBe(false);
   });
 
+  it("keeps the worktree agents' repositories and the project's worktrees read-only", () => {
+    const data = join(dir, "tmp", "data", "worktrees");
+    const profile = buildSandboxProfile({
+      root: join(dir, "project"),
+      homeDir: join(dir, "home"),
+      tmpDir: join(dir, "tmp"),
+      readOnly: [data],
+    });
+    expect(profile.readOnlyInside).toContain(data);
+    expect(profile.readOnlyInside).toContain(join(dir, "project/.z-engine/worktrees"));
+  });
+
   it("adds ~/Library/Caches on macOS and resolves symlinked roots", async () => {
     await symlink(join(dir, "project"), join(dir, "link"));
     const profile = buildSandboxProfile({

@@ -16,6 +16,12 @@ export interface SandboxProfile {
   readonly readOnlyInside: readonly string[];
   /** False cuts the network (Linux: a network namespace of its own, so no localhost either). */
   readonly network: boolean;
+  /**
+   * Folders searched before each command for nested `.git` folders and files (a vendored
+   * repository, a submodule), each then kept read-only like `readOnlyInside`: the root and
+   * the additional directories. See host's README for what holds.
+   */
+  readonly gitScanRoots?: readonly string[];
 }
 
 /** Input for {@link buildSandboxProfile}; the engine maps `[shell.sandbox]` settings onto it. */
@@ -26,6 +32,12 @@ export interface SandboxProfileOptions {
   readonly homeDir: string;
   readonly tmpDir: string;
   readonly allowNetwork?: boolean;
+  /**
+   * More absolute paths that stay read-only even inside a writable folder (the engine's own
+   * data that a command must not change, such as worktree agents' repositories when the
+   * data folder is under the temporary folder).
+   */
+  readonly readOnly?: readonly string[];
   /** Defaults to `process.platform`; decides the macOS-only caches. */
   readonly platform?: NodeJS.Platform;
 }
@@ -54,7 +66,8 @@ function real(path: string): string {
  * Builds the profile: writable are the root, the additional directories, the temporary
  * folder, the tool caches that exist and the extra entries (symlinks resolved, duplicates
  * and missing caches dropped); protected are {@link PROTECTED_PATHS} under the root and each
- * additional directory. Reads the file system (to resolve paths); never throws.
+ * additional directory, the `readOnly` entries, and every nested `.git` found there before
+ * each command (`gitScanRoots`). Reads the file system (to resolve paths); never throws.
  */
 export function buildSandboxProfile(options: SandboxProfileOptions): SandboxProfile {
   const root = real(options.root);
@@ -74,7 +87,11 @@ export function buildSandboxProfile(options: SandboxProfileOptions): SandboxProf
   return {
     root,
     writable: [...new Set(writable)],
-    readOnlyInside: projects.flatMap((dir) => PROTECTED_PATHS.map((path) => join(dir, path))),
+    readOnlyInside: [
+      ...projects.flatMap((dir) => PROTECTED_PATHS.map((path) => join(dir, path))),
+      ...(options.readOnly ?? []).map(real),
+    ],
     network: options.allowNetwork ?? false,
+    gitScanRoots: [...new Set(projects)],
   };
 }

@@ -1,17 +1,15 @@
-import {
-  mkdir,
-  mkdtemp,
-  readFile,
-  readlink,
-  rm,
-  symlink,
-  writeFile,
-  lstat,
-} from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { splitNul } from "../git.js";
-import { type AgentWorktree, type WorktreeOptions, worktreeGit } from "./worktree.js";
+import {
+  checkProjectPath,
+  deleteProjectPath,
+  linkRefusal,
+  readProjectPath,
+  writeProjectPath,
+} from "./project-paths.js";
+import { type AgentWorktree, type WorktreeOptions, agentGit } from "./worktree.js";
 
 /** Why a file could not be merged. */
 export type ConflictKind =
@@ -36,6 +34,13 @@ export interface MergeConflict {
   readonly merged?: string;
 }
 
+/** A path the engine will not write: a link on its way or leading out of the project, a FIFO, ... */
+export interface RefusedPath {
+  /** Relative to the repository's top folder. */
+  readonly path: string;
+  readonly reason: string;
+}
+
 /** The outcome of applying an agent's commit. */
 export type ApplyResult =
   | {
@@ -43,7 +48,11 @@ export type ApplyResult =
       readonly written: readonly string[];
       readonly deleted: readonly string[];
     }
-  | { readonly applied: false; readonly conflicts: readonly MergeConflict[] };
+  | {
+      readonly applied: false;
+      readonly conflicts: readonly MergeConflict[];
+      readonly refused: readonly RefusedPath[];
+    };
 
 interface Change {
   readonly path: string;
@@ -52,13 +61,18 @@ interface Change {
   readonly theirs: Buffer | null;
 }
 
-type Plan = { write: Buffer; mode: string } | { delete: true } | { keep: true } | MergeConflict;
+type Plan =
+  | { write: Buffer; mode: string }
+  | { delete: true }
+  | { keep: true }
+  | MergeConflict
+  | { refused: string };
 
 /** The changed paths between base and commit, with the agent's file mode. */
 async function rawChanges(worktree: AgentWorktree, commit: string, options: WorktreeOptions) {
-  const out = await worktreeGit(
-    worktree.repoRoot,
-    ["diff", "--no-renames", "--raw", "-z", worktree.base, commit],
+  const out = await agentGit(
+    worktree,
+    ["diff", "--no-renames", "--no-ext-diff", "--raw", "-z", worktree.base, commit],
     options,
   );
   const parts = splitNul(out.stdout);
@@ -74,16 +88,15 @@ async function rawChanges(worktree: AgentWorktree, commit: string, options: Work
   return changes;
 }
 
-/** Reads many blobs in one `git cat-file --batch`; a missing one is `null`. */
+/** Reads many blobs in one `git cat-file --batch` of the agent's repository; a missing one is `null`. */
 async function readBlobs(
-  cwd: string,
+  worktree: AgentWorktree,
   names: readonly string[],
   options: WorktreeOptions,
 ): Promise<(Buffer | null)[]> {
   if (names.length === 0) return [];
-  const out = (
-    await worktreeGit(cwd, ["cat-file", "--batch"], { ...options, input: `${names.join("\n")}\n` })
-  ).stdout;
+  const input = `${names.join("\n")}\n`;
+  const out = (await agentGit(worktree, ["cat-file", "--batch"], { ...options, input })).stdout;
   const blobs: (Buffer | null)[] = [];
   let at = 0;
   for (let i = 0; i < names.length; i++) {
@@ -99,17 +112,6 @@ async function readBlobs(
     at += size + 1;
   }
   return blobs;
-}
-
-/** The project's current file (a symlink as its target), or `null` when absent. */
-async function readOurs(path: string): Promise<Buffer | null> {
-  try {
-    const info = await lstat(path);
-    if (info.isSymbolicLink()) return Buffer.from(await readlink(path));
-    return await readFile(path);
-  } catch {
-    return null;
-  }
 }
 
 const isBinary = (b: Buffer | null) => b?.subarray(0, 8000).includes(0) === true;
@@ -146,8 +148,9 @@ function decide(change: Change, ours: Buffer | null): Plan | null {
   return null;
 }
 
-/** `git merge-file` over the three versions; the merged bytes, or a content conflict. */
+/** `git merge-file` (in the agent's repository) over the three versions; the merged bytes, or a content conflict. */
 async function mergeText(
+  worktree: AgentWorktree,
   change: Change,
   ours: Buffer,
   scratch: string,
@@ -162,23 +165,60 @@ async function mergeText(
     writeFile(b, change.base ?? ""),
     writeFile(t, change.theirs ?? ""),
   ]);
-  const out = await worktreeGit(
-    scratch,
+  const out = await agentGit(
+    { gitDir: worktree.gitDir },
     ["merge-file", "-p", "-L", "project", "-L", "base", "-L", "agent", o, b, t],
-    { ...options, okCodes: Array.from({ length: 128 }, (_, i) => i) },
+    { ...options, cwd: scratch, okCodes: Array.from({ length: 128 }, (_, i) => i) },
   );
   if (out.code === 0) return { write: out.stdout, mode: change.mode };
   return conflict(change, ours, "content", out.stdout.toString("utf8"));
 }
 
-async function writeOne(path: string, plan: { write: Buffer; mode: string }): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  if (plan.mode === "120000") {
-    await rm(path, { force: true });
-    await symlink(plan.write.toString("utf8"), path);
-    return;
+/** The plan for one change: refused, or decided against the project's file now. */
+async function planOne(
+  worktree: AgentWorktree,
+  change: Change,
+  scratch: () => Promise<string>,
+  options: WorktreeOptions,
+): Promise<Plan> {
+  if (change.mode === "160000") return { refused: `${change.path} is a submodule entry` };
+  const checked = await checkProjectPath(worktree.repoRoot, change.path);
+  if (!checked.ok) return { refused: checked.reason };
+  if (change.mode === "120000" && change.theirs !== null) {
+    const why = linkRefusal(worktree.repoRoot, change.path, change.theirs.toString("utf8"));
+    if (why) return { refused: why };
   }
-  await writeFile(path, plan.write, { mode: plan.mode === "100755" ? 0o755 : 0o644 });
+  const ours = await readProjectPath(worktree.repoRoot, change.path, checked.target);
+  const plan = decide(change, ours);
+  if (plan !== null) return plan;
+  if (ours === null) return conflict(change, ours, "content");
+  return mergeText(worktree, change, ours, await scratch(), options);
+}
+
+/** Each change with its base blob (none when added) and its agent blob (none when deleted). */
+async function changesOf(
+  worktree: AgentWorktree,
+  commit: string,
+  options: WorktreeOptions,
+): Promise<Change[]> {
+  const raw = await rawChanges(worktree, commit, options);
+  const wanted = raw.flatMap((c) => [
+    c.status === "A" ? null : `${worktree.base}:${c.path}`,
+    c.status === "D" ? null : `${commit}:${c.path}`,
+  ]);
+  const found = await readBlobs(
+    worktree,
+    wanted.filter((n): n is string => n !== null),
+    options,
+  );
+  let next = 0;
+  const take = (name: string | null) => (name === null ? null : (found[next++] ?? null));
+  return raw.map((c, i) => ({
+    path: c.path,
+    mode: c.mode,
+    base: take(wanted[2 * i] ?? null),
+    theirs: take(wanted[2 * i + 1] ?? null),
+  }));
 }
 
 /**
@@ -186,62 +226,46 @@ async function writeOne(path: string, plan: { write: Buffer; mode: string }): Pr
  * (base = the worktree's start, theirs = the agent's commit, ours = the files on disk now,
  * uncommitted changes included). All or nothing: when any file conflicts (both changed the
  * same lines, one side deleted what the other changed, both added different files, or a
- * binary file changed on both sides) nothing is written and each conflict is reported with
- * the three versions. Resolves with the written and deleted absolute paths otherwise. Rejects
- * with a `HostError` (`git_failed`) when git fails, or with a file-system error while writing.
+ * binary file changed on both sides) or is refused (a folder on its way is a symbolic link,
+ * it is a link whose real location leaves the project, a folder or a FIFO, or the agent's
+ * link would lead out), nothing is written and each is reported. Writes never follow a link
+ * (see `project-paths.ts`). Resolves with the written and deleted absolute paths otherwise.
+ * Rejects with a `HostError` (`git_failed`, `worktree_failed` when a path changed between
+ * the check and its write) or a file-system error while writing.
  */
 export async function applyAgentCommit(
   worktree: AgentWorktree,
   commit: string,
   options: WorktreeOptions = {},
 ): Promise<ApplyResult> {
-  const raw = await rawChanges(worktree, commit, options);
-  // One batch read: for each change its base blob (none when added) and its agent blob
-  // (none when deleted).
-  const wanted = raw.flatMap((c) => [
-    c.status === "A" ? null : `${worktree.base}:${c.path}`,
-    c.status === "D" ? null : `${commit}:${c.path}`,
-  ]);
-  const found = await readBlobs(
-    worktree.repoRoot,
-    wanted.filter((n): n is string => n !== null),
-    options,
-  );
-  let next = 0;
-  const take = (name: string | null) => (name === null ? null : (found[next++] ?? null));
-  const changes: Change[] = raw.map((c, i) => ({
-    path: c.path,
-    mode: c.mode,
-    base: take(wanted[2 * i] ?? null),
-    theirs: take(wanted[2 * i + 1] ?? null),
-  }));
+  const changes = await changesOf(worktree, commit, options);
   const plans: [Change, Plan][] = [];
   let scratch: string | undefined;
+  const scratchDir = async () => {
+    scratch ??= await mkdtemp(join(tmpdir(), "z-engine-merge-"));
+    return scratch;
+  };
   try {
     for (const change of changes) {
-      const ours = await readOurs(join(worktree.repoRoot, change.path));
-      let plan = decide(change, ours);
-      if (plan === null && ours !== null) {
-        scratch ??= await mkdtemp(join(tmpdir(), "z-engine-merge-"));
-        plan = await mergeText(change, ours, scratch, options);
-      }
-      plans.push([change, plan ?? conflict(change, ours, "content")]);
+      plans.push([change, await planOne(worktree, change, scratchDir, options)]);
     }
   } finally {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   }
   const conflicts = plans.map(([, p]) => p).filter((p): p is MergeConflict => "kind" in p);
-  if (conflicts.length > 0) return { applied: false, conflicts };
+  const refused = plans.flatMap(([c, p]) =>
+    "refused" in p ? [{ path: c.path, reason: p.refused }] : [],
+  );
+  if (conflicts.length > 0 || refused.length > 0) return { applied: false, conflicts, refused };
   const written: string[] = [];
   const deleted: string[] = [];
   for (const [change, plan] of plans) {
-    const path = join(worktree.repoRoot, change.path);
     if ("write" in plan) {
-      await writeOne(path, plan);
-      written.push(path);
+      await writeProjectPath(worktree.repoRoot, change.path, plan.write, plan.mode);
+      written.push(join(worktree.repoRoot, change.path));
     } else if ("delete" in plan) {
-      await rm(path, { force: true });
-      deleted.push(path);
+      await deleteProjectPath(worktree.repoRoot, change.path);
+      deleted.push(join(worktree.repoRoot, change.path));
     }
   }
   return { applied: true, written, deleted };

@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
-import { readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFixtureRepo, type FixtureRepo } from "@z-engine/testkit";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HostError } from "../errors.js";
 import { applyAgentCommit } from "./apply.js";
 import {
@@ -14,9 +15,17 @@ import {
 
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/nonexistent" };
 const repos: FixtureRepo[] = [];
+let data: string;
+beforeEach(async () => {
+  data = await mkdtemp(join(tmpdir(), "zeng-wt-data-"));
+});
 afterEach(async () => {
   await Promise.all(repos.splice(0).map((r) => r.dispose()));
+  await rm(data, { recursive: true, force: true });
 });
+
+/** The engine's folder for an agent's repository (in the tests' stand-in for the session folder). */
+const gitDirOf = (name: string) => join(data, name, "git");
 
 async function repo(files: Record<string, string | Uint8Array>, git = true): Promise<FixtureRepo> {
   const r = await createFixtureRepo({ files, git });
@@ -37,7 +46,7 @@ async function agentChanges(
   r: FixtureRepo,
   change: (wt: AgentWorktree) => Promise<void>,
 ): Promise<{ wt: AgentWorktree; commit: string }> {
-  const wt = await createAgentWorktree(r.root, "a1", { env });
+  const wt = await createAgentWorktree(r.root, "a1", gitDirOf("a1"), { env });
   await change(wt);
   const summary = await commitAgentWorktree(wt, { env });
   if (summary.commit === null) throw new Error("the agent changed nothing");
@@ -47,7 +56,7 @@ async function agentChanges(
 describe("agent worktrees", () => {
   it("creates a worktree on a new branch, commits and summarises the agent's changes", async () => {
     const r = await repo({ "a.txt": lines(5), "b.txt": "bye\n", "src/c.txt": "c\n" });
-    const wt = await createAgentWorktree(r.root, "a1", { env });
+    const wt = await createAgentWorktree(r.root, "a1", gitDirOf("a1"), { env });
     expect(wt.path).toBe(join(r.root, ".z-engine", "worktrees", "a1"));
     expect(wt.root).toBe(wt.path);
     expect(await readFile(join(wt.path, "a.txt"), "utf8")).toBe(lines(5));
@@ -61,23 +70,30 @@ describe("agent worktrees", () => {
       { path: "b.txt", status: "deleted", added: 0, removed: 1 },
       { path: "new.txt", status: "added", added: 2, removed: 0 },
     ]);
-    expect(await r.git("branch", "--list", "z-engine/agents/a1")).toContain("z-engine/agents/a1");
+    // The branch and commit live in the engine's repository, not the user's.
+    expect(await r.git("--git-dir", wt.gitDir, "branch", "--list")).toContain("z-engine/agents/a1");
+    expect(await r.git("branch", "--list", "z-engine/*")).toBe("");
+    expect(await r.git("cat-file", "-t", summary.commit ?? "").catch(() => "missing")).toBe(
+      "missing",
+    );
     // The project's own status never lists the worktrees folder.
     expect(await r.git("status", "--porcelain")).toBe("");
-    await removeAgentWorktree(wt, { env });
+    // The agent's own git in its worktree reads the engine's repository.
+    expect(await readFile(join(wt.path, ".git"), "utf8")).toBe(`gitdir: ${wt.gitDir}\n`);
+    await removeAgentWorktree(wt);
     expect(existsSync(wt.path)).toBe(false);
-    expect(await r.git("branch", "--list", "z-engine/agents/a1")).toBe("");
+    expect(existsSync(wt.gitDir)).toBe(false);
   });
 
   it("summarises nothing when the agent changed nothing", async () => {
     const r = await repo({ "a.txt": "a\n" });
-    const wt = await createAgentWorktree(r.root, "idle", { env });
+    const wt = await createAgentWorktree(r.root, "idle", gitDirOf("idle"), { env });
     expect(await commitAgentWorktree(wt, { env })).toEqual({ commit: null, files: [] });
   });
 
   it("works in the project's subfolder of a larger repository", async () => {
     const r = await repo({ "pkg/app/a.txt": "a\n", "other.txt": "o\n" });
-    const wt = await createAgentWorktree(r.path("pkg/app"), "sub", { env });
+    const wt = await createAgentWorktree(r.path("pkg/app"), "sub", gitDirOf("sub"), { env });
     expect(wt.root).toBe(join(r.root, "pkg/app/.z-engine/worktrees/sub/pkg/app"));
     await writeFile(join(wt.root, "a.txt"), "A\n");
     const summary = await commitAgentWorktree(wt, { env });
@@ -86,17 +102,26 @@ describe("agent worktrees", () => {
     expect(await r.read("pkg/app/a.txt")).toBe("A\n");
   });
 
+  it("takes the place of the empty mount point a running sandbox leaves for .z-engine/worktrees", async () => {
+    const r = await repo({ "a.txt": "a\n" });
+    await r.write(".z-engine/worktrees", "");
+    const wt = await createAgentWorktree(r.root, "a1", gitDirOf("a1"), { env });
+    expect(await readFile(join(wt.path, "a.txt"), "utf8")).toBe("a\n");
+  });
+
   it("gives a clear error outside git, for a bad name and for a name in use", async () => {
     const plain = await repo({ "a.txt": "a\n" }, false);
-    await expect(createAgentWorktree(plain.root, "a1", { env })).rejects.toMatchObject({
+    await expect(
+      createAgentWorktree(plain.root, "a1", gitDirOf("p1"), { env }),
+    ).rejects.toMatchObject({
       code: "not_git_repository",
     });
     const r = await repo({ "a.txt": "a\n" });
-    await expect(createAgentWorktree(r.root, "../escape", { env })).rejects.toBeInstanceOf(
-      HostError,
-    );
-    await createAgentWorktree(r.root, "a1", { env });
-    await expect(createAgentWorktree(r.root, "a1", { env })).rejects.toMatchObject({
+    await expect(
+      createAgentWorktree(r.root, "../escape", gitDirOf("e"), { env }),
+    ).rejects.toBeInstanceOf(HostError);
+    await createAgentWorktree(r.root, "a1", gitDirOf("a1"), { env });
+    await expect(createAgentWorktree(r.root, "a1", gitDirOf("a1"), { env })).rejects.toMatchObject({
       code: "worktree_failed",
     });
   });

@@ -1,8 +1,15 @@
-import { existsSync } from "node:fs";
-import { mkdir, realpath, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { lstat, mkdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
 import { HostError } from "../errors.js";
 import { type GitOutput, runGit, runGitScript, splitNul } from "../git.js";
+import { findGitRepository } from "../git-repository.js";
+import {
+  agentRepository,
+  checkWorktreeLink,
+  gitLinkText,
+  writeAgentRepository,
+} from "./agent-repository.js";
+import { worktreesFolder, writeNewFile } from "./worktrees-folder.js";
 
 /** Options shared by the worktree functions. */
 export interface WorktreeOptions {
@@ -10,17 +17,19 @@ export interface WorktreeOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** A worktree agent's own checkout. */
+/** A worktree agent's own checkout and the engine's repository behind it. */
 export interface AgentWorktree {
   /** The agent's name in `.z-engine/worktrees/<name>` and in its branch. */
   readonly name: string;
-  /** The repository's top folder (the parent's files are merged into it). */
+  /** The user's repository's top folder (the agent's files are merged into it). */
   readonly repoRoot: string;
-  /** The worktree's top folder. */
+  /** The worktree's top folder: `<project>/.z-engine/worktrees/<name>`. */
   readonly path: string;
   /** Where the agent works: the worktree, or the same subfolder the project is in. */
   readonly root: string;
-  /** The branch the agent's commit goes on, `z-engine/agents/<name>`. */
+  /** The engine's git folder for the agent (in a folder the engine owns, never the project). */
+  readonly gitDir: string;
+  /** The branch the agent's commit goes on in the engine's repository, `z-engine/agents/<name>`. */
   readonly branch: string;
   /** The commit the worktree started from (the project's HEAD then). */
   readonly base: string;
@@ -50,65 +59,114 @@ const IDENTITY = {
   GIT_COMMITTER_EMAIL: "agent@z-engine.invalid",
 };
 
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+/** Names the store and the worktree folders accept. */
+export const WORKTREE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-/** Runs git in `cwd` with the engine's neutral settings and the agent's identity. */
-export function worktreeGit(
-  cwd: string,
+/** Runs git on the agent's repository (explicit `GIT_DIR`, the worktree as work tree when `workTree`). */
+export function agentGit(
+  worktree: Pick<AgentWorktree, "gitDir"> & { readonly path?: string },
   args: readonly string[],
-  options: WorktreeOptions & { input?: string; okCodes?: number[] } = {},
+  options: WorktreeOptions & { input?: string; okCodes?: number[]; cwd?: string } = {},
 ): Promise<GitOutput> {
   return runGit(args, {
-    cwd,
-    git: { ...(options.env ? { env: options.env } : {}), set: IDENTITY },
+    repo: agentRepository(worktree.gitDir, worktree.path),
+    ...(options.env ? { env: options.env } : {}),
+    set: IDENTITY,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     ...(options.input === undefined ? {} : { input: options.input }),
     ...(options.okCodes === undefined ? {} : { okCodes: options.okCodes }),
   });
 }
 
-/** The repository's top folder, the project's path inside it, and HEAD; `null` outside git. */
+/** The user's repository around `projectRoot` (a real path): top, common folder, prefix, HEAD. */
 async function locate(projectRoot: string, options: WorktreeOptions) {
-  const out = await worktreeGit(
-    projectRoot,
-    ["rev-parse", "--show-toplevel", "--show-prefix", "--verify", "-q", "HEAD"],
-    options,
+  const found = findGitRepository(projectRoot, options.env ?? process.env);
+  if (!found) return null;
+  const out = await runGit(
+    ["rev-parse", "--show-object-format", "--verify", "-q", "HEAD^{commit}"],
+    {
+      repo: { kind: "user", folder: projectRoot },
+      ...(options.env ? { env: options.env } : {}),
+    },
   ).catch(() => null);
-  if (!out) return null;
-  const [top, prefix, head] = out.stdout.toString("utf8").split("\n");
-  if (!top || !head) return null;
-  return { top, prefix: (prefix ?? "").replace(/\/$/, ""), head };
+  const [format, head] = (out?.stdout.toString("utf8") ?? "").split("\n");
+  if (!head) return null;
+  const objectFormat = format === "sha256" ? ("sha256" as const) : ("sha1" as const);
+  return { found, prefix: relative(found.workTree, projectRoot), head, objectFormat };
 }
 
+/** Checks out `base` into the new worktree, on the agent's branch, in the agent's repository. */
+const CHECKOUT = `set -e
+git "$@" update-ref "refs/heads/$ZENG_BRANCH" "$ZENG_BASE"
+git "$@" read-tree --reset -u HEAD
+`;
+
 /**
- * Creates `<project>/.z-engine/worktrees/<name>`, a git worktree on the new branch
- * `z-engine/agents/<name>` from the project's HEAD (the parent's uncommitted changes are not
- * in it). The folder gets a `.gitignore` of `*`, so the project's own status never lists it.
- * Rejects with a `HostError`: `not_git_repository` when the project is not in a git
- * repository with a commit, `worktree_failed` for a bad name or one already in use, and
- * `git_failed` when git fails.
+ * Creates `<project>/.z-engine/worktrees/<name>`, a checkout of the project's HEAD (the
+ * parent's uncommitted changes are not in it) on the branch `z-engine/agents/<name>` of a
+ * new repository of the engine's at `gitDir` (which must not exist; keep it out of the
+ * project), whose objects come from the user's repository read-only. No filter, hook or
+ * other program the project's git config names runs. Rejects with a `HostError`:
+ * `not_git_repository` when the project is not in a git repository with a commit,
+ * `worktree_failed` for a bad name, a name in use or a link in the way, and `git_failed`
+ * when git fails.
  */
 export async function createAgentWorktree(
   projectRoot: string,
   name: string,
+  gitDir: string,
   options: WorktreeOptions = {},
 ): Promise<AgentWorktree> {
-  if (!SAFE_NAME.test(name))
+  if (!WORKTREE_NAME.test(name))
     throw new HostError("worktree_failed", `"${name}" cannot name a worktree`);
-  const where = await locate(projectRoot, options);
+  const project = await realpath(projectRoot);
+  const where = await locate(project, options);
   if (!where)
     throw new HostError(
       "not_git_repository",
       `${projectRoot} is not in a git repository with a commit; worktree isolation needs one`,
     );
-  const folder = join(await realpath(projectRoot), ".z-engine", "worktrees");
-  const path = join(folder, name);
-  if (existsSync(path)) throw new HostError("worktree_failed", `worktree ${path} already exists`);
-  await mkdir(folder, { recursive: true });
-  await writeFile(join(folder, ".gitignore"), "*\n");
-  const branch = `z-engine/agents/${name}`;
-  await worktreeGit(where.top, ["worktree", "add", "-q", "-b", branch, path, where.head], options);
-  const root = where.prefix === "" ? path : join(path, where.prefix);
-  return { name, repoRoot: where.top, path, root, branch, base: where.head };
+  if (await lstat(gitDir).catch(() => null))
+    throw new HostError("worktree_failed", `the agent's repository ${gitDir} already exists`);
+  const path = join(await worktreesFolder(project), name);
+  await mkdir(path).catch((error: NodeJS.ErrnoException) => {
+    throw new HostError("worktree_failed", `worktree ${path} already exists`, { cause: error });
+  });
+  const worktree: AgentWorktree = {
+    name,
+    repoRoot: where.found.workTree,
+    path,
+    root: where.prefix === "" ? path : join(path, where.prefix),
+    gitDir,
+    branch: `z-engine/agents/${name}`,
+    base: where.head,
+  };
+  try {
+    await checkOut(worktree, where.found.commonDir, where.objectFormat, options);
+  } catch (error) {
+    // Nothing half made is left behind.
+    await removeAgentWorktree(worktree).catch(() => {});
+    throw error;
+  }
+  return worktree;
+}
+
+/** Makes the agent's repository and checks its base out into the (new, empty) worktree. */
+async function checkOut(
+  worktree: AgentWorktree,
+  projectCommonDir: string,
+  objectFormat: "sha1" | "sha256",
+  options: WorktreeOptions,
+): Promise<void> {
+  const { gitDir, path, branch, base } = worktree;
+  writeAgentRepository({ gitDir, projectCommonDir, objectFormat });
+  await writeFile(join(gitDir, "HEAD"), `ref: refs/heads/${branch}\n`);
+  await runGitScript("check out the agent's worktree", CHECKOUT, {
+    repo: agentRepository(gitDir, path),
+    ...(options.env ? { env: options.env } : {}),
+    set: { ZENG_BRANCH: branch, ZENG_BASE: base },
+  });
+  await writeNewFile(join(path, ".git"), gitLinkText(gitDir), false);
 }
 
 const STATUS: Record<string, WorktreeFileChange["status"]> = {
@@ -118,32 +176,52 @@ const STATUS: Record<string, WorktreeFileChange["status"]> = {
   T: "modified",
 };
 
+const COMMIT = `set -e
+git "$@" add -A
+if git "$@" diff --cached --quiet; then exit 0; fi
+git "$@" commit -q --no-verify -m "agent $ZENG_NAME"
+`;
+
 /**
  * Commits everything the agent changed in its worktree (new, changed and deleted files, as
- * the repository's ignores allow) on its branch and summarises the commit against the base:
- * each file with its status and lines added and removed (renames are a delete and an add).
- * Resolves `{ commit: null, files: [] }` when nothing changed. Rejects with a `HostError`
- * (`git_failed`) when git fails.
+ * the repository's ignores allow) on its branch in the engine's repository and summarises
+ * the commit against the base: each file with its status and lines added and removed
+ * (renames are a delete and an add). Writes the engine's config, attributes and alternates
+ * again first. Resolves `{ commit: null, files: [] }` when nothing changed. Rejects with a
+ * `HostError`: `worktree_tampered` when the worktree's `.git` file no longer names the
+ * engine's repository (or the folder is reached through a link), `git_failed` when git fails.
  */
 export async function commitAgentWorktree(
   worktree: AgentWorktree,
   options: WorktreeOptions = {},
 ): Promise<WorktreeSummary> {
-  // The name is checked against SAFE_NAME, so it needs no quoting beyond the single quotes.
-  const script = `set -e
-git "$@" add -A
-if git "$@" diff --cached --quiet; then exit 0; fi
-git "$@" commit -q --no-verify -m 'agent ${worktree.name}'
-`;
-  await runGitScript("commit the agent's worktree", script, {
-    cwd: worktree.path,
-    git: { ...(options.env ? { env: options.env } : {}), set: IDENTITY },
+  checkWorktreeLink(worktree.path, worktree.gitDir);
+  const common = findGitRepository(worktree.repoRoot, options.env ?? process.env)?.commonDir;
+  if (!common)
+    throw new HostError("not_git_repository", `${worktree.repoRoot} is no repository any more`);
+  writeAgentRepository({
+    gitDir: worktree.gitDir,
+    projectCommonDir: common,
+    objectFormat: await objectFormat(worktree),
   });
-  const head = (await worktreeGit(worktree.path, ["rev-parse", "HEAD"], options)).stdout
+  await runGitScript("commit the agent's worktree", COMMIT, {
+    repo: agentRepository(worktree.gitDir, worktree.path),
+    ...(options.env ? { env: options.env } : {}),
+    set: { ...IDENTITY, ZENG_NAME: worktree.name },
+  });
+  const head = (await agentGit(worktree, ["rev-parse", "HEAD"], options)).stdout
     .toString("utf8")
     .trim();
   if (head === worktree.base) return { commit: null, files: [] };
   return { commit: head, files: await changedFiles(worktree, head, options) };
+}
+
+/** The object format the agent's repository was made with (its config says). */
+async function objectFormat(worktree: AgentWorktree): Promise<"sha1" | "sha256"> {
+  const config = await readFile(join(worktree.gitDir, "config"), "utf8").catch(() => "");
+  return /objectformat\s*=\s*sha256/i.test(config) || worktree.base.length === 64
+    ? "sha256"
+    : "sha1";
 }
 
 /** The files that differ between the worktree's base and `commit`, with line counts. */
@@ -152,10 +230,11 @@ export async function changedFiles(
   commit: string,
   options: WorktreeOptions = {},
 ): Promise<WorktreeFileChange[]> {
+  const diff = ["diff", "--no-renames", "--no-textconv", "--no-ext-diff", "-z"];
   const range = [worktree.base, commit];
   const [status, numstat] = await Promise.all([
-    worktreeGit(worktree.path, ["diff", "--no-renames", "--name-status", "-z", ...range], options),
-    worktreeGit(worktree.path, ["diff", "--no-renames", "--numstat", "-z", ...range], options),
+    agentGit(worktree, [...diff, "--name-status", ...range], options),
+    agentGit(worktree, [...diff, "--numstat", ...range], options),
   ]);
   const counts = new Map<string, [number | null, number | null]>();
   for (const entry of splitNul(numstat.stdout)) {
@@ -175,21 +254,17 @@ export async function changedFiles(
 }
 
 /**
- * Removes the worktree folder and its branch (after its changes were applied, or to discard
- * them). Resolves once both are gone; a worktree already removed is not an error. Rejects
- * with a `HostError` (`git_failed`) when git fails otherwise.
+ * Removes the worktree folder and the engine's repository for it (after its changes were
+ * applied, or to discard them); nothing in the user's repository is touched, no branch of
+ * it deleted. A link where the folder was is removed as a link, never followed. Resolves
+ * once both are gone; either already gone is not an error. Rejects with a file-system error.
  */
-export async function removeAgentWorktree(
-  worktree: AgentWorktree,
-  options: WorktreeOptions = {},
-): Promise<void> {
-  await worktreeGit(worktree.repoRoot, ["worktree", "remove", "--force", worktree.path], {
-    ...options,
-    okCodes: [0, 128],
-  });
-  await worktreeGit(worktree.repoRoot, ["worktree", "prune"], options);
-  await worktreeGit(worktree.repoRoot, ["branch", "-D", "-q", worktree.branch], {
-    ...options,
-    okCodes: [0, 1],
-  });
+export async function removeAgentWorktree(worktree: AgentWorktree): Promise<void> {
+  await rm(worktree.gitDir, { recursive: true, force: true });
+  const parent = dirname(worktree.path);
+  const real = await realpath(parent).catch(() => null);
+  // A folder on the way that became a link would lead the removal elsewhere.
+  if (real !== null && real !== parent)
+    throw new HostError("worktree_tampered", `${parent} is reached through a link; not removed`);
+  await rm(worktree.path, { recursive: true, force: true });
 }

@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import type {
   Diagnostic,
   ProtocolConnection,
   ServerCapabilities,
 } from "vscode-languageserver-protocol/node";
+import type { ChildSpawner, SpawnedChild } from "../child-spawner.js";
 import { LspError } from "./errors.js";
 import { connectTo, loadRpc } from "./rpc.js";
 import type { LspServerSpec } from "./specs.js";
@@ -14,9 +15,10 @@ export interface LspClientOptions {
   readonly spec: LspServerSpec;
   /** The program's absolute path. */
   readonly binary: string;
-  /** The project root: the server's working folder and its one workspace folder. */
+  /** The project root: its one workspace folder (the spawner starts it there). */
   readonly root: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Starts the server (its folder and scrubbed environment are the spawner's). */
+  readonly spawn: ChildSpawner;
   /** Called once when the process ends, unless `stop()` ended it. */
   readonly onCrash: (reason: string) => void;
   /** Longest wait for `initialize` (default 30 s). */
@@ -70,8 +72,12 @@ export class LspClient {
   private readonly exit: Promise<void>;
   private readonly stderrDone: Promise<void>;
 
-  private constructor(options: LspClientOptions, child: ChildProcess) {
+  private constructor(
+    options: LspClientOptions,
+    private readonly spawned: SpawnedChild,
+  ) {
     this.spec = options.spec;
+    const child = spawned.process;
     this.child = child;
     child.stderr?.on("data", (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString("utf8")).slice(-STDERR_KEEP);
@@ -100,22 +106,30 @@ export class LspClient {
    * (`startFailed`, `timeout`) carrying the reason; the process is then stopped.
    */
   static async start(options: LspClientOptions): Promise<LspClient> {
-    const child = spawn(options.binary, [...options.spec.args], {
-      cwd: options.root,
-      env: { ...options.env, ...options.spec.env },
-      stdio: ["pipe", "pipe", "pipe"],
-      // Its own process group, so stopping it also ends the helpers it starts (tsserver).
-      detached: true,
-    });
-    const client = new LspClient(options, child);
-    const spawned = new Promise<void>((resolve, reject) => {
+    // Its own process group (the spawner's contract), so stopping it also ends the helpers
+    // it starts (tsserver).
+    let spawned: SpawnedChild;
+    try {
+      spawned = options.spawn({
+        program: options.binary,
+        args: options.spec.args,
+        ...(options.spec.env ? { env: options.spec.env } : {}),
+      });
+    } catch (error) {
+      throw new LspError("startFailed", `${options.spec.name}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    const child = spawned.process;
+    const client = new LspClient(options, spawned);
+    const started = new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
       child.once("error", (e) =>
         reject(new LspError("startFailed", `${options.spec.name}: ${e.message}`, { cause: e })),
       );
     });
     try {
-      await spawned;
+      await started;
       child.stdin?.on("error", () => {});
       client.connection = await connectTo(child);
       client.listen();
@@ -301,13 +315,7 @@ export class LspClient {
   }
 
   private killGroup(): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
+    this.spawned.signalGroup("SIGKILL");
   }
 
   private live(): ProtocolConnection {

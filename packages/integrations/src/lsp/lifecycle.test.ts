@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { errorsAfterWrite } from "./after-write.js";
 import { LspManager } from "./manager.js";
 import { queryLsp } from "./query.js";
+import { testSpawner } from "../test-support/spawner.js";
 import { bareEnv, project, SERVER_BIN, SLOW_WRAPPER, serverEnv } from "./test-support/fixtures.js";
 
 const signal = new AbortController().signal;
@@ -14,7 +15,13 @@ const cleanups: (() => Promise<void>)[] = [];
 
 async function setUp(options: Partial<ConstructorParameters<typeof LspManager>[0]> = {}) {
   const p = await project(PY);
-  const manager = new LspManager({ root: p.root, env: serverEnv(), ...options });
+  const env = options.env ?? serverEnv();
+  const manager = new LspManager({
+    root: p.root,
+    env,
+    spawn: testSpawner(p.root, env),
+    ...options,
+  });
   cleanups.push(async () => {
     await manager.stopAll();
     await p.cleanup();

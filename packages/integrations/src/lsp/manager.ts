@@ -1,4 +1,5 @@
 import { extname } from "node:path";
+import type { ChildSpawner } from "../child-spawner.js";
 import { findServerBinary } from "./binary.js";
 import { LspClient } from "./client.js";
 import { DocumentSync } from "./documents.js";
@@ -14,8 +15,10 @@ import {
 export interface LspManagerOptions {
   /** The project root (real absolute path): servers run there. */
   readonly root: string;
-  /** The environment servers get, and whose PATH finds them. */
+  /** The environment whose PATH finds the servers. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Starts a server: the caller chose its folder (the project) and scrubbed environment. */
+  readonly spawn: ChildSpawner;
   /** `[lsp.servers]`: configured servers, tried before the built-ins. */
   readonly servers?: Readonly<Record<string, ConfiguredLspServer>>;
   /** Restarts allowed after crashes (default 3). */
@@ -166,7 +169,7 @@ export class LspManager {
         spec: route.spec,
         binary: route.binary,
         root: this.options.root,
-        env: this.options.env,
+        spawn: this.options.spawn,
         onCrash: (reason) => this.crashed(name, reason),
         ...(this.options.initializeTimeoutMs !== undefined
           ? { initializeTimeoutMs: this.options.initializeTimeoutMs }

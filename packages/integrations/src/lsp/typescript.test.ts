@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorsAfterWrite } from "./after-write.js";
 import { LspManager } from "./manager.js";
 import { queryLsp } from "./query.js";
+import { testSpawner } from "../test-support/spawner.js";
 import { groupMembers, project, serverEnv, TS_FILES } from "./test-support/fixtures.js";
 
 // Against the real typescript-language-server 5.3.0 with typescript 5.9.3.
@@ -14,7 +15,11 @@ describe("typescript-language-server", () => {
 
   beforeAll(async () => {
     p = await project(TS_FILES);
-    manager = new LspManager({ root: p.root, env: serverEnv() });
+    manager = new LspManager({
+      root: p.root,
+      env: serverEnv(),
+      spawn: testSpawner(p.root, serverEnv()),
+    });
   });
   afterAll(async () => {
     await manager.stopAll();

@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { ChildSpawner } from "../child-spawner.js";
 import { cleanServerText } from "./clean-text.js";
 import type { ExpandEnv } from "./expand.js";
 import { failureText, mcpErrorIn } from "./failure-text.js";
@@ -29,10 +30,10 @@ const TERMINATE_WAIT_MS = 2000;
 /** What an {@link McpConnection} is built from. */
 export interface McpConnectionOptions {
   readonly spec: McpServerSpec;
-  /** For `${VAR}` expansion and a stdio child's environment (never `process.env` implicitly). */
+  /** For `${VAR}` expansion (never `process.env` implicitly). */
   readonly env: ExpandEnv;
-  /** A stdio child's working folder (the project). */
-  readonly cwd: string;
+  /** Starts a stdio server (its folder and scrubbed environment are the spawner's). */
+  readonly spawn: ChildSpawner;
   /** Called after each change of state or of the tool list. Must not throw. */
   readonly onChange?: () => void;
   readonly clock?: () => number;
@@ -144,7 +145,7 @@ export class McpConnection extends ServerRequests {
         {
           spec: this.options.spec,
           env: this.options.env,
-          cwd: this.options.cwd,
+          spawn: this.options.spawn,
           hooks: this.countedHooks(),
           auth: this.options.auth,
           clock: this.options.clock ?? Date.now,

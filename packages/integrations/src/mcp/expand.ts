@@ -41,3 +41,30 @@ export function expandMap(
   }
   return out;
 }
+
+/** The text with some `${VAR}` references taken out, and the names taken. */
+export interface Withheld {
+  readonly text: string;
+  readonly removed: readonly string[];
+}
+
+/**
+ * Replaces every `${VAR}` and `${VAR:-default}` whose name `withhold` picks with the empty
+ * string (the default is not used either), before expansion: the engine does this for the
+ * model providers' keys in entries a project defined, so a project's `.mcp.json` can never
+ * send the key to a program, URL or header of its choosing. Never throws.
+ */
+export function withoutVariables(text: string, withhold: (name: string) => boolean): Withheld {
+  const removed: string[] = [];
+  const out = text.replace(PATTERN, (whole, name: string) => {
+    if (!withhold(name)) return whole;
+    removed.push(name);
+    return "";
+  });
+  return { text: out, removed };
+}
+
+/** The names of the `${VAR}` references in `text`, in order, without repeats. */
+export function referencedVariables(text: string): string[] {
+  return [...new Set([...text.matchAll(PATTERN)].map((m) => m[1] as string))];
+}

@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { ChildSpawner } from "../child-spawner.js";
 import type { ExpandEnv } from "./expand.js";
 import type { McpLoginOptions } from "./oauth/login-session.js";
 import { interactive, MAX_AUTHORIZATIONS } from "./oauth/login-session.js";
@@ -20,7 +21,8 @@ export interface McpAuthOptions {
 export interface OpenContext {
   readonly spec: McpServerSpec;
   readonly env: ExpandEnv;
-  readonly cwd: string;
+  /** Starts a stdio server (its folder and scrubbed environment are the spawner's). */
+  readonly spawn: ChildSpawner;
   readonly hooks: McpClientHooks;
   readonly auth: McpAuthOptions | undefined;
   readonly clock: () => number;
@@ -92,7 +94,7 @@ function providerFor(
  */
 export async function openClient(ctx: OpenContext, sdk: Sdk): Promise<OpenedClient> {
   if (ctx.spec.type === "stdio") {
-    const opened = await openTransport(ctx.spec, ctx.env, ctx.cwd);
+    const opened = await openTransport(ctx.spec, ctx.env, ctx.spawn);
     return { client: sdk.newClient(ctx.hooks), opened, provider: undefined };
   }
   const remote = expandRemote(ctx.spec, ctx.env);

@@ -1,3 +1,4 @@
+import type { ChildSpawner } from "../child-spawner.js";
 import { type ExpandEnv, expandMap, expandVars } from "./expand.js";
 import { missingError, type OpenedTransport } from "./opened-transport.js";
 import type { McpServerSpec } from "./types.js";
@@ -13,7 +14,7 @@ function expandList(list: readonly string[] | undefined, env: ExpandEnv, missing
 async function stdioTransport(
   spec: McpServerSpec,
   env: ExpandEnv,
-  cwd: string,
+  spawn: ChildSpawner,
 ): Promise<OpenedTransport> {
   const missing: string[] = [];
   const command = expandVars(spec.command ?? "", env);
@@ -21,20 +22,21 @@ async function stdioTransport(
   const args = expandList(spec.args, env, missing);
   const own = expandMap(spec.env, env, missing) ?? {};
   if (missing.length > 0) throw missingError(missing);
-  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-  const base: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) base[k] = v;
-  const transport = new StdioClientTransport({
-    command: command.text,
-    args,
-    env: { ...base, ...own },
-    cwd,
-    stderr: "pipe",
-  });
+  const [{ ChildStdioTransport }, stdio] = await Promise.all([
+    import("./stdio-child.js"),
+    import("@modelcontextprotocol/sdk/shared/stdio.js"),
+  ]);
   let tail = "";
-  transport.stderr?.on("data", (chunk: Buffer) => {
-    tail = (tail + chunk.toString("utf8")).slice(-2000);
-  });
+  // The spawner starts the child from the scrubbed environment, in the folder it chose, in
+  // a process group of its own; `own` (the entry's `env`) is set over it.
+  const transport = new ChildStdioTransport(
+    spawn,
+    { program: command.text, args, env: own },
+    (chunk) => {
+      tail = (tail + chunk.toString("utf8")).slice(-2000);
+    },
+    stdio,
+  );
   return {
     transport,
     pid: () => transport.pid,
@@ -44,14 +46,15 @@ async function stdioTransport(
 
 /**
  * Builds the SDK transport for a stdio spec, expanding `${VAR}` and `${VAR:-default}` in the
- * command, args and env from `env`. The child gets `env` plus its own variables, and runs in
- * `cwd`. Rejects with {@link McpConfigError} for an unset variable; loads the SDK's transport
+ * command, args and env from `env`. The child is started by `spawn` (the caller's: its
+ * folder and scrubbed environment) with its own variables over it, in a process group of its
+ * own. Rejects with {@link McpConfigError} for an unset variable; loads the SDK's transport
  * module only here (lazily). Remote specs: `remote-transport.ts`.
  */
 export function openTransport(
   spec: McpServerSpec,
   env: ExpandEnv,
-  cwd: string,
+  spawn: ChildSpawner,
 ): Promise<OpenedTransport> {
-  return stdioTransport(spec, env, cwd);
+  return stdioTransport(spec, env, spawn);
 }

@@ -4,9 +4,9 @@ import type {
   StopReason as WireStopReason,
   Usage as WireUsage,
 } from "@anthropic-ai/sdk/resources/messages";
-import type { ModelEvent, StopReason, TokenUsage, ToolCallId } from "@z-engine/protocol";
+import type { ModelEvent, StopReason, TokenUsage } from "@z-engine/protocol";
 import type { StreamDecoder } from "../sdk-stream.js";
-import { toolCallEvent } from "../tool-input.js";
+import { ToolCallIds, toolCallEvent } from "../tool-input.js";
 
 const STOP: Record<WireStopReason, StopReason> = {
   end_turn: "endTurn",
@@ -32,6 +32,7 @@ type OpenBlock =
  */
 export class AnthropicDecoder implements StreamDecoder<RawMessageStreamEvent> {
   private readonly blocks = new Map<number, OpenBlock>();
+  private readonly ids = new ToolCallIds();
   private usage: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   private reason: StopReason = "other";
   private model: string | undefined;
@@ -68,7 +69,13 @@ export class AnthropicDecoder implements StreamDecoder<RawMessageStreamEvent> {
         },
       ];
     }
-    return [{ type: "stop", reason: this.reason, ...(this.model ? { model: this.model } : {}) }];
+    // A tool block the output limit left open (no content_block_stop) still comes out, with
+    // its incomplete input, so the engine answers it instead of losing it.
+    const open = [...this.blocks.keys()].sort((a, b) => a - b).flatMap((i) => this.stop(i));
+    return [
+      ...open,
+      { type: "stop", reason: this.reason, ...(this.model ? { model: this.model } : {}) },
+    ];
   }
 
   private addUsage(u: Partial<WireUsage> | MessageDeltaUsage): ModelEvent {
@@ -142,7 +149,7 @@ export class AnthropicDecoder implements StreamDecoder<RawMessageStreamEvent> {
         open.json === "" && open.startInput !== undefined
           ? JSON.stringify(open.startInput)
           : open.json;
-      return [toolCallEvent(open.id as ToolCallId, open.name, raw)];
+      return [toolCallEvent(this.ids.unique(open.id), open.name, raw)];
     }
     return [];
   }

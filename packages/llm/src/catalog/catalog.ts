@@ -165,9 +165,10 @@ export class ModelCatalog {
   private async writeCache(source: string, data: unknown): Promise<void> {
     const path = this.cachePath();
     if (!path || this.fetched === undefined) return;
-    await mkdir(this.options.dataDir!, { recursive: true });
+    await mkdir(this.options.dataDir!, { recursive: true, mode: 0o700 });
     const temp = `${path}.${process.pid}.tmp`;
-    await writeFile(temp, JSON.stringify({ v: 2, fetchedAt: this.fetched, source, data }));
+    const text = JSON.stringify({ v: 2, fetchedAt: this.fetched, source, data });
+    await writeFile(temp, text, { mode: 0o600 });
     await rename(temp, path);
   }
 

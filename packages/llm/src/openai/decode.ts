@@ -1,12 +1,7 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
-import {
-  type ModelEvent,
-  newToolCallId,
-  type StopReason,
-  type ToolCallId,
-} from "@z-engine/protocol";
+import type { ModelEvent, StopReason } from "@z-engine/protocol";
 import type { StreamDecoder } from "../sdk-stream.js";
-import { toolCallEvent } from "../tool-input.js";
+import { ToolCallIds, toolCallEvent } from "../tool-input.js";
 
 const FINISH: Record<string, StopReason> = {
   stop: "endTurn",
@@ -37,6 +32,7 @@ type WireCall = NonNullable<ChatCompletionChunk.Choice.Delta["tool_calls"]>[numb
  */
 export class OpenAiDecoder implements StreamDecoder<ChatCompletionChunk> {
   private readonly calls = new Map<number, PendingCall>();
+  private readonly ids = new ToolCallIds();
   private thinking = false;
   private reason: StopReason | undefined;
   private model: string | undefined;
@@ -103,10 +99,12 @@ export class OpenAiDecoder implements StreamDecoder<ChatCompletionChunk> {
     const order = [...this.calls.keys()].sort((a, b) => a - b);
     for (const index of order) {
       const call = this.calls.get(index)!;
-      out.push(toolCallEvent((call.id ?? newToolCallId()) as ToolCallId, call.name, call.args));
+      out.push(toolCallEvent(this.ids.unique(call.id), call.name, call.args));
     }
-    // Some servers say "stop" after tool calls; the calls decide.
-    this.reason = this.calls.size > 0 ? "toolUse" : (FINISH[finish] ?? "other");
+    // Some servers say "stop" after tool calls; the calls decide. A "length" finish stays
+    // maxTokens: the last call may be cut off (the engine tells the model so).
+    const reason = FINISH[finish] ?? "other";
+    this.reason = this.calls.size > 0 && reason !== "maxTokens" ? "toolUse" : reason;
     this.calls.clear();
   }
 }

@@ -49,6 +49,13 @@ class AnthropicSseBuilder {
     this.emit("content_block_delta", { index: this.index, delta });
   }
 
+  /** A content block of a type this wire version does not define, with a delta of its own. */
+  unknownBlock(): void {
+    this.start(null, { type: "future_block", payload: { note: "not yet defined" } });
+    this.delta({ type: "future_delta", payload: "more" });
+    this.emit("content_block_stop", { index: this.index });
+  }
+
   push(e: ModelEvent): void {
     switch (e.type) {
       case "textDelta":
@@ -110,6 +117,7 @@ export function anthropicSse(
     },
   });
   b.out.push({ event: "ping", data: '{"type":"ping"}' });
+  if (wire.unknownBlocks) b.unknownBlock();
   for (const e of events) {
     if (e.type === "error") {
       const { type } = statusForKind(e.error.kind, "anthropic");

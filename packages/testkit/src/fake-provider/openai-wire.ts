@@ -93,6 +93,7 @@ export function openAiSse(
   const b = new OpenAiSseBuilder(model, wire);
   const reasoning = wire.reasoningField ?? "reasoning_content";
   b.chunk({ role: "assistant", content: "" });
+  if (wire.unknownBlocks) b.chunk({ future_field: { note: "not yet defined" } });
   let calls: ToolCallEvent[] = [];
   const flush = () => {
     if (calls.length > 0) b.toolCalls(calls);

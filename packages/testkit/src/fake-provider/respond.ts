@@ -68,6 +68,39 @@ function sseHead(res: ServerResponse): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 }
 
+/** Sends `events`, then destroys the connection once they have reached the client. */
+async function dropAfter(res: ServerResponse, events: SseEvent[]): Promise<void> {
+  sseHead(res);
+  await writeSse(res, events, {}, 0);
+  // Let the bytes reach the client before the connection goes.
+  await new Promise<void>((resolve) => res.write("", () => resolve()));
+  res.socket?.destroy();
+}
+
+/** The index of the first wire event carrying a fragment of a tool call's input (the last one when none does). */
+function firstToolInput(events: readonly SseEvent[]): number {
+  const i = events.findIndex(
+    (e) =>
+      e.data.includes('"input_json_delta"') ||
+      (e.data.includes('"tool_calls"') && /"arguments":"[^"]/.test(e.data)),
+  );
+  return i === -1 ? events.length - 1 : i;
+}
+
+/** False for the wire events that end a response. */
+function notStop(e: SseEvent): boolean {
+  if (e.event === "message_delta" || e.event === "message_stop" || e.data === "[DONE]")
+    return false;
+  return !/"finish_reason":"|"usage":\{"prompt_tokens"/.test(e.data);
+}
+
+/** Heartbeats every `intervalMs` until the client leaves (or the server closes). */
+async function heartbeats(res: ServerResponse, format: WireFormat, intervalMs: number) {
+  const beat =
+    format === "anthropic" ? 'event: ping\ndata: {"type":"ping"}\n\n' : ": keep-alive\n\n";
+  while (!res.destroyed && (await wait(intervalMs, res))) res.write(beat);
+}
+
 async function playFault(
   res: ServerResponse,
   req: FakeProviderRequest,
@@ -98,11 +131,16 @@ async function playFault(
   } else if ("drop" in fault && fault.drop === "beforeFirstByte") {
     res.socket?.destroy();
   } else if ("drop" in fault) {
+    const upTo =
+      fault.drop === "inToolInput" ? firstToolInput(events) + 1 : (fault.afterEvents ?? 1);
+    await dropAfter(res, events.slice(0, upTo));
+  } else if ("endWithoutStop" in fault) {
+    sseHead(res);
+    if (await writeSse(res, events.filter(notStop), {}, 0)) res.end();
+  } else if ("heartbeats" in fault) {
     sseHead(res);
     await writeSse(res, events.slice(0, fault.afterEvents ?? 1), {}, 0);
-    // Let the bytes reach the client before the connection goes.
-    await new Promise<void>((resolve) => res.write("", () => resolve()));
-    res.socket?.destroy();
+    await heartbeats(res, req.format, fault.intervalMs ?? 20);
   } else if ("stall" in fault) {
     sseHead(res);
     await writeSse(res, events.slice(0, fault.afterEvents ?? 1), {}, 0);

@@ -114,3 +114,116 @@ describe("startFakeProvider", () => {
     await server.close();
   });
 });
+
+describe("startFakeProvider's faults", () => {
+  const stream = (
+    server: { url: string; openaiBaseUrl: string },
+    format: "anthropic" | "openai",
+  ) =>
+    format === "anthropic"
+      ? post(`${server.url}/v1/messages`, { stream: true, model: "c" })
+      : post(`${server.openaiBaseUrl}/chat/completions`, { stream: true, model: "g" });
+
+  /** The body as far as it arrives, and whether the connection broke. */
+  async function body(res: Response): Promise<{ text: string; broke: boolean }> {
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return { text, broke: false };
+        text += decoder.decode(value, { stream: true });
+      }
+    } catch {
+      return { text, broke: true };
+    }
+  }
+
+  const call = () =>
+    reply.of(part.text("hi"), part.toolCall("Write", { file_path: "/a", content: "x".repeat(40) }));
+
+  it.each(["anthropic", "openai"] as const)(
+    "%s: drop inToolInput breaks the connection after the first input fragment",
+    async (format) => {
+      const server = await startFakeProvider({
+        script: [{ ...call(), fault: { drop: "inToolInput" } }],
+      });
+      const { text, broke } = await body(await stream(server, format));
+      expect(broke).toBe(true);
+      expect(text).toContain("hi");
+      const fragments =
+        format === "anthropic"
+          ? text.split('"input_json_delta"').length - 1
+          : (text.match(/"arguments":"[^"]/g) ?? []).length;
+      expect(fragments).toBe(1);
+      await server.close();
+    },
+  );
+
+  it.each(["anthropic", "openai"] as const)(
+    "%s: endWithoutStop ends cleanly without the stop event",
+    async (format) => {
+      const server = await startFakeProvider({
+        script: [{ ...call(), fault: { endWithoutStop: true } }],
+      });
+      const { text, broke } = await body(await stream(server, format));
+      expect(broke).toBe(false);
+      expect(text).toContain("hi");
+      expect(text).not.toMatch(/message_stop|message_delta|\[DONE\]|"finish_reason":"/);
+      await server.close();
+    },
+  );
+
+  it.each(["anthropic", "openai"] as const)(
+    "%s: heartbeats keep coming and nothing else",
+    async (format) => {
+      const server = await startFakeProvider({
+        script: [{ ...reply.text("never"), fault: { heartbeats: true, intervalMs: 5 } }],
+      });
+      const res = await stream(server, format);
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
+      let text = "";
+      const beat = format === "anthropic" ? /event: ping/g : /: keep-alive/g;
+      while ((text.match(beat) ?? []).length < (format === "anthropic" ? 4 : 3)) {
+        const { value } = await reader.read();
+        text += decoder.decode(value, { stream: true });
+      }
+      await reader.cancel();
+      expect(text).not.toContain("never");
+      await server.close();
+    },
+  );
+
+  it.each(["anthropic", "openai"] as const)(
+    "%s: unknownBlocks sends content of a type the wire does not define, then the rest",
+    async (format) => {
+      const server = await startFakeProvider({
+        script: [{ ...reply.text("hi"), wire: { unknownBlocks: true } }],
+      });
+      const { text } = await body(await stream(server, format));
+      expect(text).toContain(format === "anthropic" ? '"type":"future_block"' : '"future_field"');
+      expect(text).toContain("hi");
+      await server.close();
+    },
+  );
+});
+
+describe("startFakeProvider's respond", () => {
+  it("answers what the script does not take, from the request", async () => {
+    const server = await startFakeProvider({
+      script: [reply.text("scripted")],
+      respond: (r) => (r.model === "known" ? reply.text(`answer for ${r.model}`) : undefined),
+    });
+    const ask = async (model: string) =>
+      (await post(`${server.url}/v1/messages`, { model, messages: [] })).json() as Promise<{
+        content?: Array<{ text: string }>;
+      }>;
+    expect((await ask("known")).content?.[0]?.text).toBe("scripted");
+    expect((await ask("known")).content?.[0]?.text).toBe("answer for known");
+    const res = await post(`${server.url}/v1/messages`, { model: "other", messages: [] });
+    expect(res.status).toBe(400);
+    await server.close();
+  });
+});

@@ -1,6 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ScriptResponse, takeResponse, type WireOptions } from "../model-script.js";
+import {
+  type ScriptReply,
+  type ScriptResponse,
+  takeResponse,
+  type WireOptions,
+} from "../model-script.js";
 import type { FakeProviderRequest, WireFormat } from "./request.js";
 import { play, sendError } from "./respond.js";
 
@@ -14,6 +19,12 @@ export interface FakeProviderOptions {
   wire?: WireOptions;
   /** When set, a request that does not carry this key gets a 401 (and uses no response). */
   apiKey?: string;
+  /**
+   * Answers a request that no scripted response takes (the script runs out, or none matches):
+   * a model that decides from what it is sent, for harnesses whose runs take an unknown number
+   * of requests. Undefined falls through to the 400 of an exhausted script.
+   */
+  respond?: (request: FakeProviderRequest) => ScriptReply | undefined;
 }
 
 /** A running fake provider. */
@@ -132,7 +143,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       );
     }
     const index = takeResponse(script, used, recorded);
-    const response = script[index];
+    const response = script[index] ?? options.respond?.(recorded);
     if (!response) {
       const message = `fake provider: no scripted response left for request #${requests.length} (${format}, model ${recorded.model})`;
       return sendError(res, format, 400, "invalid_request_error", message);

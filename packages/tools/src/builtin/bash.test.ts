@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type JobId, type JobInfo, newJobId } from "@z-engine/protocol";
-import type { BackgroundProcess } from "@z-engine/host";
+import { type BackgroundProcess, createShell, type Shell } from "@z-engine/host";
 import { waitForProcessExit } from "@z-engine/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JobPort } from "../ports.js";
@@ -37,6 +37,21 @@ describe("Bash", () => {
       cwd: dir,
       exitCode: 0,
     });
+  });
+
+  it("tells the shell which tool call runs the command (a host's terminal shows it there)", async () => {
+    const real = createShell({ baseEnv: { PATH: process.env.PATH } });
+    const seen: Array<string | undefined> = [];
+    const shell: Shell = {
+      run: (request) => {
+        seen.push(request.toolCallId);
+        return real.run(request);
+      },
+      spawnBackground: (request) => real.spawnBackground(request),
+    };
+    const out = await runTool(bashTool, { command: "echo hi" }, testCtx({ root: dir, shell }));
+    expect(textOf(out).trim()).toBe("hi");
+    expect(seen).toEqual(["call_test"]);
   });
 
   it("reports a failing exit code as an error result", async () => {

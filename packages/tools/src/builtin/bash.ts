@@ -59,6 +59,7 @@ async function run(input: BashInput, ctx: ToolCtx): Promise<ToolOutput> {
     onOutput: ctx.onProgress,
     artifacts: ctx.artifacts,
     maxOutputChars: ctx.limits.maxOutputChars,
+    toolCallId: ctx.callId,
     ...(ctx.env ? { env: ctx.env } : {}),
   });
   const notes: string[] = [];

@@ -3,7 +3,8 @@ import { dirname } from "node:path";
 import type { ToolDisplay } from "@z-engine/protocol";
 import type { ToolCtx } from "../ctx.js";
 import { changeDiff } from "../diff.js";
-import { stampOf } from "../file-tracker.js";
+import { type FileStamp, stampOf } from "../file-tracker.js";
+import { editorRaw, editorStamp, type EditorFiles, readThroughEditor } from "../editor-files.js";
 import { displayPath, titlePath } from "../paths.js";
 import { fileTarget } from "../file-target.js";
 import { callTarget, planTarget } from "../planned-target.js";
@@ -37,21 +38,25 @@ export type Transform = (
   | { readonly ok: true; readonly change: TextChange }
   | { readonly ok: false; readonly error: string };
 
+/** A file loaded for editing: its text (null when missing), and its editor stamp when an editor held it. */
+export type LoadedFile =
+  | { ok: true; file: CurrentFile | null; editorStamp?: FileStamp }
+  | { ok: false; error: string };
+
 /**
  * Loads a file for editing; an error when it is a folder, a FIFO, a device or another
  * non-regular file (never opened: see `openRegular`), binary or too large; null when missing.
- * Aborting `ctx.signal` stops the read (an error then).
+ * With the host's editor (`ctx.ports.editor`), the text is the editor's (an unsaved buffer
+ * included), after the same checks on disk. Aborting `ctx.signal` stops the read (an error then).
  */
-export async function loadForEdit(
-  path: string,
-  ctx: ToolCtx,
-): Promise<{ ok: true; file: CurrentFile | null } | { ok: false; error: string }> {
+export async function loadForEdit(path: string, ctx: ToolCtx): Promise<LoadedFile> {
   const opened = await openRegular(path, "read");
   if (!opened.ok)
     return opened.reason === "missing"
       ? { ok: true, file: null }
       : { ok: false, error: opened.reason === "folder" ? `${path} is a directory.` : opened.error };
   const { handle, info } = opened;
+  const fromEditor = ctx.ports.editor?.readTextFile;
   try {
     if (info.size > ctx.limits.maxFileBytes) {
       return {
@@ -59,6 +64,7 @@ export async function loadForEdit(
         error: `${path} is ${info.size} bytes, over the ${ctx.limits.maxFileBytes}-byte limit for editing.`,
       };
     }
+    if (fromEditor) return await loadFromEditor(path, fromEditor, ctx);
     const bytes = await readAllOrCancel(handle, ctx.signal);
     if (!bytes) return { ok: false, error: "Cancelled before writing; the file is unchanged." };
     if (looksBinary(bytes))
@@ -67,6 +73,18 @@ export async function loadForEdit(
   } finally {
     await handle.close();
   }
+}
+
+async function loadFromEditor(
+  path: string,
+  read: NonNullable<EditorFiles["readTextFile"]>,
+  ctx: ToolCtx,
+): Promise<LoadedFile> {
+  const got = await readThroughEditor(read, path, ctx.signal);
+  if (!got.ok) return got;
+  if (looksBinary(got.text.file.bytes))
+    return { ok: false, error: `${path} is a binary file; it cannot be edited as text.` };
+  return { ok: true, file: got.text.file, editorStamp: got.text.stamp };
 }
 
 /** The diff display of a change, built from the lines around it. */
@@ -116,6 +134,40 @@ async function writeResult(
 }
 
 /**
+ * Writes the new text of a file the editor held: through the editor when it writes, else the
+ * whole file on disk (its bytes on disk may differ from the editor's text, so no splice). The
+ * stamp is the new text's digest; an editor's refusal is a reason. Rejects on an I/O error.
+ */
+async function writeForEditor(
+  path: string,
+  file: CurrentFile | null,
+  change: TextChange,
+  ctx: ToolCtx,
+): Promise<SpliceWrite> {
+  const format = file?.format ?? NEW_FILE_FORMAT;
+  const raw = editorRaw(changedText(file?.text ?? "", change), format);
+  if (!file) await mkdir(dirname(path), { recursive: true });
+  const write = ctx.ports.editor?.writeTextFile;
+  if (write) {
+    try {
+      await write(path, raw, ctx.signal);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { ok: false, reason: `The editor could not write ${path}: ${reason}` };
+    }
+  } else {
+    const bytes = encodeText(changedText(file?.text ?? "", change), format);
+    const written = file
+      ? await writeSplice(path, { offset: 0, chunks: [bytes], length: bytes.length }, () => ({
+          ok: true,
+        }))
+      : await writeNewFile(path, bytes);
+    if (!written.ok) return written;
+  }
+  return { ok: true, stamp: editorStamp(raw) };
+}
+
+/**
  * Applies a change under the path's lock: refuses when an existing file was not read or
  * changed since (read-before-edit), writes the new text in the file's own encoding and line
  * endings (new files: UTF-8, LF, parent folders created), then refreshes the tracker.
@@ -131,7 +183,8 @@ export async function applyChange(
     const loaded = await loadForEdit(path, ctx);
     if (!loaded.ok) return errorOutput(loaded.error);
     if (loaded.file) {
-      const check = ctx.files.checkEditable(path, await stampOf(path));
+      const now = loaded.editorStamp ?? (await stampOf(path));
+      const check = ctx.files.checkEditable(path, now);
       if (!check.ok) return errorOutput(check.reason);
     }
     const result = transform(loaded.file);
@@ -139,7 +192,9 @@ export async function applyChange(
     if (ctx.signal.aborted) return errorOutput("Cancelled before writing; the file is unchanged.");
     const before = loaded.file?.text ?? "";
     const change = narrowChange(before, result.change);
-    const written = await writeResult(path, loaded.file, change, ctx);
+    const written = ctx.ports.editor?.readTextFile
+      ? await writeForEditor(path, loaded.file, change, ctx)
+      : await writeResult(path, loaded.file, change, ctx);
     if (!written.ok) return errorOutput(written.reason);
     ctx.files.record(path, written.stamp);
     const display = diffDisplay(path, before, change, ctx);

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
 import { spillIfLong } from "../output-spill.js";
-import { planTarget } from "../planned-target.js";
+import { planRead } from "../planned-target.js";
 import { formatGrep } from "../search/grep-format.js";
 import { grepWithJs } from "../search/grep-js.js";
 import { type GrepQuery, rejectUnsupported } from "../search/grep-query.js";
 import { grepWithRipgrep } from "../search/grep-rg.js";
 import { findRipgrep } from "../search/ripgrep.js";
+import { hardLinkNote, withoutHardLinked } from "../search/hard-links.js";
 import { leftOutNote, searchRoot, withoutDenied } from "../search/search-root.js";
 import { defineTool, lazySchema } from "../tool.js";
 import { builtinInputJsonSchema } from "./input-json-schemas.js";
@@ -78,7 +79,9 @@ async function grep(input: GrepInput, ctx: ToolCtx): Promise<ToolOutput> {
     ? await grepWithRipgrep(rg, query, ctx.signal)
     : await grepWithJs(query, ctx.signal);
   if (!result.ok) return errorOutput(result.error);
-  const { kept, left } = withoutDenied(result.files, (file) => file.path, ctx);
+  const allowed = withoutDenied(result.files, (file) => file.path, ctx);
+  const { kept, left: linked } = await withoutHardLinked(allowed.kept, (file) => file.path, ctx);
+  const left = allowed.left;
   const text = formatGrep([...kept], query, {
     offset: input.offset ?? 0,
     headLimit: input.head_limit,
@@ -86,7 +89,7 @@ async function grep(input: GrepInput, ctx: ToolCtx): Promise<ToolOutput> {
     maxLineChars: ctx.limits.maxLineChars,
   });
   const spilled = await spillIfLong(
-    text + leftOutNote(left),
+    text + leftOutNote(left) + hardLinkNote(linked),
     "grep-output.txt",
     ctx.limits.maxOutputChars,
     ctx.artifacts,
@@ -104,9 +107,7 @@ export const grepTool = defineTool({
   inputSchema: GrepInput,
   inputJsonSchema: builtinInputJsonSchema("Grep"),
   isReadOnly: () => true,
-  action: async (input, ctx) => [
-    { kind: "read", paths: await planTarget(input.path ?? ".", ctx, "read") },
-  ],
+  action: async (input, ctx) => [await planRead(input.path ?? ".", ctx)],
   title: (input) => `Grep ${JSON.stringify(input.pattern)}${input.path ? ` in ${input.path}` : ""}`,
   call: grep,
 });

@@ -2,8 +2,9 @@ import { extname } from "node:path";
 import { z } from "zod";
 import type { ToolCtx } from "../ctx.js";
 import { titlePath } from "../paths.js";
-import { callTarget, planTarget } from "../planned-target.js";
+import { callTarget, planRead } from "../planned-target.js";
 import { openRegular, readAllOrCancel } from "../regular-file.js";
+import { type EditorFiles, readThroughEditor } from "../editor-files.js";
 import { looksBinary, decodeText } from "../text-file.js";
 import { defineTool, lazySchema } from "../tool.js";
 import { builtinInputJsonSchema } from "./input-json-schemas.js";
@@ -85,8 +86,11 @@ async function imageResult(path: string, bytes: Uint8Array, ctx: ToolCtx): Promi
   };
 }
 
-/** The file's bytes, or an error output: missing, a folder, not a regular file (never opened), too large. */
-async function readBytes(path: string, ctx: ToolCtx): Promise<Uint8Array | ToolOutput> {
+/**
+ * The file opened for reading, its size checked: or an error output (missing, a folder, not a
+ * regular file (never opened), too large). The caller closes the handle.
+ */
+async function openForRead(path: string, ctx: ToolCtx) {
   const opened = await openRegular(path, "read");
   if (!opened.ok) {
     if (opened.reason === "missing") return errorOutput(`File does not exist: ${path}`);
@@ -94,13 +98,21 @@ async function readBytes(path: string, ctx: ToolCtx): Promise<Uint8Array | ToolO
       return errorOutput(`${path} is a directory, not a file. Use Glob or Bash (ls) to list it.`);
     return errorOutput(opened.error);
   }
+  if (opened.info.size > ctx.limits.maxFileBytes) {
+    await opened.handle.close();
+    return errorOutput(
+      `${path} is ${opened.info.size} bytes, over the ${ctx.limits.maxFileBytes}-byte limit for Read. Use Grep or Bash (head, sed -n) to read parts of it.`,
+    );
+  }
+  return opened;
+}
+
+/** The file's bytes, or an error output (see {@link openForRead}). */
+async function readBytes(path: string, ctx: ToolCtx): Promise<Uint8Array | ToolOutput> {
+  const opened = await openForRead(path, ctx);
+  if (!("handle" in opened)) return opened;
   const { handle, info } = opened;
   try {
-    if (info.size > ctx.limits.maxFileBytes) {
-      return errorOutput(
-        `${path} is ${info.size} bytes, over the ${ctx.limits.maxFileBytes}-byte limit for Read. Use Grep or Bash (head, sed -n) to read parts of it.`,
-      );
-    }
     const bytes = await readAllOrCancel(handle, ctx.signal);
     if (!bytes) return errorOutput("Cancelled.");
     ctx.files.record(path, { size: info.size, mtimeMs: info.mtimeMs });
@@ -110,17 +122,47 @@ async function readBytes(path: string, ctx: ToolCtx): Promise<Uint8Array | ToolO
   }
 }
 
+function binaryRefusal(path: string, reason: string): ToolOutput {
+  return errorOutput(
+    `Cannot read ${path}: ${reason}. Use Bash with a suitable tool (file, xxd, unzip -l) instead.`,
+  );
+}
+
+/**
+ * A text file through the host's editor (its unsaved buffer): checked on disk first like any
+ * read, then recorded by the digest of what the editor held.
+ */
+async function readFromEditor(
+  path: string,
+  input: ReadInput,
+  ctx: ToolCtx,
+  read: NonNullable<EditorFiles["readTextFile"]>,
+): Promise<ToolOutput> {
+  const opened = await openForRead(path, ctx);
+  if (!("handle" in opened)) return opened;
+  await opened.handle.close();
+  const got = await readThroughEditor(read, path, ctx.signal);
+  if (!got.ok) return errorOutput(got.error);
+  const { file, stamp } = got.text;
+  const reason = binaryReason(path, file.text.includes("\u0000"));
+  if (reason) return binaryRefusal(path, reason);
+  ctx.files.record(path, stamp);
+  const ext = extname(path).toLowerCase();
+  return textResult(path, ext === ".ipynb" ? notebookText(file.text) : file.text, input, ctx);
+}
+
 async function readResolved(path: string, input: ReadInput, ctx: ToolCtx): Promise<ToolOutput> {
+  const ext = extname(path).toLowerCase();
+  const fromEditor = ctx.ports.editor?.readTextFile;
+  // Images, PDFs and files binary by their name are read from disk (an editor holds text).
+  if (fromEditor && !IMAGE_TYPES[ext] && ext !== ".pdf" && !binaryReason(path, false))
+    return readFromEditor(path, input, ctx, fromEditor);
   const bytes = await readBytes(path, ctx);
   if (!(bytes instanceof Uint8Array)) return bytes;
-  const ext = extname(path).toLowerCase();
   if (IMAGE_TYPES[ext]) return imageResult(path, bytes, ctx);
   if (ext === ".pdf") return textResult(path, await pdfText(bytes), input, ctx);
   const reason = binaryReason(path, looksBinary(bytes));
-  if (reason)
-    return errorOutput(
-      `Cannot read ${path}: ${reason}. Use Bash with a suitable tool (file, xxd, unzip -l) instead.`,
-    );
+  if (reason) return binaryRefusal(path, reason);
   const { text, format } = decodeText(bytes);
   const body = ext === ".ipynb" ? notebookText(text) : text;
   const output = textResult(path, body, input, ctx);
@@ -139,9 +181,7 @@ export const readTool = defineTool({
   inputSchema: ReadInput,
   inputJsonSchema: builtinInputJsonSchema("Read"),
   isReadOnly: () => true,
-  action: async (input, ctx) => [
-    { kind: "read", paths: await planTarget(input.file_path, ctx, "read") },
-  ],
+  action: async (input, ctx) => [await planRead(input.file_path, ctx)],
   title: (input, ctx) => `Read ${titlePath(input.file_path, ctx.shellSession.cwd, ctx.root)}`,
   call: async (input, ctx) => {
     const target = await callTarget(input.file_path, ctx, "read");

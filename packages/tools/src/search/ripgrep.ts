@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
 import { access, constants } from "node:fs/promises";
-import { delimiter, join } from "node:path";
+import { delimiter, join, resolve as resolvePath } from "node:path";
+import { childEnvironment, spawnChild } from "@z-engine/host";
 
 let bundled: Promise<string | null> | undefined;
 
@@ -49,7 +49,10 @@ export interface RipgrepResult {
   readonly stderr: string;
 }
 
-/** Runs ripgrep to its end. Rejects when it cannot start; aborting kills it. */
+/**
+ * Runs ripgrep to its end, through host's door (the environment without secrets, in the
+ * folder the gated Grep or Glob call searches). Rejects when it cannot start; aborting kills it.
+ */
 export function runRipgrep(
   rg: string,
   args: readonly string[],
@@ -57,11 +60,19 @@ export function runRipgrep(
   signal: AbortSignal,
 ): Promise<RipgrepResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, [...args], { cwd, signal, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnChild({
+      program: rg,
+      args,
+      folder: { path: resolvePath(cwd), reason: "approvedCommand" },
+      env: childEnvironment(process.env),
+      stdio: ["ignore", "pipe", "pipe"],
+      group: false,
+      signal,
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.stdout?.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", (error) => reject(error));
     child.on("close", (code) =>
       resolve({

@@ -1,5 +1,5 @@
 import type { AgentId, ArtifactRef, ArtifactSink, SessionId, ToolCallId } from "@z-engine/protocol";
-import { createShell, createShellSession } from "@z-engine/host";
+import { createShell, createShellSession, type Shell } from "@z-engine/host";
 import {
   DEFAULT_TOOL_LIMITS,
   type SearchOptions,
@@ -49,13 +49,17 @@ export interface TestCtxOptions {
   readonly limits?: Partial<ToolLimits>;
   readonly progress?: string[];
   readonly readDenied?: (path: string) => boolean;
+  readonly hardLinkReadAllowed?: (path: string) => boolean;
+  /** The shell (default: a real host shell with PATH and HOME). */
+  readonly shell?: Shell;
 }
 
 /** A ToolCtx over a real host shell, for tests. */
 export function testCtx(
   options: TestCtxOptions,
 ): ToolCtx & { readonly artifacts: ReturnType<typeof memoryArtifacts> } {
-  const shell = createShell({ baseEnv: { PATH: process.env.PATH, HOME: process.env.HOME } });
+  const shell =
+    options.shell ?? createShell({ baseEnv: { PATH: process.env.PATH, HOME: process.env.HOME } });
   return {
     sessionId: "ses_test" as SessionId,
     agentId: "agent_test" as AgentId,
@@ -73,6 +77,7 @@ export function testCtx(
     artifacts: memoryArtifacts(),
     limits: { ...DEFAULT_TOOL_LIMITS, ...options.limits },
     ...(options.readDenied ? { readDenied: options.readDenied } : {}),
+    ...(options.hardLinkReadAllowed ? { hardLinkReadAllowed: options.hardLinkReadAllowed } : {}),
     vision: options.vision ?? false,
     ports: options.ports ?? {},
   };

@@ -76,7 +76,10 @@ export async function loginMcpServer(request: McpLoginRequest): Promise<McpLogin
   const conn = new McpConnection({
     spec: request.spec,
     env: request.env,
-    cwd: "/",
+    // A remote server only (stdio was refused above): a login starts no program.
+    spawn: () => {
+      throw new McpError("protocol", "a login starts no program");
+    },
     ...(request.clock ? { clock: request.clock } : {}),
     auth: {
       store: request.store,

@@ -1,0 +1,123 @@
+import { readFile, stat } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { reply } from "@z-engine/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { main, type World, world } from "./cli.test.helpers.js";
+
+interface OtlpSpan {
+  readonly name: string;
+  readonly spanId: string;
+  readonly parentSpanId?: string;
+  readonly attributes: ReadonlyArray<{ key: string; value: Record<string, unknown> }>;
+}
+interface OtlpExport {
+  readonly resourceSpans: ReadonlyArray<{
+    scopeSpans: ReadonlyArray<{ scope: { name: string }; spans: OtlpSpan[] }>;
+  }>;
+}
+
+/** An OTLP/HTTP receiver on loopback: each request to /v1/traces, decoded from JSON. */
+async function otlpReceiver() {
+  const received: { contentType: string; body: OtlpExport }[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8").on("data", (chunk: string) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      if (req.url === "/v1/traces")
+        received.push({
+          contentType: String(req.headers["content-type"]),
+          body: JSON.parse(body) as OtlpExport,
+        });
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const KEY = "sk-ant-api03-cliTelemetryKey0123456789abcdefghij";
+let w: World | undefined;
+let receiver: Awaited<ReturnType<typeof otlpReceiver>> | undefined;
+afterEach(async () => {
+  await w?.dispose();
+  await receiver?.close();
+  w = undefined;
+  receiver = undefined;
+});
+
+const stringAttr = (span: OtlpSpan, key: string) =>
+  span.attributes.find((a) => a.key === key)?.value.stringValue;
+
+describe("zeng -p telemetry", () => {
+  it("exports the session's spans over OTLP/HTTP when OTEL_* asks", async () => {
+    receiver = await otlpReceiver();
+    w = await world({ format: "anthropic", script: [main(reply.text("Done."))] });
+    const run = await w.run(["-p", "Say done.", "--output-format", "json"], {
+      OTEL_TRACES_EXPORTER: "otlp",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const sessionId = JSON.parse(run.stdout).sessionId as string;
+    expect(receiver.received.length).toBeGreaterThan(0);
+    expect(receiver.received[0]?.contentType).toContain("application/json");
+    const scopes = receiver.received.flatMap((r) =>
+      r.body.resourceSpans.flatMap((rs) => rs.scopeSpans),
+    );
+    expect(scopes.map((s) => s.scope.name)).toContain("@z-engine/engine");
+    const spans = scopes.flatMap((s) => s.spans);
+    const byName = (name: string) => spans.find((s) => s.name.startsWith(name)) as OtlpSpan;
+    const session = byName("zeng.session");
+    expect(stringAttr(session, "gen_ai.conversation.id")).toBe(sessionId);
+    expect(session.parentSpanId ?? "").toBe("");
+    const turn = byName("zeng.turn");
+    const round = byName("zeng.round");
+    const chat = byName("chat ");
+    expect(turn.parentSpanId).toBe(session.spanId);
+    expect(round.parentSpanId).toBe(turn.spanId);
+    expect(chat.parentSpanId).toBe(round.spanId);
+    expect(stringAttr(chat, "gen_ai.operation.name")).toBe("chat");
+    expect(JSON.stringify(spans)).not.toContain("Say done.");
+  });
+
+  it("logs to a private file in the data folder, or to stderr with --debug", async () => {
+    w = await world({
+      format: "anthropic",
+      apiKey: KEY,
+      script: [main(reply.text("Done.")), main(reply.text("Again."))],
+    });
+    const env = { ZENGINE_API_KEY: KEY };
+    const run = await w.run(["-p", `Say done. ${KEY}`, "--output-format", "json"], env);
+    expect(run.code, run.stderr).toBe(0);
+    const sessionId = JSON.parse(run.stdout).sessionId as string;
+    const file = join(w.home, "data", "logs", "zeng.log");
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const text = await readFile(file, "utf8");
+    const lines = text
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(["turn started"]));
+    expect(lines.every((l) => l.sessionId === sessionId)).toBe(true);
+    expect(text).not.toContain(KEY);
+
+    const debug = await w.run(["-p", "Again.", "--debug"], env);
+    expect(debug.code, debug.stderr).toBe(0);
+    const debugLines = debug.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l));
+    expect(debugLines.map((l) => l.msg)).toEqual(
+      expect.arrayContaining(["turn started", "model response"]),
+    );
+    expect(await readFile(file, "utf8")).toBe(text);
+  });
+});

@@ -1,0 +1,105 @@
+import type { McpServerStatus } from "@z-engine/protocol";
+import { readLog } from "@z-engine/store";
+import { toolSpec } from "@z-engine/tools";
+import type { SessionHandle } from "../engine.js";
+import { OFF_MAP, type RepoMapStatus } from "../repo-map/session-map.js";
+import { type ContextUsage, contextUsage } from "./context-usage.js";
+import { targetOf } from "./registry.js";
+
+/** A part of the request and its estimated size. */
+export interface ContextPart {
+  readonly id: string;
+  readonly tokens: number;
+}
+
+/** What a compaction summarised away, and what it left. */
+export interface CompactionSummary {
+  readonly at: number;
+  readonly trigger: "auto" | "manual" | "overflow";
+  readonly droppedMessages: number;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** The summary the model sees instead (its first 4,000 characters). */
+  readonly summary: string;
+}
+
+/** What the model sees now, as the Context screen shows it. */
+export interface ContextReport {
+  readonly usage: ContextUsage;
+  /** The system sections in request order (base prompt, environment, instructions, skills, ...). */
+  readonly sections: readonly ContextPart[];
+  /** The instruction files the instructions section holds, in precedence order (lowest first). */
+  readonly instructionFiles: readonly ContextPart[];
+  readonly skills: readonly {
+    readonly name: string;
+    readonly description: string;
+    readonly scope: string;
+  }[];
+  /** Built-in and host tools, then the MCP tools the request carries, each with its definition's size. */
+  readonly tools: readonly ContextPart[];
+  readonly messages: { readonly count: number; readonly tokens: number };
+  readonly repoMap: RepoMapStatus;
+  readonly mcpServers: readonly McpServerStatus[];
+  readonly compactions: readonly CompactionSummary[];
+  /** Old tool results cleared to save room (their originals are artifacts). */
+  readonly clearedToolResults: number;
+}
+
+const INSTRUCTION_BLOCK = /<instructions source="([^"]*)">\n([\s\S]*?)\n<\/instructions>/g;
+
+/**
+ * What the main agent's next request holds: each system section, instruction file, skill and
+ * tool with its estimated size, the conversation, the repo map, MCP servers, and the log's
+ * compactions and cleared results. Rejects only when the log cannot be read.
+ */
+export async function contextReport(handle: SessionHandle): Promise<ContextReport> {
+  const { session } = targetOf(handle);
+  const e = session.estimator;
+  const sections = session.system.map((s) => ({ id: s.id, tokens: e.estimateText(s.text) }));
+  const instructions = session.system.find((s) => s.id === "instructions")?.text ?? "";
+  const instructionFiles = [...instructions.matchAll(INSTRUCTION_BLOCK)].map((m) => ({
+    id: m[1] ?? "",
+    tokens: e.estimateText(m[2] ?? ""),
+  }));
+  const specs = [...session.tools.map(toolSpec), ...session.mcp.requestSpecs()];
+  const tools = specs.map((spec) => ({
+    id: spec.name,
+    tokens: e.estimateRequest({ system: [], tools: [spec], messages: [] }),
+  }));
+  const working = session.workingSet();
+  const records = session.logPath ? (await readLog(session.logPath)).records : [];
+  const compactions: CompactionSummary[] = [];
+  let cleared = 0;
+  for (const r of records) {
+    if (r.kind === "toolResultsCleared") cleared += r.clearing.calls.length;
+    if (r.kind !== "compaction") continue;
+    const c = r.compaction;
+    const summary = c.summary.content
+      .flatMap((b) => (b.type === "text" ? [b.text] : []))
+      .join("\n");
+    compactions.push({
+      at: r.ts,
+      trigger: c.trigger,
+      droppedMessages: c.droppedMessageIds.length,
+      tokensBefore: c.tokensBefore,
+      tokensAfter: c.tokensAfter,
+      summary: summary.slice(0, 4000),
+    });
+  }
+  return {
+    usage: contextUsage(session),
+    sections,
+    instructionFiles,
+    skills: (session.definitions?.skills ?? []).map((s) => ({
+      name: s.name,
+      description: s.description,
+      scope: s.scope,
+    })),
+    tools,
+    messages: { count: working.length, tokens: e.estimateMessages(working) },
+    repoMap: session.repoMap?.status() ?? OFF_MAP,
+    mcpServers: session.mcp.status(),
+    compactions,
+    clearedToolResults: cleared,
+  };
+}
