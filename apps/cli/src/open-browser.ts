@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import { homedir } from "node:os";
+import { childEnvironment, spawnChild } from "@z-engine/engine";
 
 /** The program that opens a page: `$BROWSER` (its words, `%s` for the URL), else the platform's. */
 export function browserCommand(
@@ -19,7 +20,7 @@ export function browserCommand(
 /**
  * Opens an authorization page in the user's browser: only an http(s) URL (the page comes
  * from a server's metadata, which may be hostile), passed as one argument to the program (no
- * shell). Resolves whether or not a browser started (the URL is printed beside it anyway);
+ * shell), through the child-process door. Resolves whether or not a browser started (the URL is printed beside it anyway);
  * never rejects for a missing program.
  */
 export function openInBrowser(
@@ -31,7 +32,15 @@ export function openInBrowser(
   if (!program) return Promise.resolve(false);
   return new Promise((resolve) => {
     try {
-      const child = spawn(program, args, { stdio: "ignore", detached: true, env: { ...env } });
+      // Through the child-process door: the browser starts from the scrubbed environment (no
+      // provider key or token reaches it), in the user's home folder, not the project.
+      const child = spawnChild({
+        program,
+        args,
+        folder: { path: env.HOME || homedir(), reason: "userChosen" },
+        env: childEnvironment(env),
+        stdio: "ignore",
+      });
       child.once("error", () => resolve(false));
       child.once("spawn", () => {
         child.unref();

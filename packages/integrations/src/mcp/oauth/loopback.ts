@@ -120,7 +120,8 @@ export async function startLoopback(port?: number): Promise<Loopback> {
             ),
           timeoutMs,
         );
-        timer.unref();
+        // Not unref'd: while a login is awaited, the timer keeps the process alive (the
+        // server is unref'd, and `zeng mcp login` has nothing else to wait on).
         signal.addEventListener("abort", onAbort, { once: true });
         waiting.code.then(
           (code) => {
