@@ -33,6 +33,8 @@ export const SPAWN_ALLOWED: Readonly<Record<string, string>> = {
   "packages/host/src/process/spawn-child.ts": "the door itself",
   "packages/host/src/git.ts": "git's runner (the git door, checks/git-door)",
   "packages/testkit/src/fixture-repo.ts": "the test kit's fixture repositories run git",
+  "packages/testkit/src/mcp-test-server.ts":
+    "the test kit starts its HTTP MCP test servers, as a remote host runs them (not the engine's process)",
   "packages/testkit/src/acp-client.ts":
     "the fake ACP editor starts the agent under test, as an editor does (not the engine's process)",
   "packages/testkit/src/acp-terminals.ts":

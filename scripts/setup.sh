@@ -62,3 +62,6 @@ if [ "$ZENG_SETUP" = "demo" ]; then
 else
   setup_step "building every package" pnpm build --output-logs=errors-only
 fi
+# The MCP conformance suite and the Node 22 it runs on, pinned, outside the workspace.
+[ "$ZENG_SETUP" = "demo" ] || setup_step "installing the MCP conformance suite" \
+  node packages/engine/bench/conformance/install.mjs

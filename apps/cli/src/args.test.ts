@@ -68,11 +68,24 @@ describe("parseArgs", () => {
   it("reads mcp list [--cwd DIR]", () => {
     expect(ok(["mcp", "list"])).toEqual({ kind: "mcpList" });
     expect(ok(["mcp", "list", "--cwd", "/srv/app"])).toEqual({ kind: "mcpList", cwd: "/srv/app" });
-    expect(bad(["mcp"])).toBe("zeng mcp needs a command: list");
+    expect(bad(["mcp"])).toBe("zeng mcp needs a command: list, login or logout");
     expect(bad(["mcp", "serve-nothing"])).toBe('unknown mcp command "serve-nothing"');
+    expect(bad(["mcp", "login"])).toBe("zeng mcp login needs a server name");
+    expect(ok(["mcp", "login", "remote"])).toEqual({ kind: "mcpLogin", server: "remote" });
     expect(ok(["mcp", "add", "x", "npx"])).toEqual({ kind: "mcpEdit", argv: ["add", "x", "npx"] });
     expect(bad(["mcp", "list", "x"])).toBe('unexpected argument "x" after mcp list');
     expect(bad(["mcp", "list", "--model", "m"])).toBe("--model does not apply to `zeng mcp`");
+  });
+
+  it("reads mcp login|logout SERVER [--cwd DIR]", () => {
+    expect(ok(["mcp", "login", "github"])).toEqual({ kind: "mcpLogin", server: "github" });
+    expect(ok(["mcp", "logout", "github", "--cwd", "/srv"])).toEqual({
+      kind: "mcpLogout",
+      server: "github",
+      cwd: "/srv",
+    });
+    expect(bad(["mcp", "login"])).toBe("zeng mcp login needs a server name");
+    expect(bad(["mcp", "logout", "a", "b"])).toBe('unexpected argument "b" after mcp logout a');
   });
 
   it("rejects unknown flags, bad and missing values, repeats and misplaced flags with one line", () => {

@@ -12,7 +12,7 @@ import {
   type ListFlag,
   SHORT,
 } from "./flag-table.js";
-import { legacySubcommand, SUBCOMMANDS } from "./subcommand-args.js";
+import { type LegacyCommand, legacySubcommand, SUBCOMMANDS } from "./subcommand-args.js";
 import { oneOf, quote, shown, UsageError } from "./usage-error.js";
 
 /** The `--output-format` values; the `claude-` ones write Claude Code's message shapes. */
@@ -66,13 +66,10 @@ export interface InteractiveArgs {
 
 /** A parsed command line. */
 export type Command =
-  | { readonly kind: "usage" }
+  | LegacyCommand
   | { readonly kind: "interactive"; readonly args: InteractiveArgs }
   | { readonly kind: "version" }
   | { readonly kind: "headless"; readonly args: HeadlessArgs }
-  | { readonly kind: "trust"; readonly dir?: string }
-  | { readonly kind: "mcpList"; readonly cwd?: string }
-  | { readonly kind: "demo" }
   /** A subcommand that parses its own flags (`zeng login`, `zeng mcp add|remove`): the words after it. */
   | {
       readonly kind: "login" | "mcpEdit" | "mcpGet" | "config" | "web" | "doctor";

@@ -76,6 +76,11 @@ async function dispatch(command: Command): Promise<number> {
       const { runMcpEdit } = await import("./sub/mcp-edit.js");
       return runMcpEdit(command.argv, io, process.env);
     }
+    case "mcpLogin":
+    case "mcpLogout": {
+      const { runMcpLogin } = await import("./mcp-login.js");
+      return runMcpLogin(command, io, process.env);
+    }
     case "demo": {
       const [{ runDemo }, { takeEnvironment }] = await Promise.all([
         import("./demo.js"),

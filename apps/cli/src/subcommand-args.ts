@@ -1,4 +1,4 @@
-// `zeng trust [DIR]`, `zeng demo`, `zeng mcp list [--cwd DIR]`: their arguments.
+// `zeng trust [DIR]`, `zeng demo`, `zeng mcp list|login|logout`: their arguments.
 import type { FlagName } from "./flag-table.js";
 import { quote, shown, UsageError } from "./usage-error.js";
 
@@ -7,22 +7,32 @@ export type LegacyCommand =
   | { readonly kind: "usage" }
   | { readonly kind: "trust"; readonly dir?: string }
   | { readonly kind: "mcpList"; readonly cwd?: string }
+  | { readonly kind: "mcpLogin" | "mcpLogout"; readonly server: string; readonly cwd?: string }
   | { readonly kind: "demo" };
 
 /** The words that are subcommands (any other first word is a prompt). */
 export const SUBCOMMANDS: ReadonlySet<string> = new Set(["trust", "demo", "mcp"]);
 
+/** `zeng mcp list [--cwd DIR]`, `zeng mcp login|logout SERVER [--cwd DIR]`. */
 function mcpCommand(rest: string[], flags: Map<FlagName, string>): LegacyCommand {
-  if (rest[0] !== "list")
-    throw new UsageError(
-      rest[0] === undefined
-        ? "zeng mcp needs a command: list"
-        : `unknown mcp command ${quote(rest[0])}`,
-    );
-  if (rest.length > 1)
-    throw new UsageError(`unexpected argument ${quote(rest[1] as string)} after mcp list`);
+  const [verb, server, extra] = rest;
   const cwd = flags.get("cwd");
-  return cwd === undefined ? { kind: "mcpList" } : { kind: "mcpList", cwd };
+  const at = cwd === undefined ? {} : { cwd };
+  if (verb === "login" || verb === "logout") {
+    if (server === undefined) throw new UsageError(`zeng mcp ${verb} needs a server name`);
+    if (extra !== undefined)
+      throw new UsageError(`unexpected argument ${quote(extra)} after mcp ${verb} ${server}`);
+    return { kind: verb === "login" ? "mcpLogin" : "mcpLogout", server, ...at };
+  }
+  if (verb !== "list")
+    throw new UsageError(
+      verb === undefined
+        ? "zeng mcp needs a command: list, login or logout"
+        : `unknown mcp command ${quote(verb)}`,
+    );
+  if (server !== undefined)
+    throw new UsageError(`unexpected argument ${quote(server)} after mcp list`);
+  return { kind: "mcpList", ...at };
 }
 
 /** The command of subcommand `name` with the words after it and the flags given. */

@@ -34,7 +34,11 @@ export async function runTrust(dir: string | undefined, io: Io, env: Env): Promi
   } else {
     io.stdout(`Its project settings now apply for: ${before.withheld.join(", ")}\n`);
   }
-  const { mcpVariablesReport } = await import("@z-engine/engine");
+  const { mcpVariablesReport, replacedMcpServers, replacedServersText } = await import(
+    "@z-engine/engine"
+  );
+  const replaced = replacedServersText(replacedMcpServers(before.layers));
+  if (replaced) io.stdout(`${replaced}\n`);
   const variables = mcpVariablesReport(folder, before);
   if (variables) io.stdout(`${variables}\n`);
   for (const p of before.problems) io.stderr(`zeng: warning: ${p.file}: ${p.message}\n`);

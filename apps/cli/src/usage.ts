@@ -10,6 +10,8 @@ Usage:
   zeng mcp add [-s local|project|user] [-t stdio|http|sse] [-e K=V] [-H "K: V"] NAME CMD|URL [ARGS...]
   zeng mcp remove [-s SCOPE] NAME
   zeng mcp get NAME [--cwd DIR]
+  zeng mcp login SERVER [--cwd DIR]   log in to a remote MCP server (OAuth, in your browser)
+  zeng mcp logout SERVER [--cwd DIR]  forget its tokens
   zeng config get KEY | set [-g] KEY VALUE | list
   zeng login                   store an API key (read from stdin) in auth.json
   zeng web [--open] [--port N] start the web UI

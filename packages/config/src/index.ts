@@ -16,6 +16,7 @@ export {
   HookEntry,
   HookEvent,
   LspServer,
+  McpOAuth,
   McpServer,
   Price,
   ProviderKind,

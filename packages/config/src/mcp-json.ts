@@ -12,10 +12,28 @@ const REMOTE_TYPES = new Set(["http", "sse", "streamable-http"]);
 /** Keys Claude Code accepts on a server that only describe it (for people, not the client). */
 const DESCRIPTIVE_KEYS = new Set(["description", "link"]);
 
+/** Claude Code's `oauth` keys (camelCase) and ours. */
+const OAUTH_KEYS: Record<string, string> = {
+  clientId: "client_id",
+  clientSecret: "client_secret",
+  callbackPort: "callback_port",
+  scopes: "scopes",
+  authServerMetadataUrl: "auth_server_metadata_url",
+  clientMetadataUrl: "client_metadata_url",
+};
+
+/** An entry's `oauth` in our keys; other keys are kept so that validation reports them. */
+function toOAuth(oauth: unknown): unknown {
+  if (!isPlainObject(oauth)) return oauth;
+  return Object.fromEntries(Object.entries(oauth).map(([k, v]) => [OAUTH_KEYS[k] ?? k, v]));
+}
+
 /**
  * Claude Code's server entry to ours: `type` is kept only for `sse` (stdio and streamable
- * HTTP follow from `command`/`url`), and `$schema`, `$comment` and other `$` keys, and the
- * descriptive `description` and `link`, are dropped silently, as Claude Code accepts them.
+ * HTTP follow from `command`/`url`), `oauth`'s camelCase keys (`clientId`, `callbackPort`,
+ * `scopes`, `authServerMetadataUrl`) become ours, and `$schema`, `$comment` and other `$`
+ * keys, and the descriptive `description` and `link`, are dropped silently, as Claude Code
+ * accepts them.
  */
 function toServer(entry: Record<string, unknown>): Record<string, unknown> | string {
   const { type, ...rest } = entry;
@@ -28,6 +46,7 @@ function toServer(entry: Record<string, unknown>): Record<string, unknown> | str
   }
   for (const key of Object.keys(rest))
     if (key.startsWith("$") || DESCRIPTIVE_KEYS.has(key)) delete rest[key];
+  if (rest.oauth !== undefined) rest.oauth = toOAuth(rest.oauth);
   return type === "sse" ? { type, ...rest } : rest;
 }
 

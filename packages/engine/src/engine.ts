@@ -2,7 +2,14 @@ import { rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { setMaxListeners } from "node:events";
 import { join } from "node:path";
-import { type EffectiveSettings, TrustStore } from "@z-engine/config";
+import {
+  type EffectiveSettings,
+  type Env,
+  type Paths,
+  resolvePaths,
+  TrustStore,
+} from "@z-engine/config";
+import type { McpLoginResult } from "@z-engine/integrations";
 import { ModelCatalog as LlmCatalog } from "@z-engine/llm";
 import type { EngineCommand, EventEnvelope, SessionId, TurnId } from "@z-engine/protocol";
 import { FileSessionStore, type SessionSummary } from "@z-engine/store";
@@ -32,6 +39,7 @@ import { createEngineSession, resumeEngineSession } from "./session/open.js";
 import type { EngineSession } from "./session/session.js";
 import { type SessionMcp, sessionMcp } from "./mcp/prompts.js";
 import { checkMcpServers, type McpCheck } from "./mcp/check.js";
+import { loginFromSettings, logoutFromSettings } from "./mcp/login.js";
 import { EngineShutdown } from "./util/abort.js";
 import { commandInfo, type SlashCommandInfo } from "./commands/catalog.js";
 import { sessionCatalog } from "./commands/run.js";
@@ -104,6 +112,20 @@ export interface Engine {
    * Rejects only when the folder does not exist.
    */
   checkMcpServers(folder: string): Promise<McpCheck>;
+  /**
+   * `zeng mcp login <server>`: logs in to a remote MCP server of `folder`'s settings with
+   * OAuth; `open` is given the authorization page to show in the user's browser (the engine
+   * opens nothing itself). Tokens go to `<data>/mcp-auth` (0600), per server and URL. An
+   * untrusted project's own server is refused. Rejects with an Error saying why.
+   */
+  mcpLogin(
+    folder: string,
+    server: string,
+    open: (url: URL) => Promise<void>,
+    options?: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<McpLoginResult>;
+  /** `zeng mcp logout <server>`: forgets the server's tokens. Resolves true when there were any. */
+  mcpLogout(folder: string, server: string): Promise<boolean>;
   /**
    * Whether sessions of `folder` have a key for their provider (`ZENGINE_API_KEY`, the
    * provider's variable, auth.json; `needed: false` when the host builds its own clients or
@@ -203,6 +225,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     shell: options.shell,
     sandbox: options.sandbox,
     headless: options.headless ?? false,
+    ...(options.mcpSampling ? { mcpSampling: options.mcpSampling } : {}),
     repoMap: options.repoMap ?? true,
     clock: options.clock ?? Date.now,
     homeDir: options.homeDir ?? homedir(),
@@ -263,6 +286,9 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         trustStore: ctx.trustStore,
         clock: ctx.clock,
       }),
+    mcpLogin: (folder, server, open, o) =>
+      loginFromSettings(loginContext(ctx, folder), server, open, o),
+    mcpLogout: (folder, server) => logoutFromSettings(loginContext(ctx, folder), server),
     providerKey: (folder) => providerKeyStatus(keyContext, folder),
     storeProviderKey: (folder, apiKey) => storeFolderKey(keyContext, folder, apiKey),
     shutdown: () => {
@@ -283,4 +309,9 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
 function overridesOf(options: SessionOptions): SessionOverrides {
   const { onEvent: _, editor: _e, shell: _s, settings: _t, ...overrides } = options;
   return overrides;
+}
+
+/** Where a login without a session finds its folder's settings. */
+function loginContext(ctx: Pick<OpenContext, "paths" | "env" | "trustStore">, folder: string) {
+  return { folder, paths: ctx.paths, env: ctx.env, trustStore: ctx.trustStore };
 }

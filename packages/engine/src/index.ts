@@ -96,6 +96,15 @@ export type { McpPromptCommand, McpPromptFetch, SessionMcp } from "./mcp/prompts
 export { promptArguments } from "./mcp/prompts.js";
 export { DEFER_ABOVE } from "./mcp/catalog.js";
 export type { McpCheck } from "./mcp/check.js";
+/** What `Engine.mcpLogin` and `SessionMcp.login` resolve with (tools listed, pages opened). */
+export type { McpLoginResult } from "@z-engine/integrations";
+/** An MCP elicitation as the question card a host renders, and its answers as the result. */
+export { elicitationAnswer, elicitationQuestion } from "./mcp/elicit.js";
+/**
+ * A trusted project's servers that replace the user's of the same name (their user-level
+ * allow rules do not carry over), and the trust report's line naming them.
+ */
+export { replacedMcpServers, replacedServersText } from "./mcp/replaced.js";
 
 // Hooks (Claude Code's protocol)
 export type {

@@ -91,6 +91,17 @@ export interface EngineOptions {
    */
   readonly repoMap?: boolean;
   /**
+   * Opts in to MCP sampling: servers may ask the host's model (`sampling/createMessage`,
+   * params as the MCP spec gives them; resolve with a `CreateMessageResult`). Absent, the
+   * capability is not advertised and such requests are refused with an error naming them.
+   * The host decides whom to ask and must confine what a server can spend.
+   */
+  readonly mcpSampling?: (
+    server: string,
+    params: Readonly<Record<string, unknown>>,
+    signal: AbortSignal,
+  ) => Promise<Record<string, unknown>>;
+  /**
    * Where the engine logs (pino's interface; a pino logger fits). Each line carries the
    * session id, and the turn id within a turn; secrets are redacted. Default: no logs.
    */

@@ -4,12 +4,21 @@
 export type { ChildSpawner, ChildSpawnRequest, SpawnedChild } from "./child-spawner.js";
 
 // MCP
-/** Server specs, states, listed tools/resources/prompts, call results and McpError. */
+/**
+ * Server specs (OAuth settings included), states, listed tools/resources/templates/prompts,
+ * call results, the client's hooks (elicitation, roots, sampling) and McpError.
+ */
 export type {
   McpCallOptions,
   McpCallResult,
+  McpClientHooks,
+  McpElicitation,
+  McpElicitationResult,
+  McpOAuthSettings,
   McpPromptInfo,
   McpResourceInfo,
+  McpResourceTemplateInfo,
+  McpRoot,
   McpServerSpec,
   McpServerState,
   McpToolInfo,
@@ -21,18 +30,47 @@ export type { McpConnectionOptions } from "./mcp/connection.js";
 export {
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_START_TIMEOUT_MS,
+  MAX_INSTRUCTIONS_LENGTH,
   McpConnection,
+  WAIT_NOTICE_MS,
 } from "./mcp/connection.js";
+/** OAuth for a connection: the token store, and a login when a person is at hand. */
+export type { McpAuthOptions } from "./mcp/open-client.js";
+export type { McpLoginOptions } from "./mcp/oauth/login-session.js";
+/** OAuth tokens and client registrations per server and URL, in the data folder (0600). */
+export { McpTokenStore, type StoredAuth } from "./mcp/oauth/store.js";
+/** `zeng mcp login|logout`: the browser login of a remote server, and forgetting it. */
+export {
+  LOGIN_TIMEOUT_MS,
+  loginMcpServer,
+  logoutMcpServer,
+  type McpLoginRequest,
+  type McpLoginResult,
+} from "./mcp/oauth/login.js";
+/** The loopback listener a browser returns to after authorizing. */
+export { type Loopback, startLoopback } from "./mcp/oauth/loopback.js";
 /** A fetched prompt as text messages. */
 export type { PromptText } from "./mcp/prompt-text.js";
 /** `${VAR}` / `${VAR:-default}` expansion as `.mcp.json` uses it. */
 export type { Expanded, ExpandEnv } from "./mcp/expand.js";
 export type { Withheld } from "./mcp/expand.js";
 export { expandVars, referencedVariables, withoutVariables } from "./mcp/expand.js";
-/** Tool names: `mcp__<server>__<tool>`, other characters become `_`. */
-export { mcpToolName, sanitizeMcpName } from "./mcp/naming.js";
-/** MCP results as content blocks. */
-export { convertCallResult } from "./mcp/convert.js";
+/**
+ * Tool names: `mcp__<server>__<tool>`, other characters become `_`; unique names of at most
+ * 64 characters per server, and the server names rules could not tell apart.
+ */
+export type { AssignedNames, ToolRename } from "./mcp/naming.js";
+export {
+  assignToolNames,
+  MAX_TOOL_NAME_LENGTH,
+  mcpToolName,
+  sanitizeMcpName,
+  serverNameProblem,
+} from "./mcp/naming.js";
+/** Server text (descriptions, instructions) without hidden characters, cut to a length. */
+export { cleanServerText, MAX_DESCRIPTION_LENGTH } from "./mcp/clean-text.js";
+/** MCP results as content blocks (images capped per result). */
+export { convertCallResult, MAX_IMAGES_PER_RESULT } from "./mcp/convert.js";
 
 // LSP: the language-server client manager (lsp/). vscode-languageserver-protocol is loaded
 // only when the first server starts.

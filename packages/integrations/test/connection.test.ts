@@ -137,6 +137,7 @@ describe("McpConnection over stdio (the SDK test server)", { timeout: 40_000 }, 
     expect(c.offers("resources")).toBe(true);
     expect(await c.listResources(signal())).toEqual([
       { uri: "test://readme", name: "readme", description: "The read-me.", mimeType: "text/plain" },
+      { uri: "test://big", name: "big", description: "40,000 characters.", mimeType: "text/plain" },
     ]);
     expect(textOf({ content: await c.readResource("test://readme", signal()) })).toBe(
       "Resource test://readme:\nRead me first.",

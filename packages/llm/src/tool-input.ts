@@ -1,19 +1,15 @@
 import { type ModelEvent, newToolCallId, type ToolCallId } from "@z-engine/protocol";
 
 /**
- * The ids of one response's tool calls, kept unique: a provider that repeats an id (two calls,
- * one id) would make the transcript invalid (every provider rejects a repeated tool_use id, and
- * the second call could never be answered), so a repeat gets a fresh `newToolCallId()` and both
- * calls run and are answered. A missing id gets one too.
+ * The ids of one response's tool calls: a call the provider sent without an id gets a fresh
+ * `newToolCallId()`. A repeated id passes through as the provider sent it: the engine makes
+ * a response's ids unique in one place (`batch/unique-ids.ts`), for every `ModelClient`, and
+ * says so in a notice.
  */
 export class ToolCallIds {
-  private readonly seen = new Set<string>();
-
-  /** `id` the first time it is seen in this response, a fresh id after that (or when empty). */
+  /** `id` as given, or a fresh id when it is missing or empty. */
   unique(id: string | undefined): ToolCallId {
-    const out = id === undefined || id === "" || this.seen.has(id) ? newToolCallId() : id;
-    this.seen.add(out);
-    return out as ToolCallId;
+    return (id === undefined || id === "" ? newToolCallId() : id) as ToolCallId;
   }
 }
 

@@ -67,7 +67,13 @@ export type Action =
       readonly hardLinked?: ReadonlySet<string>;
     }
   | { readonly kind: "network"; readonly url: string; readonly domain: string }
-  | { readonly kind: "mcp"; readonly server: string; readonly tool: string }
+  | {
+      readonly kind: "mcp";
+      readonly server: string;
+      readonly tool: string;
+      /** A read the server's rules decide but plan mode lets run (listing and reading resources). */
+      readonly readOnly?: boolean;
+    }
   | { readonly kind: "agent"; readonly agentType: string }
   /** The Skill tool loading one skill (`Skill(name)` rules). */
   | { readonly kind: "skill"; readonly name: string }

@@ -51,7 +51,7 @@ function decideAction(env: Env, action: Action): Decision {
     case "mcp":
       return decideRuled(env, {
         what: `call the MCP tool ${action.tool} of ${action.server}`,
-        readOnly: false,
+        readOnly: action.readOnly === true,
         match: (list) => matchMcp(list, action.server, action.tool),
         fallback: () =>
           ask(`the MCP tool ${action.server}/${action.tool} needs approval`, [

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A small MCP server written with the SDK, for tests: one behaviour per tool. Run it as
-// `node test-server.mjs [--http PORT | --sse PORT] [--tools N] [--delay-start MS]`; in the
+// `node test-server.mjs [--http PORT | --sse PORT] [--tools N] [--delay-start MS]
+// [--odd-names] [--log-lists] [--instructions TEXT]`; in the
 // HTTP modes it prints `listening <port>` on stdout once it accepts connections. With
 // MCP_TEST_LOG set, it appends one line per notable event (started, cancelled) to that file.
 import { appendFileSync } from "node:fs";
@@ -14,6 +15,8 @@ import {
   CreateMessageResultSchema,
   ElicitResultSchema,
   GetPromptRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  RootsListChangedNotificationSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
@@ -77,7 +80,35 @@ const baseTools = [
     description: "A tool whose name needs sanitizing.",
     inputSchema: object(),
   },
+  {
+    name: "flood",
+    description: "Announces list_changed `count` times in a row.",
+    inputSchema: object({ count: { type: "number" } }, ["count"]),
+  },
+  {
+    name: "images",
+    description: "Returns `count` tiny PNGs.",
+    inputSchema: object({ count: { type: "number" } }, ["count"]),
+  },
+  { name: "silent", description: "Never answers (no progress either).", inputSchema: object() },
+  { name: "roots", description: "Lists the client's roots.", inputSchema: object() },
+  {
+    name: "compact",
+    description: "Returns structured content whose text block is the same JSON, compact.",
+    inputSchema: object(),
+  },
 ];
+if (argv.includes("--odd-names"))
+  baseTools.push(
+    { name: "a.b", description: "Dotted.", inputSchema: object() },
+    { name: "a_b", description: "Underscored.", inputSchema: object() },
+    { name: `long${"x".repeat(212)}`, description: "A 216-character name.", inputSchema: object() },
+    {
+      name: "hidden",
+      description: `Looks\u0000 safe\u202e.exe\u2066 here\u200b.${" pad".repeat(1500)}`,
+      inputSchema: object(),
+    },
+  );
 for (let i = 0; i < extraTools; i++)
   baseTools.push({
     name: `t${i}`,
@@ -91,9 +122,28 @@ function makeServer() {
   const tools = [...baseTools];
   const server = new Server(
     { name: "z-test-server", version: "1.0.0" },
-    { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} } },
+    {
+      capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} },
+      ...(opt("--instructions") ? { instructions: opt("--instructions") } : {}),
+    },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    log("roots changed");
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: "test://item/{id}",
+        name: "item",
+        description: "One item by id.",
+        mimeType: "text/plain",
+      },
+    ],
+  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (argv.includes("--log-lists")) log("tools/list");
+    return { tools };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = request.params.arguments ?? {};
     switch (request.params.name) {
@@ -144,14 +194,31 @@ function makeServer() {
         }
       case "elicit":
         try {
-          await server.request(
+          const answer = await server.request(
             {
               method: "elicitation/create",
-              params: { message: "name?", requestedSchema: { type: "object", properties: {} } },
+              params: {
+                message: "Which build should I start?",
+                requestedSchema: {
+                  type: "object",
+                  properties: {
+                    target: {
+                      type: "string",
+                      title: "Target",
+                      enum: ["debug", "release"],
+                      default: "debug",
+                    },
+                    jobs: { type: "integer", description: "Parallel jobs", default: 2 },
+                    clean: { type: "boolean", title: "Clean first" },
+                    note: { type: "string", default: "none" },
+                  },
+                  required: ["target"],
+                },
+              },
             },
             ElicitResultSchema,
           );
-          return text("elicitation answered");
+          return text(`elicitation ${answer.action} ${JSON.stringify(answer.content ?? {})}`);
         } catch (error) {
           return text(`elicitation refused: ${error.message}`);
         }
@@ -162,6 +229,32 @@ function makeServer() {
         return text("grown");
       case "env":
         return text(process.env[String(args.name)] ?? "(unset)");
+      case "flood":
+        for (let i = 0; i < Number(args.count); i++) await server.sendToolListChanged();
+        return text("flooded");
+      case "images":
+        return {
+          content: Array.from({ length: Number(args.count) }, () => ({
+            type: "image",
+            data: PNG,
+            mimeType: "image/png",
+          })),
+        };
+      case "silent":
+        log("silent started");
+        await new Promise((resolve) =>
+          extra.signal.addEventListener("abort", resolve, { once: true }),
+        );
+        return text("cancelled");
+      case "roots": {
+        const { roots } = await server.listRoots();
+        return text(roots.map((r) => `${r.uri} ${r.name ?? ""}`.trim()).join("\n"));
+      }
+      case "compact":
+        return {
+          content: [{ type: "text", text: JSON.stringify({ sum: 3, parts: [1, 2] }) }],
+          structuredContent: { sum: 3, parts: [1, 2] },
+        };
       case "pid":
         return text(String(process.pid));
       case "grown":
@@ -177,9 +270,19 @@ function makeServer() {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
       { uri: "test://readme", name: "readme", description: "The read-me.", mimeType: "text/plain" },
+      { uri: "test://big", name: "big", description: "40,000 characters.", mimeType: "text/plain" },
     ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const item = /^test:\/\/item\/(\w+)$/.exec(request.params.uri);
+    if (item)
+      return {
+        contents: [{ uri: request.params.uri, mimeType: "text/plain", text: `Item ${item[1]}.` }],
+      };
+    if (request.params.uri === "test://big")
+      return {
+        contents: [{ uri: "test://big", mimeType: "text/plain", text: "r".repeat(40_000) }],
+      };
     if (request.params.uri !== "test://readme")
       throw new Error(`no resource ${request.params.uri}`);
     return { contents: [{ uri: "test://readme", mimeType: "text/plain", text: "Read me first." }] };

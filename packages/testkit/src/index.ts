@@ -101,8 +101,15 @@ export { TestTerminals } from "./acp-terminals.js";
 
 // MCP
 export {
+  /** A scripted user agent for OAuth logins: follows redirects to the loopback callback. */
+  followAuthorization,
   /** The path of the MCP test server (stdio, `--http`, `--sse`), to start with `node`. */
   MCP_TEST_SERVER,
+  /** The path of the OAuth-protected MCP test server (the SDK's authorization server pieces). */
+  OAUTH_MCP_SERVER,
+  type RunningHttpServer,
+  /** Starts an HTTP test server in a child process; resolves once it listens. */
+  startHttpMcpServer,
 } from "./mcp-test-server.js";
 
 // Session stores

@@ -155,6 +155,10 @@ export interface McpPort {
   readResource(server: string, uri: string, signal: AbortSignal): Promise<ToolOutput>;
   /** Adds the definitions of deferred MCP tools (by their `mcp__` names) from the next request on. */
   loadTools(names: readonly string[]): Promise<ToolOutput>;
+  /** A server's name as `mcp__` rules write it (sanitized), or undefined for an unknown server. */
+  ruleName(server: string): string | undefined;
+  /** The ready servers that offer resources, by their own names (what ListMcpResources lists). */
+  resourceServers(): readonly string[];
 }
 
 /** What an MCP call may be told while it runs. */

@@ -138,7 +138,7 @@ describe("zeng mcp list", () => {
     const run = await w.run(["mcp", "list"]);
     expect(run.code).toBe(0);
     const lines = run.stdout.split("\n");
-    expect(lines[0]).toMatch(/^test \(stdio\): ready, 14 tools, started in \d+ ms$/);
+    expect(lines[0]).toMatch(/^test \(stdio\): ready, 19 tools, started in \d+ ms$/);
     expect(lines[1]).toMatch(/^broken \(stdio\): failed: .*(ENOENT|no such)/i);
     expect(lines[2]).toBe("off (http): disabled");
     expect(lines[3]).toBe(

@@ -162,8 +162,11 @@ function mcp(host: CommandHost): Promise<string> {
   const servers = host.mcp.status();
   if (servers.length === 0) return Promise.resolve("No MCP servers are configured.");
   const lines = servers.map((s) => {
+    if (s.state === "needsLogin")
+      return `- **${s.name}**: needs login (run \`zeng mcp login ${s.name}\`, or the login action of /mcp)`;
+    const tools = s.state === "ready" ? ` (${s.tools} tools)` : "";
     const detail = "error" in s && s.error ? `: ${s.error}` : "";
-    return `- **${s.name}**: ${s.state}${detail}`;
+    return `- **${s.name}**: ${s.state}${tools}${detail}`;
   });
   return Promise.resolve(["**MCP servers**", "", ...lines].join("\n"));
 }

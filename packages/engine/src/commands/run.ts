@@ -1,5 +1,5 @@
 import type { TurnId } from "@z-engine/protocol";
-import { sessionMcp } from "../mcp/prompts.js";
+import { awaitPromptServer, sessionMcp } from "../mcp/prompts.js";
 import type { Submission } from "../run/turn.js";
 import type { CommandHost } from "./host.js";
 import { buildCatalog, type Catalog, closeMatches } from "./catalog.js";
@@ -67,9 +67,16 @@ export async function runCommand(
   args: string,
   turnId: TurnId,
 ): Promise<CommandRun> {
-  const catalog = await sessionCatalog(session);
+  let catalog = await sessionCatalog(session);
   for (const p of catalog.problems) await session.journal.notice("warning", "command.problem", p);
-  const entry = catalog.entries.find((e) => e.name === name);
+  let entry = catalog.entries.find((e) => e.name === name);
+  if (!entry && name.startsWith("mcp__")) {
+    // An MCP prompt of a server still starting (`zeng -p "/mcp__s__p"`): wait for it, then look again.
+    const why = await awaitPromptServer(session.mcp, name);
+    if (why) return notice(session, name, "command.mcpPrompt", `/${name} cannot run: ${why}.`);
+    catalog = await sessionCatalog(session);
+    entry = catalog.entries.find((e) => e.name === name);
+  }
   if (!entry) {
     const close = closeMatches(
       name,

@@ -5,6 +5,7 @@ import type { McpServerStatus } from "@z-engine/protocol";
 import { mcpContext } from "../session/child-launch.js";
 import { scrubbedEnvironment } from "../util/secrets.js";
 import { McpHub } from "./hub.js";
+import { mcpTokenStore } from "./session-hooks.js";
 
 /** What `zeng mcp list` shows: each server's state once started, and whether trust withheld the project's. */
 export interface McpCheck {
@@ -38,6 +39,7 @@ export async function checkMcpServers(options: {
     reminders: new ReminderQueue(),
     env: options.env,
     clock: options.clock,
+    authStore: mcpTokenStore(options.paths.dataDir),
   });
   const launch = { childEnv: scrubbedEnvironment(options.env), paths: options.paths };
   hub.reconcile(loaded.settings.mcp.servers, mcpContext(launch, projectRoot, loaded));

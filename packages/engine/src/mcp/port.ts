@@ -1,4 +1,9 @@
-import { McpError } from "@z-engine/integrations";
+import {
+  cleanServerText,
+  type McpConnection,
+  McpError,
+  sanitizeMcpName,
+} from "@z-engine/integrations";
 import { errorOutput, type McpPort, textOutput, type ToolOutput } from "@z-engine/tools";
 import type { McpHub } from "./hub.js";
 
@@ -16,6 +21,28 @@ function unknownServer(hub: McpHub, server: string): ToolOutput {
   );
 }
 
+/** One server's resources and resource templates as lines (a failure is a line too). */
+async function serverResources(conn: McpConnection, signal: AbortSignal): Promise<string[]> {
+  const lines: string[] = [];
+  const about = (r: { mimeType?: string; description?: string }) =>
+    `${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? `: ${cleanServerText(r.description, 300)}` : ""}`;
+  try {
+    for (const r of await conn.listResources(signal))
+      lines.push(`${conn.name}: ${r.uri} ${r.name}${about(r)}`);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    lines.push(`${conn.name}: ${(error as Error).message}`);
+  }
+  // A server without templates answers "method not found": nothing to list.
+  const templates = await conn.listResourceTemplates(signal).catch((error) => {
+    if (signal.aborted) throw error;
+    return [];
+  });
+  for (const t of templates)
+    lines.push(`${conn.name}: template ${t.uriTemplate} ${t.name}${about(t)}`);
+  return lines;
+}
+
 async function listResources(hub: McpHub, server: string | undefined, signal: AbortSignal) {
   const conns = server === undefined ? hub.connections() : [hub.connection(server)];
   if (server !== undefined && !conns[0]) return unknownServer(hub, server);
@@ -23,17 +50,10 @@ async function listResources(hub: McpHub, server: string | undefined, signal: Ab
   for (const conn of conns) {
     if (!conn || (server === undefined && (conn.state !== "ready" || !conn.offers("resources"))))
       continue;
-    try {
-      for (const r of await conn.listResources(signal)) {
-        const mime = r.mimeType ? ` (${r.mimeType})` : "";
-        const about = r.description ? `: ${r.description}` : "";
-        lines.push(`${conn.name}: ${r.uri} ${r.name}${mime}${about}`);
-      }
-    } catch (error) {
-      if (signal.aborted) throw error;
-      lines.push(`${conn.name}: ${(error as Error).message}`);
-    }
+    lines.push(...(await serverResources(conn, signal)));
   }
+  if (lines.some((l) => l.includes(": template ")))
+    lines.push("(Read a template's resource with ReadMcpResource, its {placeholders} filled in.)");
   return textOutput(lines.length > 0 ? lines.join("\n") : "No MCP server lists any resource.");
 }
 
@@ -50,6 +70,7 @@ export function hubPort(hub: McpHub): McpPort {
       try {
         const result = await conn.callTool(tool, (input ?? {}) as Record<string, unknown>, {
           signal,
+          onWaiting: waitingNotice(hub, server, tool, options.onProgress),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
           ...(options.vision !== undefined ? { vision: options.vision } : {}),
         });
@@ -85,5 +106,39 @@ export function hubPort(hub: McpHub): McpPort {
       const text = parts.join("\n");
       return loaded.length > 0 ? textOutput(text) : errorOutput(text);
     },
+    ruleName: (server) =>
+      hub.status().some((s) => s.name === server) ? sanitizeMcpName(server) : undefined,
+    resourceServers: () =>
+      hub
+        .connections()
+        .filter((c) => c.state === "ready" && c.offers("resources"))
+        .map((c) => c.name),
+  };
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+
+/**
+ * What a silent call tells: each time, a progress line (live, for the card); the first time,
+ * a notice in the log, so that a host sees why the turn is waiting.
+ */
+function waitingNotice(
+  hub: McpHub,
+  server: string,
+  tool: string,
+  onProgress: ((text: string) => void) | undefined,
+): (silentMs: number, limitMs: number) => void {
+  let told = false;
+  return (silentMs, limitMs) => {
+    onProgress?.(
+      `waiting for the MCP server "${server}": no answer for ${seconds(silentMs)} (gives up after ${seconds(limitMs)})`,
+    );
+    if (told) return;
+    told = true;
+    hub.report(
+      "warning",
+      "mcp.slowCall",
+      `The MCP server "${server}" has not answered the call of ${tool} for ${seconds(silentMs)}; the call gives up after ${seconds(limitMs)} without news (set \`timeout\` in the server's entry to change it).`,
+    );
   };
 }

@@ -1,4 +1,10 @@
-import { mcpToolName, type McpPromptInfo, type PromptText } from "@z-engine/integrations";
+import {
+  type McpLoginResult,
+  mcpToolName,
+  type McpPromptInfo,
+  type PromptText,
+  sanitizeMcpName,
+} from "@z-engine/integrations";
 import type { McpServerStatus } from "@z-engine/protocol";
 import type { McpHub } from "./hub.js";
 
@@ -32,6 +38,19 @@ export interface SessionMcp {
    * a server error resolves `{ ok: false, error }`. Never rejects.
    */
   getPrompt(command: string, args: string, signal?: AbortSignal): Promise<McpPromptFetch>;
+  /**
+   * The login action of a server whose state is `needsLogin`: OAuth in the user's browser,
+   * which `open` is given the authorization page to show (the engine opens nothing itself),
+   * then the server restarts and its tools join. Rejects with an Error saying why (unknown
+   * server, not remote, refused, timed out, cancelled through `signal`).
+   */
+  login(
+    server: string,
+    open: (url: URL) => Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<McpLoginResult>;
+  /** Forgets a server's tokens and restarts it (it then needs a login). Resolves true when there were any. */
+  logout(server: string): Promise<boolean>;
 }
 
 /** Splits arguments into words, keeping "quoted phrases" whole. */
@@ -67,6 +86,31 @@ export function promptArguments(
   return { args, missing };
 }
 
+/**
+ * Why an `/mcp__<server>__<prompt>` command cannot be found, after waiting for the servers it
+ * may come from (their sanitized name matches) to finish starting, each up to its start
+ * timeout: `zeng -p "/mcp__s__p"` runs before the servers are ready. Undefined when a
+ * server of that name is ready (the caller looks the command up again).
+ */
+export async function awaitPromptServer(hub: McpHub, command: string): Promise<string | undefined> {
+  const part = /^mcp__(.+?)__/.exec(command)?.[1];
+  if (!part) return `no MCP prompt /${command}`;
+  const servers = hub.status().filter((s) => sanitizeMcpName(s.name) === part);
+  if (servers.length === 0) return `no MCP server "${part}" is configured for /${command}`;
+  if (
+    servers.some(
+      (s) => s.state === "starting" || s.state === "stopped" || s.state === "disconnected",
+    )
+  )
+    await hub.startsSettled();
+  const now = hub.status().filter((s) => sanitizeMcpName(s.name) === part);
+  if (now.some((s) => s.state === "ready")) return undefined;
+  const s = now[0];
+  return s
+    ? `the MCP server "${s.name}" of /${command} is ${s.state === "needsLogin" ? "waiting for a login" : s.state}${s.error ? `: ${s.error}` : ""}`
+    : undefined;
+}
+
 /** The {@link SessionMcp} of a hub. */
 export function sessionMcp(hub: McpHub): SessionMcp {
   const never = new AbortController().signal;
@@ -83,6 +127,8 @@ export function sessionMcp(hub: McpHub): SessionMcp {
   return {
     servers: () => hub.status(),
     settled: () => hub.settled(),
+    login: (server, open, signal) => hub.login(server, open, signal),
+    logout: (server) => hub.logout(server),
     prompts,
     async getPrompt(command, text, signal = never) {
       const found = (await prompts(signal)).find((p) => p.name === command);

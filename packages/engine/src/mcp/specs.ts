@@ -1,6 +1,11 @@
-import type { McpServer, McpServerSource } from "@z-engine/config";
+import type { McpOAuth, McpServer, McpServerSource } from "@z-engine/config";
 import { isProviderKeyVariable, signalGroup, spawnChild } from "@z-engine/host";
-import { type ChildSpawner, type McpServerSpec, withoutVariables } from "@z-engine/integrations";
+import {
+  type ChildSpawner,
+  type McpOAuthSettings,
+  type McpServerSpec,
+  withoutVariables,
+} from "@z-engine/integrations";
 import type { ChildLaunch } from "../session/child-launch.js";
 
 /** One configured server as the hub runs it: the client's spec and the engine's own keys. */
@@ -65,6 +70,25 @@ function withoutProviderKeys(s: McpServer): { server: McpServer; withheld: strin
   return { server, withheld: [...new Set(withheld)] };
 }
 
+/** An entry's `oauth` (snake_case settings) as the client's settings. */
+function oauthSettings(o: McpOAuth): McpOAuthSettings | false {
+  if (o === false) return false;
+  return {
+    ...(o.client_id ? { clientId: o.client_id } : {}),
+    ...(o.client_secret ? { clientSecret: o.client_secret } : {}),
+    ...(o.callback_port ? { callbackPort: o.callback_port } : {}),
+    ...(o.scopes ? { scopes: o.scopes } : {}),
+    ...(o.auth_server_metadata_url ? { authServerMetadataUrl: o.auth_server_metadata_url } : {}),
+    ...(o.client_metadata_url ? { clientMetadataUrl: o.client_metadata_url } : {}),
+    ...(o.grant ? { grant: o.grant } : {}),
+    ...(o.private_key ? { privateKey: o.private_key } : {}),
+    ...(o.signing_algorithm ? { signingAlgorithm: o.signing_algorithm } : {}),
+    ...(o.idp_token_endpoint ? { idpTokenEndpoint: o.idp_token_endpoint } : {}),
+    ...(o.idp_client_id ? { idpClientId: o.idp_client_id } : {}),
+    ...(o.idp_id_token ? { idpIdToken: o.idp_id_token } : {}),
+  };
+}
+
 /**
  * The effective `mcp.servers` as hub entries: the transport follows `type`, else `command`
  * (stdio) or `url` (streamable HTTP). An entry the project defined never gets a model
@@ -92,6 +116,7 @@ export function serverEntries(
       ...(s.url !== undefined ? { url: s.url } : {}),
       ...(s.headers ? { headers: s.headers } : {}),
       ...(s.timeout !== undefined ? { timeoutMs: s.timeout } : {}),
+      ...(s.oauth !== undefined ? { oauth: oauthSettings(s.oauth) } : {}),
     };
     return {
       spec,

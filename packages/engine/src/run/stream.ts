@@ -10,6 +10,7 @@ import {
   type TurnId,
   type Usage,
 } from "@z-engine/protocol";
+import { uniqueToolUses } from "../batch/unique-ids.js";
 import type { SessionCore } from "../session/core.js";
 import type { AgentRun, TranscriptSink } from "./agent-context.js";
 
@@ -40,9 +41,10 @@ async function consume(
   ids: { turnId: TurnId; messageId: Message["id"] },
   signal: AbortSignal,
   onSent: (() => void) | undefined,
-): Promise<{ assembler: MessageAssembler; invalid: Map<string, string> }> {
+): Promise<{ assembler: MessageAssembler; inputErrors: (string | undefined)[] }> {
   const assembler = new MessageAssembler();
-  const invalid = new Map<string, string>();
+  // Each tool call's input error, in the order the calls came (ids may repeat).
+  const inputErrors: (string | undefined)[] = [];
   const scope = { turnId: ids.turnId };
   try {
     const options = onSent ? { signal, onSent } : { signal };
@@ -82,7 +84,7 @@ async function consume(
           );
           break;
         case "toolCall":
-          if (event.inputError !== undefined) invalid.set(event.id, event.inputError);
+          inputErrors.push(event.inputError);
           break;
         default:
           break;
@@ -98,7 +100,8 @@ async function consume(
   }
   // A call the output limit cut off is not run (its input is incomplete); the model is told why.
   if (assembler.stopReason === "maxTokens")
-    for (const id of invalid.keys()) invalid.set(id, MAX_TOKENS_CUT);
+    for (const [i, problem] of inputErrors.entries())
+      if (problem !== undefined) inputErrors[i] = MAX_TOKENS_CUT;
   if (assembler.stopReason === undefined && assembler.error === undefined) {
     assembler.push({
       type: "error",
@@ -107,7 +110,7 @@ async function consume(
         : { kind: "unknown", message: "the model stream ended without a stop" },
     });
   }
-  return { assembler, invalid };
+  return { assembler, inputErrors };
 }
 
 /**
@@ -133,7 +136,7 @@ export async function streamRound(
     { type: "assistantStarted", messageId, model: request.model, contextWindow },
     scope,
   );
-  const { assembler, invalid } = await consume(
+  const { assembler, inputErrors } = await consume(
     transcript,
     client,
     request,
@@ -142,7 +145,10 @@ export async function streamRound(
     onSent,
   );
   const error = assembler.error;
-  const content = error ? assembler.content.filter((b) => b.type !== "toolUse") : assembler.content;
+  // Every call gets its own id before the message is recorded (a repeated id gets one).
+  const unique = uniqueToolUses(assembler.content, inputErrors);
+  const invalid = unique.invalid;
+  const content = error ? unique.content.filter((b) => b.type !== "toolUse") : unique.content;
   const usage = core.catalog.price(request.model, assembler.usage);
   core.estimator.observe(request, assembler.usage);
   let message: Message | null = null;
@@ -165,6 +171,13 @@ export async function streamRound(
       { ...scope, ...agent },
     );
   }
+  if (!error && unique.renamed.length > 0)
+    await transcript.notice(
+      "warning",
+      "model.duplicateToolId",
+      `The model gave ${unique.renamed.length} tool call${unique.renamed.length > 1 ? "s" : ""} an id already used in its answer; renamed ${unique.renamed.map(([a, b]) => `${a} to ${b}`).join(", ")} so that each call gets its own result.`,
+      scope,
+    );
   const toolUses = content.filter((b): b is ToolUseBlock => b.type === "toolUse");
   return {
     message,

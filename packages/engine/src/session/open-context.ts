@@ -2,7 +2,7 @@ import type { EffectiveSettings, Paths, TrustStore } from "@z-engine/config";
 import type { SandboxBackend, Shell } from "@z-engine/host";
 import type { SessionStore } from "@z-engine/store";
 import type { EditorFiles, Tool } from "@z-engine/tools";
-import type { ClientFactory } from "../options.js";
+import type { ClientFactory, EngineOptions } from "../options.js";
 import type { Redactor } from "../util/secrets.js";
 import type { ModelCatalog } from "./core.js";
 import type { EventSink } from "./journal.js";
@@ -41,4 +41,6 @@ export interface OpenContext {
   readonly clock: () => number;
   readonly homeDir: string;
   readonly parent: AbortSignal;
+  /** The host's answer to MCP sampling, when it opted in. */
+  readonly mcpSampling?: EngineOptions["mcpSampling"];
 }

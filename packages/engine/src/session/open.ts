@@ -24,6 +24,8 @@ import { sessionAgents } from "../agents/wire.js";
 import { FastModelSide } from "../ports/side-model.js";
 import { McpHub } from "../mcp/hub.js";
 import { hubPort } from "../mcp/port.js";
+import { replacedMcpServers, replacedServersText } from "../mcp/replaced.js";
+import { mcpTokenStore, sessionMcpHooks } from "../mcp/session-hooks.js";
 import {
   type SessionConfig,
   type SessionOverrides,
@@ -166,7 +168,6 @@ async function buildSession(
   opened: OpenedSession | undefined,
   notices: string[],
 ): Promise<EngineSession> {
-  const { projectRoot, config } = prep;
   // The session's lifetime: its checkpoint store's and fingerprints' git calls stop with it.
   const lifetime = linkedController(ctx.parent);
   try {
@@ -271,7 +272,23 @@ async function assemble(
     trusted: () => sessionState.settings.trusted,
     settings: () => sessionState.settings.config.settings.lsp,
   });
-  const mcp = new McpHub({ journal, reminders, env: ctx.env, clock: ctx.clock });
+  const mcp = new McpHub({
+    journal,
+    reminders,
+    env: ctx.env,
+    clock: ctx.clock,
+    authStore: mcpTokenStore(ctx.paths.dataDir),
+    waitForStarts: ctx.headless,
+    hooks: sessionMcpHooks({
+      headless: ctx.headless,
+      interaction,
+      journal,
+      folders: () => [projectRoot, ...sessionState.settings.additionalDirectories],
+      ...(ctx.mcpSampling ? { sample: ctx.mcpSampling } : {}),
+    }),
+  });
+  // Added directories are roots: the servers hear when they change.
+  sessionState.settingsReplaced.add(() => mcp.rootsChanged());
   // The agents' port reaches the session once it is built (its calls come only from turns).
   let built: EngineSession | undefined;
   const agents = await sessionAgents({
@@ -463,6 +480,8 @@ async function announce(
       { projectRoot: session.projectRoot, withheld, decision: "required" },
       { type: "trustRequired", projectRoot: session.projectRoot, withheld },
     );
+    const replaced = replacedServersText(replacedMcpServers(loaded.layers));
+    if (replaced) await session.journal.notice("warning", "trust.mcpReplaced", replaced);
     const variables = mcpVariablesReport(session.projectRoot, loaded);
     if (variables) await session.journal.notice("info", "trust.mcpVariables", variables);
   }

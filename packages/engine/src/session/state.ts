@@ -104,7 +104,11 @@ export class SessionState {
   /** Replaces the settings (trust reloaded them). Recording the trust decision is the caller's. */
   replaceSettings(settings: SessionSettings): void {
     this.#settings = settings;
+    for (const listener of this.settingsReplaced) listener(settings);
   }
+
+  /** Told after each {@link replaceSettings} (the MCP hub sends `roots/list_changed`). Must not throw. */
+  readonly settingsReplaced = new Set<(settings: SessionSettings) => void>();
 
   /** Changes the permission mode: recorded, then modeChanged. Rejects when the log refuses it. */
   async setMode(mode: PermissionMode): Promise<void> {

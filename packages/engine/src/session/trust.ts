@@ -1,6 +1,7 @@
 import { type LoadedSettings, projectServerVariables } from "@z-engine/config";
 import { isProviderKeyVariable } from "../util/secrets.js";
 import type { McpHub } from "../mcp/hub.js";
+import { replacedMcpServers, replacedServersText } from "../mcp/replaced.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
 import type { SessionOverrides } from "../settings/session-config.js";
 import type { Journal } from "./journal.js";
@@ -45,7 +46,9 @@ export async function trustWorkspace(
     });
     return;
   }
-  const withheld = [...loadProjectSettings(ctx, root, overrides).withheld];
+  const before = loadProjectSettings(ctx, root, overrides);
+  const withheld = [...before.withheld];
+  const replaced = replacedServersText(replacedMcpServers(before.layers));
   await ctx.trustStore.trust(root);
   const { previous, config } = await reloadSessionSettings(ctx, session, overrides);
   await session.journal.record("trust", { projectRoot: root, withheld, decision: "trusted" });
@@ -60,6 +63,7 @@ export async function trustWorkspace(
       ? `${root} is trusted; its project settings now apply (${withheld.join(", ")}).`
       : `${root} is trusted; its project settings now apply.`,
   );
+  if (replaced) await session.journal.notice("warning", "trust.mcpReplaced", replaced);
 }
 
 /**

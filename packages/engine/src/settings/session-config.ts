@@ -12,6 +12,7 @@ import {
   type HookEventName,
   type HookTable,
 } from "../hooks/types.js";
+import { replacedMcpServers, withoutReplacedAllows } from "../mcp/replaced.js";
 
 /** Per-session choices that override the settings (the CLI's flags). */
 export interface SessionOverrides {
@@ -134,8 +135,10 @@ export function sessionConfig(
     ? { ...loaded.settings, mcp: { servers: { ...overrides.mcpServers } } }
     : loaded.settings;
   const ruleErrors: RuleError[] = [];
+  // A trusted project's server named like one of the user's does not get the user's allow rules.
+  const replaced = loaded.trusted ? replacedMcpServers(loaded.layers) : [];
   const rules: PermissionRules = {
-    allow: compileList(s.permissions.allow, ruleErrors),
+    allow: compileList(withoutReplacedAllows(s.permissions.allow, replaced), ruleErrors),
     ask: compileList(s.permissions.ask, ruleErrors),
     deny: compileList(s.permissions.deny, ruleErrors),
   };

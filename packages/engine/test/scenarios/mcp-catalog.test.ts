@@ -46,7 +46,7 @@ describe("the MCP tool catalog", { timeout: 60_000 }, () => {
     const [first, second] = [h.model.requests[0], h.model.requests[1]];
     expect(toolNames(first)).toContain("LoadMcpTools");
     expect(toolNames(first).filter((n) => n.startsWith("mcp__"))).toEqual([]);
-    expect(userText(h, 0)).toMatch(/54 MCP tools are connected/);
+    expect(userText(h, 0)).toMatch(/59 MCP tools are connected/);
     expect(userText(h, 0)).toContain("- mcp__many__t3: Extra tool number 3.\n");
     expect(userText(h, 0)).not.toContain("Second line.");
     expect(resultText(resultsOf(h, 1)[0])).toBe(

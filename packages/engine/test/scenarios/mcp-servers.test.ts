@@ -47,7 +47,7 @@ describe("MCP servers in a session", { timeout: 60_000 }, () => {
     expect(logLines(log)).toEqual([]);
     await serverState(h, "slow one", "ready");
     const notice = await h.recorder.waitFor("notice", { code: "mcp.servers" });
-    expect(notice.message).toMatch(/ready: slow one \(14 tools\)/);
+    expect(notice.message).toMatch(/ready: slow one \(19 tools\)/);
     expect(notice.message).toMatch(/failed: broken \(.*(ENOENT|no such).*\)/i);
     expect(notice.level).toBe("warning");
     expect(
@@ -64,7 +64,7 @@ describe("MCP servers in a session", { timeout: 60_000 }, () => {
     expect(names).toContain("mcp__slow_one__odd_name_v2");
     expect(names).toContain("ListMcpResources");
     expect(h.session.mcp.servers()).toMatchObject([
-      { name: "slow one", state: "ready", transport: "stdio", tools: 14 },
+      { name: "slow one", state: "ready", transport: "stdio", tools: 19 },
       { name: "broken", state: "failed" },
     ]);
   });
@@ -127,7 +127,10 @@ describe("MCP servers in a session", { timeout: 60_000 }, () => {
       /Output truncated: 40000 characters in all; the full output is stored as/,
     );
     expect(resultText(big).length).toBeLessThan(31_000);
-    expect(resultText(list)).toBe("test: test://readme readme (text/plain): The read-me.");
+    expect(resultText(list).split("\n").slice(0, 2)).toEqual([
+      "test: test://readme readme (text/plain): The read-me.",
+      "test: test://big big (text/plain): 40,000 characters.",
+    ]);
     expect(resultText(read)).toBe("Resource test://readme:\nRead me first.");
     // grow announced list_changed: the request after it offers the new tool, and it runs.
     expect(toolNames(h.model.requests[1])).not.toContain("mcp__test__grown");

@@ -17,10 +17,54 @@ export interface McpServerSpec {
   readonly headers?: Readonly<Record<string, string>>;
   /** Milliseconds allowed for the start (connect and first tool list) and for each call. */
   readonly timeoutMs?: number;
+  /**
+   * OAuth for a remote server (used when it answers 401); `false` never authorizes. Values
+   * may hold `${VAR}`. Absent: discovery and dynamic registration, as the server offers.
+   */
+  readonly oauth?: McpOAuthSettings | false;
 }
 
-/** Where a server is in its life. */
-export type McpServerState = "starting" | "ready" | "failed" | "disconnected" | "stopped";
+/** How a remote server's OAuth client is set up (a server entry's `oauth`). */
+export interface McpOAuthSettings {
+  /** A pre-registered client id (no dynamic registration then). */
+  readonly clientId?: string;
+  /** Its secret, for a confidential client (client_secret_basic or _post, as the server offers). */
+  readonly clientSecret?: string;
+  /** The loopback port the browser returns to (`http://localhost:PORT/callback`); default: any free port. */
+  readonly callbackPort?: number;
+  /** Scopes to ask for, space-separated (over the challenge's and the metadata's). */
+  readonly scopes?: string;
+  /** The authorization server's metadata document, skipping discovery (https). */
+  readonly authServerMetadataUrl?: string;
+  /** A client ID metadata document (https) used as the client id where the server supports it. */
+  readonly clientMetadataUrl?: string;
+  /**
+   * `client_credentials` for machine-to-machine servers (no browser): secret or private-key
+   * JWT; `jwt_bearer` for cross-app access (SEP-990): the IdP's ID token exchanged for an
+   * ID-JAG, traded for an access token.
+   */
+  readonly grant?: "authorization_code" | "client_credentials" | "jwt_bearer";
+  /** Cross-app access: the enterprise IdP's token endpoint, this client's id there, the user's ID token. */
+  readonly idpTokenEndpoint?: string;
+  readonly idpClientId?: string;
+  readonly idpIdToken?: string;
+  /** A PKCS#8 PEM key: the client authenticates with a signed JWT (private_key_jwt). */
+  readonly privateKey?: string;
+  /** The JWT's algorithm (default ES256). */
+  readonly signingAlgorithm?: string;
+}
+
+/**
+ * Where a server is in its life. `needsLogin`: a remote server wants an OAuth login that
+ * only a person can give (`zeng mcp login`); nothing retries it until then.
+ */
+export type McpServerState =
+  | "starting"
+  | "ready"
+  | "failed"
+  | "disconnected"
+  | "stopped"
+  | "needsLogin";
 
 /** One tool a server offers, as it listed it. */
 export interface McpToolInfo {
@@ -36,6 +80,51 @@ export interface McpResourceInfo {
   readonly name: string;
   readonly description?: string;
   readonly mimeType?: string;
+}
+
+/** One resource template a server offers (RFC 6570 `uriTemplate`). */
+export interface McpResourceTemplateInfo {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+}
+
+/** A server's `elicitation/create` in form mode: a message and the JSON Schema of the answer. */
+export interface McpElicitation {
+  readonly message: string;
+  /** A flat object schema: string, number, integer, boolean and enum properties (MCP's subset). */
+  readonly requestedSchema: Readonly<Record<string, unknown>>;
+}
+
+/** The user's answer to an elicitation: accept (with content), decline, or cancel. */
+export interface McpElicitationResult {
+  readonly action: "accept" | "decline" | "cancel";
+  readonly content?: Record<string, string | number | boolean | string[]>;
+}
+
+/** One root the client offers servers (a folder as a `file://` URI). */
+export interface McpRoot {
+  readonly uri: string;
+  readonly name?: string;
+}
+
+/**
+ * What a client answers for its servers; each one present is advertised as a capability.
+ * Absent, the request is refused with an error naming it (sampling stays refused unless a
+ * host opts in with `onSample`). Hooks must not throw but to refuse.
+ */
+export interface McpClientHooks {
+  readonly onElicit?: (
+    request: McpElicitation,
+    signal: AbortSignal,
+  ) => Promise<McpElicitationResult>;
+  readonly roots?: () => readonly McpRoot[];
+  /** `sampling/createMessage` params in, a `CreateMessageResult` out (the host's model). */
+  readonly onSample?: (
+    params: Readonly<Record<string, unknown>>,
+    signal: AbortSignal,
+  ) => Promise<Record<string, unknown>>;
 }
 
 /** One prompt a server offers, with its arguments. */
@@ -60,12 +149,24 @@ export interface McpCallOptions {
   readonly signal: AbortSignal;
   /** A progress notification of the server, as one line of text. */
   readonly onProgress?: (text: string) => void;
+  /**
+   * The server has sent nothing about this call for `silentMs` (reported every
+   * `WAIT_NOTICE_MS`); it gives up at `limitMs` of silence. Must not throw.
+   */
+  readonly onWaiting?: (silentMs: number, limitMs: number) => void;
 }
 
 /** An operational failure talking to a server; `code` says which kind. */
 export class McpError extends Error {
   constructor(
-    readonly code: "notReady" | "connectionLost" | "timeout" | "cancelled" | "protocol",
+    readonly code:
+      | "notReady"
+      | "connectionLost"
+      | "timeout"
+      | "cancelled"
+      | "protocol"
+      | "needsLogin"
+      | "unauthorized",
     message: string,
     options?: { cause?: unknown },
   ) {

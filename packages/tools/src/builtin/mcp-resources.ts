@@ -1,7 +1,21 @@
+import type { Action } from "@z-engine/policy";
 import { z } from "zod";
+import type { ToolCtx } from "../ctx.js";
 import { defineTool, lazySchema } from "../tool.js";
 import { errorOutput } from "../tool-output.js";
 import { describe } from "./describe.js";
+import { boundMcpOutput } from "./mcp-output.js";
+
+/**
+ * The gate's view of reading a server's resources: an MCP action of that server, so that the
+ * server's `mcp__<server>` rules (deny and ask included) decide it as they decide its tools,
+ * under the tool part `ListMcpResources` / `ReadMcpResource`; plan mode lets it run (it only
+ * reads). A server the session does not
+ * know keeps its own name (the call then fails with the list of servers).
+ */
+function resourceAction(ctx: ToolCtx, server: string, tool: string): Action {
+  return { kind: "mcp", server: ctx.ports.mcp?.ruleName(server) ?? server, tool, readOnly: true };
+}
 
 const ListInput = lazySchema(() =>
   z.strictObject({
@@ -10,8 +24,9 @@ const ListInput = lazySchema(() =>
 );
 
 /**
- * ListMcpResources: the resources connected MCP servers expose. Reading what a server lists
- * changes nothing, so it is not gated (like listing its tools); reading one is ReadMcpResource.
+ * ListMcpResources: the resources and resource templates connected MCP servers expose. Gated
+ * as an MCP action of each server it lists (every ready server offering resources when no
+ * server is named), so a server's deny rule holds here too.
  */
 export const listMcpResourcesTool = defineTool({
   name: "ListMcpResources",
@@ -19,6 +34,12 @@ export const listMcpResourcesTool = defineTool({
   inputSchema: ListInput,
   requires: ["mcp"],
   isReadOnly: () => true,
+  action: async (input, ctx) => {
+    const servers = input.server ? [input.server] : (ctx.ports.mcp?.resourceServers() ?? []);
+    return servers.length > 0
+      ? servers.map((s) => resourceAction(ctx, s, "ListMcpResources"))
+      : [{ kind: "none" }];
+  },
   title: (input) => (input.server ? `ListMcpResources ${input.server}` : "ListMcpResources"),
   call: async (input, ctx) => {
     const mcp = ctx.ports.mcp;
@@ -34,18 +55,23 @@ const ReadInput = lazySchema(() =>
   }),
 );
 
-/** ReadMcpResource: one resource's content, by server and URI. Read-only, not gated. */
+/**
+ * ReadMcpResource: one resource's content, by server and URI, gated as an MCP action of the
+ * server; long text is stored as an artifact like any tool output.
+ */
 export const readMcpResourceTool = defineTool({
   name: "ReadMcpResource",
   description: describe("ReadMcpResource", "Reads one MCP resource by server and uri."),
   inputSchema: ReadInput,
   requires: ["mcp"],
   isReadOnly: () => true,
+  action: async (input, ctx) => [resourceAction(ctx, input.server, "ReadMcpResource")],
   title: (input) => `ReadMcpResource ${input.server} ${input.uri}`,
   call: async (input, ctx) => {
     const mcp = ctx.ports.mcp;
     if (!mcp) return errorOutput("MCP servers are not available in this session.");
-    return mcp.readResource(input.server, input.uri, ctx.signal);
+    const output = await mcp.readResource(input.server, input.uri, ctx.signal);
+    return boundMcpOutput(output, "ReadMcpResource.txt", ctx);
   },
 });
 

@@ -1,10 +1,8 @@
-import type { ArtifactRef, ToolResultContent } from "@z-engine/protocol";
 import { z } from "zod";
-import type { ToolCtx } from "../ctx.js";
-import { spillIfLong } from "../output-spill.js";
 import type { Tool } from "../tool.js";
 import { defineTool, lazySchema } from "../tool.js";
-import { errorOutput, type ToolOutput } from "../tool-output.js";
+import { errorOutput } from "../tool-output.js";
+import { boundMcpOutput } from "./mcp-output.js";
 
 /** What a server's tool is offered as. */
 export interface McpToolDefinition {
@@ -23,25 +21,6 @@ export interface McpToolDefinition {
 
 /** Any JSON object; the server validates its own input. */
 const AnyObject = lazySchema(() => z.record(z.string(), z.unknown()));
-
-/** Each text block kept inline up to the limit, the rest stored as an artifact. */
-async function spillLong(output: ToolOutput, name: string, ctx: ToolCtx): Promise<ToolOutput> {
-  const max = ctx.limits.maxOutputChars;
-  // The common case, every block short: the output as it came, without a pass per block.
-  if (output.content.every((b) => b.type !== "text" || b.text.length <= max)) return output;
-  const artifacts: ArtifactRef[] = [...output.artifacts];
-  const content: ToolResultContent[] = [];
-  for (const block of output.content) {
-    if (block.type !== "text") {
-      content.push(block);
-      continue;
-    }
-    const spilled = await spillIfLong(block.text, name, ctx.limits.maxOutputChars, ctx.artifacts);
-    if (spilled.artifact) artifacts.push(spilled.artifact);
-    content.push({ type: "text", text: spilled.text });
-  }
-  return { ...output, content, artifacts };
-}
 
 /**
  * The tool that stands for one MCP server tool: offered under its `mcp__` name with the
@@ -65,7 +44,7 @@ export function createMcpTool(def: McpToolDefinition): Tool<Record<string, unkno
         onProgress: ctx.onProgress,
         vision: ctx.vision,
       });
-      return spillLong(output, `${def.name}.txt`, ctx);
+      return boundMcpOutput(output, `${def.name}.txt`, ctx);
     },
   });
   return { ...tool, inputJsonSchema: def.inputSchema };
