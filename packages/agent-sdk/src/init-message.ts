@@ -12,6 +12,7 @@ const STATES: Readonly<Record<EngineServerStatus["state"], McpServerStatus["stat
   disconnected: "failed",
   stopped: "failed",
   disabled: "disabled",
+  needsLogin: "needs-auth",
 };
 
 /** The MCP servers' states in the SDK's words, in-process servers (always connected) first. */

@@ -208,7 +208,7 @@ export interface SlashCommand {
 /** An MCP server's state. */
 export interface McpServerStatus {
   name: string;
-  status: "connected" | "failed" | "pending" | "disabled";
+  status: "connected" | "failed" | "needs-auth" | "pending" | "disabled";
 }
 
 /** The generator {@link query} returns, with its controls. */
