@@ -27,6 +27,16 @@ async function runSetup(mode: "demo" | "all") {
     join(dir, "scripts/install-services.sh"),
     LOGGER.replace('$(basename "$0")', "install-services"),
   );
+  await writeFile(
+    join(dir, "scripts/install-mcp-clients.sh"),
+    LOGGER.replace('$(basename "$0")', "install-mcp-clients"),
+  );
+  const conformance = join(dir, "packages/engine/bench/conformance");
+  await mkdir(conformance, { recursive: true });
+  await writeFile(
+    join(conformance, "install.mjs"),
+    'import { appendFileSync } from "node:fs";\nappendFileSync(process.env.SETUP_LOG, "install-conformance\\n");\n',
+  );
   const programs: Record<string, string> = {
     "apt-get": LOGGER,
     npm: LOGGER,
@@ -56,9 +66,11 @@ describe("scripts/setup.sh for the demo", () => {
   it("installs no Debian package and no services, builds only the CLI, a timed line per step", async () => {
     const run = await runSetup("demo");
     expect(run.status).toBe(0);
-    expect(run.calls.some((c) => c.startsWith("apt-get") || c.startsWith("install-services"))).toBe(
-      false,
-    );
+    expect(
+      run.calls.some((c) =>
+        /^(apt-get|install-services|install-mcp-clients|install-conformance)/.test(c),
+      ),
+    ).toBe(false);
     expect(run.calls).toContain(
       "pnpm exec turbo run build --filter=@z-engine/cli... --output-logs=errors-only",
     );
@@ -74,6 +86,8 @@ describe("scripts/setup.sh for the demo", () => {
     const run = await runSetup("all");
     expect(run.status).toBe(0);
     expect(run.calls.some((c) => c.startsWith("install-services"))).toBe(true);
+    expect(run.calls).toContain("install-mcp-clients ");
+    expect(run.calls).toContain("install-conformance");
     expect(run.calls).toContain("pnpm build --output-logs=errors-only");
   });
 });
