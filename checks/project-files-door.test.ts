@@ -19,6 +19,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "reads the repo map's tag cache in the engine's data folder",
   "packages/context/src/repo-map/map-file-read.ts":
     "the door's second half for the repo map: its worker thread cannot be handed the door, so the engine admits each file through the door and hands over real paths; this reads them with O_NOFOLLOW | O_NONBLOCK, regular files with one link only, checks the open file is still the one at that real path, and reads at most 256 KiB + 1",
+  "packages/integrations/src/mcp/oauth/store.ts":
+    "reads the MCP OAuth token records in the engine's data folder (0700/0600), never a project file",
   "packages/engine/src/repo-map/project-files.ts":
     "lists the project's file names when it is not a git repository (regular files only, links and hidden folders left out); every listed file is admitted by the door before the map reads it",
   "packages/engine/src/commands/remember.ts":

@@ -1,7 +1,8 @@
 /**
  * The project-files door (issue 38): every file a project controls that the engine reads for
  * the model (instruction files and their imports, agent, command, skill, output-style and rule
- * definitions, a command's `@path` includes, the repo map, the decision layer's documents)
+ * definitions, a command's `@path` includes, the repo map, the decision layer's documents,
+ * check discovery's build files, the files language servers are sent and quoted from)
  * goes through one reader, host's `createProjectFileReader` (real path inside the allowed
  * roots, no link followed that it did not admit, regular files only, bounded reads, the Read
  * rules). Before it, each of those had its own `readFile`, and each was a way around the rules
@@ -13,8 +14,8 @@
  * function (or of the whole module), a dynamic `import()` of one, or a `require` of one.
  * Metadata calls (`stat`, `lstat`, `realpath`, `existsSync`, `access`) and writes are not
  * reads of what a file holds, so they are not counted. The check watches the packages that
- * read what a project controls for the model: context, engine, prompts and tools (their
- * `src/`, tests and test helpers left out). Every module it finds there must be on the
+ * read what a project controls for the model: context, engine, integrations, prompts, tools
+ * and verify (their `src/`, tests and test helpers left out). Every module it finds there must be on the
  * allow-list in `project-files-door.test.ts`, with the reason it is not a way around the door.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -22,7 +23,14 @@ import { join, relative } from "node:path";
 import ts from "typescript";
 
 /** The packages whose sources are watched. */
-export const WATCHED_PACKAGES = ["context", "engine", "prompts", "tools"] as const;
+export const WATCHED_PACKAGES = [
+  "context",
+  "engine",
+  "integrations",
+  "prompts",
+  "tools",
+  "verify",
+] as const;
 
 /** `node:fs` functions that read what a file holds, or what a folder lists. */
 export const READING_FUNCTIONS: ReadonlySet<string> = new Set([

@@ -6,6 +6,12 @@
 // Fixture repositories
 export type { FixtureFile, FixtureFiles, FixtureRepo, FixtureRepoOptions } from "./fixture-repo.js";
 export { createFixtureRepo, fixtureGitEnv } from "./fixture-repo.js";
+/**
+ * `plainFileReader()`: a ProjectFileReader over plain `node:fs` (no roots, no rules, links
+ * listed as links, never followed by `list`) for tests of code that is handed the engine's
+ * project-files door. Not a door: never hand it to code reading a project you do not trust.
+ */
+export { plainFileReader } from "./plain-files.js";
 
 // Event recording
 export type { ExpectedEvent, Shape } from "./event-recorder.js";

@@ -2,6 +2,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { plainFileReader } from "@z-engine/testkit";
 import { discoverChecks } from "../src/index.js";
 
 const PACKAGES = 500;
@@ -51,16 +52,18 @@ async function createMonorepo(root: string): Promise<void> {
   );
 }
 
+const files = plainFileReader();
+
 async function main() {
   const root = await mkdtemp(join(tmpdir(), "zeng-verify-bench-"));
   try {
     await createMonorepo(root);
-    const first = await discoverChecks(root);
-    for (let i = 0; i < 5; i++) await discoverChecks(root);
+    const first = await discoverChecks(root, { files });
+    for (let i = 0; i < 5; i++) await discoverChecks(root, { files });
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const start = performance.now();
-      await discoverChecks(root);
+      await discoverChecks(root, { files });
       times.push(performance.now() - start);
     }
     times.sort((a, b) => a - b);

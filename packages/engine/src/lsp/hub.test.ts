@@ -2,6 +2,7 @@ import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LspOperation } from "@z-engine/protocol";
+import { plainFileReader } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionLsp } from "./hub.js";
 
@@ -20,6 +21,7 @@ async function hub(enabled: boolean, trusted: boolean) {
   const lsp = new SessionLsp({
     root: dir,
     env: { PATH: "/usr/bin:/bin" },
+    files: plainFileReader(),
     trusted: () => trusted,
     settings: () => ({ enabled, servers: {} }),
   });

@@ -6,7 +6,7 @@ import {
 } from "@z-engine/integrations";
 import { childEnvironment } from "@z-engine/host";
 import { doorSpawner } from "../mcp/specs.js";
-import { LSP_OPERATIONS, type LspOperation } from "@z-engine/protocol";
+import { LSP_OPERATIONS, type LspOperation, type ProjectFileReader } from "@z-engine/protocol";
 import {
   errorOutput,
   type LspPort,
@@ -24,6 +24,11 @@ export interface SessionLspOptions {
    * so a server never gets the engine's provider keys.
    */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The door the files servers are sent, and the lines quoted from their answers, are read
+   * through (the session's Read rules; nothing that would ask).
+   */
+  readonly files: ProjectFileReader;
   /** Whether the project is trusted now: servers are programs, so they run only then. */
   readonly trusted: () => boolean;
   /** `[lsp]` now: on or off, and the configured servers. */
@@ -106,6 +111,7 @@ export class SessionLsp implements LspPort {
         env: childEnvironment(this.options.env),
       }),
       servers: settings.servers,
+      files: this.options.files,
     });
     return this.manager;
   }

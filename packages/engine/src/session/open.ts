@@ -42,7 +42,13 @@ import { BackgroundTasks, notifier } from "./background.js";
 import { childLaunch, mcpContext } from "./child-launch.js";
 import { TurnCheckpoints } from "./checkpoint.js";
 import { instructionDoors } from "./instruction-gate.js";
-import { projectDoor, type SessionDoors, sessionDoorView, userDoor } from "./project-doors.js";
+import {
+  projectDoor,
+  readableDoor,
+  type SessionDoors,
+  sessionDoorView,
+  userDoor,
+} from "./project-doors.js";
 import { Journal } from "./journal.js";
 import type { OpenContext } from "./open-context.js";
 import { repairCrash } from "./repair.js";
@@ -147,6 +153,7 @@ function sessionFiles(
     userInstructions: instructions.userFiles,
     project: projectDoor(place, view),
     user: userDoor(place, view),
+    readable: readableDoor(place, view),
   };
   const discovery: DiscoverOptions = {
     userConfigDir: ctx.paths.configDir,
@@ -191,7 +198,7 @@ async function assemble(
   const { clientFor } = prep;
   const journal = new Journal(log.id as SessionId, log, ctx.sink, ctx.clock, ctx.redactor);
   // The checks' discovery walks the project: it runs while the shell and git are looked up.
-  const checksFound = projectChecks(projectRoot, config);
+  const checksFound = projectChecks({ projectRoot, homeDir: ctx.homeDir }, config);
   const repoRoot = await gitToplevel(projectRoot);
   const dirs = config.settings.permissions.additional_directories;
   const { shell, sandbox, confine } = await shellFor(
@@ -269,6 +276,7 @@ async function assemble(
   const lsp = new SessionLsp({
     root: projectRoot,
     env: ctx.childEnv,
+    files: doors.readable,
     trusted: () => sessionState.settings.trusted,
     settings: () => sessionState.settings.config.settings.lsp,
   });

@@ -1,6 +1,7 @@
 import { createProjectFileReader, type ProjectFileFacts } from "@z-engine/host";
 import { decide, type PermissionRules } from "@z-engine/policy";
 import type { PermissionMode, ProjectFileReader } from "@z-engine/protocol";
+import type { SessionConfig } from "../settings/session-config.js";
 import type { SessionState } from "./state.js";
 
 /** What the doors' Read rules are decided with, read at each question. */
@@ -83,6 +84,24 @@ export function projectDoor(place: DoorPlace, view: () => DoorView): ProjectFile
 }
 
 /**
+ * The door check discovery reads build files and lists folders through: real paths inside
+ * the project only, regular files, bounded reads, the settings' Read rules (`config`'s mode
+ * and rules: discovery runs before the session's state exists).
+ */
+export function buildFilesDoor(
+  place: DoorPlace,
+  config: Pick<SessionConfig, "mode" | "rules" | "settings">,
+): ProjectFileReader {
+  const view = (): DoorView => ({
+    trusted: false,
+    mode: config.mode,
+    rules: config.rules,
+    additionalDirectories: config.settings.permissions.additional_directories,
+  });
+  return projectDoor(place, view);
+}
+
+/**
  * The door for the user's own definition and instruction files (the engine's config folder,
  * `~/.claude`): they may be links anywhere (the user made them), and deny rules still hold.
  */
@@ -103,8 +122,16 @@ export function includeDoor(
   view: () => DoorView,
   rules: PermissionRules,
 ): ProjectFileReader {
-  const withRules = () => ({ ...view(), rules });
-  return createProjectFileReader({ roots: ["/"], rules: readRulesOf(place, withRules) });
+  return readableDoor(place, () => ({ ...view(), rules }));
+}
+
+/**
+ * The door for what the model is shown from files it did not name itself (the lines a
+ * language server's answer points at, the files it is sent): any path the session's rules
+ * let the model read without asking, by its real path and as written.
+ */
+export function readableDoor(place: DoorPlace, view: () => DoorView): ProjectFileReader {
+  return createProjectFileReader({ roots: ["/"], rules: readRulesOf(place, view) });
 }
 
 /**
@@ -117,4 +144,6 @@ export interface SessionDoors {
   readonly userInstructions: ProjectFileReader;
   readonly project: ProjectFileReader;
   readonly user: ProjectFileReader;
+  /** What the session's rules let the model read without asking ({@link readableDoor}). */
+  readonly readable: ProjectFileReader;
 }

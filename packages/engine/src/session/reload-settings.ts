@@ -47,7 +47,7 @@ export async function reloadSessionSettings(
       cwd: root,
       ...childLaunch(ctx, root, loaded.trusted),
     }),
-    checks: await projectChecks(root, config),
+    checks: await projectChecks({ projectRoot: root, homeDir: ctx.homeDir }, config),
   });
   // A reload is a rebuild point for the repo map (its size may have changed).
   session.repoMap?.rebuild();

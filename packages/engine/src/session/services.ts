@@ -8,6 +8,7 @@ import { discoverChecks, mergeChecks } from "@z-engine/verify";
 import type { SessionConfig, SessionOverrides } from "../settings/session-config.js";
 import type { SandboxState } from "./core.js";
 import type { OpenContext } from "./open-context.js";
+import { buildFilesDoor, type DoorPlace } from "./project-doors.js";
 
 // The services a session is built from: its settings, shell and sandbox, tools, checks and
 // model clients. `buildSession` in open.ts puts them together.
@@ -134,9 +135,16 @@ export function offeredTools(extra: readonly Tool[], ports: ToolPorts, webEnable
   );
 }
 
-/** The checks of a project: discovered, plus configured ones (which replace same ids). */
-export async function projectChecks(projectRoot: string, config: SessionConfig) {
-  const discovered = await discoverChecks(projectRoot).catch(() => ({ checks: [], problems: [] }));
+/**
+ * The checks of a project: discovered (build files read through {@link buildFilesDoor}), plus
+ * configured ones (which replace same ids).
+ */
+export async function projectChecks(place: DoorPlace, config: SessionConfig) {
+  const files = buildFilesDoor(place, config);
+  const discovered = await discoverChecks(place.projectRoot, { files }).catch(() => ({
+    checks: [],
+    problems: [],
+  }));
   return mergeChecks(discovered.checks, config.settings.verification.checks);
 }
 

@@ -47,9 +47,9 @@ async function processesIn(root: string): Promise<number[]> {
 const KEY = "sk-zeng-lsp-0123456789abcdef";
 
 /** A trusted TypeScript project with the server in its node_modules/.bin. */
-async function tsProject(): Promise<Harness> {
+async function tsProject(extra: Record<string, string> = {}): Promise<Harness> {
   const made = await harness({
-    files,
+    files: { ...files, ...extra },
     script: [],
     trusted: true,
     overrides: { mode: "bypass" },
@@ -106,6 +106,27 @@ describe("language servers in a session", () => {
     }
     await h.session.close();
     for (const pid of servers) expect(await waitForProcessExit(pid, 5000)).toBe(true);
+  }, 90_000);
+
+  it("never quotes a line, or sends a file, the Read rules deny (issue 38: the door)", async () => {
+    h = await tsProject({
+      ".z-engine/settings.toml": '[permissions]\ndeny = ["Read(src/secret/**)"]\n',
+      "src/secret/vault.ts": 'export const token = "SECRET-MARKER";\n',
+      "src/uses.ts": 'import { token } from "./secret/vault.js";\nexport const t = token;\n',
+    });
+    const p = (x: string) => (h as Harness).repo.path(x);
+    h.model.push(
+      reply.toolCall("LSP", {
+        operation: "definition",
+        file_path: p("src/uses.ts"),
+        symbol: "token",
+        line: 2,
+      }),
+      reply.text("done"),
+    );
+    await h.session.run("where is token defined?");
+    expect(textOf(resultOf(h, 1))).toBe("1 definition:\nsrc/secret/vault.ts:1:14");
+    expect(JSON.stringify(h.model.requests)).not.toContain("SECRET-MARKER");
   }, 90_000);
 
   it("runs no server in an untrusted project", async () => {

@@ -44,7 +44,7 @@ export async function errorsAfterWrite(
   const items = await fileDiagnostics(state, path, before, waitMs, signal);
   const errors = (items ?? []).filter((d) => (d.severity ?? 1) === 1);
   if (errors.length === 0) return null;
-  const q = new Quoter(manager.root);
+  const q = new Quoter(manager.root, manager.files);
   const lines = errors.slice(0, MAX_AFTER_WRITE_ERRORS).map((d) => diagnosticLine(path, d, q));
   const more =
     errors.length > MAX_AFTER_WRITE_ERRORS

@@ -1,5 +1,6 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
+import type { ProjectFileReader } from "@z-engine/protocol";
 import type { LspClient } from "./client.js";
 import { languageIdOf } from "./specs.js";
 
@@ -10,8 +11,11 @@ interface OpenDocument {
   mtimeMs: number;
 }
 
-/** What {@link DocumentSync.sync} did. */
-export type SyncResult = "opened" | "changed" | "unchanged" | "closed" | "missing";
+/** What {@link DocumentSync.sync} did ("refused": the door would not hand over the text). */
+export type SyncResult = "opened" | "changed" | "unchanged" | "closed" | "missing" | "refused";
+
+/** Most bytes of one file a server is sent. */
+export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
 
 /** The LSP URI of an absolute path. */
 export function uriOf(path: string): string {
@@ -22,13 +26,23 @@ export function uriOf(path: string): string {
  * The documents a server has open, kept in step with the files on disk: each sync compares
  * the file's size and modification time with what the server last got, and sends
  * didOpen, didChange (the whole text), or didClose when the file is gone. This catches the
- * engine's own writes and files changed by shell commands alike.
+ * engine's own writes and files changed by shell commands alike. The text is read only
+ * through `files` (the engine's door: the Read rules, regular files, bounded reads).
  */
 export class DocumentSync {
   private readonly open = new Map<string, OpenDocument>();
   private readonly queue = new Map<string, Promise<SyncResult>>();
+  private readonly refusals = new Map<string, string>();
 
-  constructor(private readonly client: LspClient) {}
+  constructor(
+    private readonly client: LspClient,
+    readonly files: ProjectFileReader,
+  ) {}
+
+  /** Why the last sync of `path` was refused (a sentence naming the path). */
+  refusal(path: string): string | undefined {
+    return this.refusals.get(path);
+  }
 
   /** The version the server last got of an open file. */
   versionOf(path: string): number | undefined {
@@ -56,14 +70,16 @@ export class DocumentSync {
   private async syncNow(path: string): Promise<SyncResult> {
     const info = await stat(path).catch(() => null);
     const doc = this.open.get(path);
-    if (!info?.isFile()) {
-      if (!doc) return "missing";
-      this.open.delete(path);
-      this.client.notify("textDocument/didClose", { textDocument: { uri: doc.uri } });
-      return "closed";
-    }
+    if (!info?.isFile()) return this.close(path, "missing");
     if (doc && doc.size === info.size && doc.mtimeMs === info.mtimeMs) return "unchanged";
-    const text = await readFile(path, "utf8");
+    const read = await this.files.readText(path, { maxBytes: MAX_DOCUMENT_BYTES });
+    if (!read.ok) {
+      if (read.reason === "missing") return this.close(path, "missing");
+      this.refusals.set(path, read.message);
+      return this.close(path, "refused");
+    }
+    this.refusals.delete(path);
+    const { text } = read;
     if (!doc) {
       const uri = uriOf(path);
       this.open.set(path, { uri, version: 1, size: info.size, mtimeMs: info.mtimeMs });
@@ -81,5 +97,14 @@ export class DocumentSync {
     });
     this.client.notify("textDocument/didSave", { textDocument: { uri: doc.uri } });
     return "changed";
+  }
+
+  /** Closes `path` on the server if it was open: "closed", else `otherwise`. */
+  private close(path: string, otherwise: "missing" | "refused"): SyncResult {
+    const doc = this.open.get(path);
+    if (!doc) return otherwise;
+    this.open.delete(path);
+    this.client.notify("textDocument/didClose", { textDocument: { uri: doc.uri } });
+    return otherwise === "refused" ? "refused" : "closed";
   }
 }

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ProjectFileReader } from "@z-engine/protocol";
 import type {
   CallHierarchyIncomingCall,
   CallHierarchyItem,
@@ -60,10 +60,43 @@ export function symbolKindName(kind: number): string {
   return SYMBOL_KINDS[kind] ?? "symbol";
 }
 
-/** Reads files' lines once per result, to quote the line a location points at. */
+/** Most distinct files one result quotes lines from; later ones are shown without a quote. */
+export const MAX_QUOTED_FILES = 100;
+/** Most bytes read of a file to quote its lines (a cut file quotes its first lines only). */
+const MAX_QUOTED_BYTES = 4 * 1024 * 1024;
+
+/** Every `file:` URI in an LSP result (`uri`, `targetUri`, a WorkspaceEdit's `changes` keys), in order, each once. */
+function urisIn(value: unknown, out: Set<string>, depth = 0): Set<string> {
+  if (depth > 12 || out.size >= MAX_QUOTED_FILES || value === null || typeof value !== "object")
+    return out;
+  if (Array.isArray(value)) {
+    for (const item of value) urisIn(item, out, depth + 1);
+    return out;
+  }
+  const add = (uri: string) => {
+    if (uri.startsWith("file:") && out.size < MAX_QUOTED_FILES) out.add(uri);
+  };
+  for (const [key, item] of Object.entries(value)) {
+    if ((key === "uri" || key === "targetUri") && typeof item === "string") add(item);
+    else if (key === "changes" && item !== null && typeof item === "object")
+      for (const uri of Object.keys(item)) add(uri);
+    else urisIn(item, out, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * Quotes the line a location points at. The lines come only through `files` (the engine's
+ * door: the Read rules, regular files, bounded reads), loaded by {@link Quoter.load} for the
+ * files a result names before it is formatted; a file the door refuses, or one not loaded,
+ * is shown without a quote.
+ */
 export class Quoter {
   private readonly cache = new Map<string, string[] | null>();
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    private readonly files: ProjectFileReader,
+  ) {}
 
   /** A path as shown: relative to the project when inside it. */
   show(path: string): string {
@@ -71,17 +104,21 @@ export class Quoter {
     return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel;
   }
 
-  /** The text of a line (0-based), trimmed and cut; "" when unreadable. */
+  /** Reads, through the door, the lines of the files `result` names. Never rejects. */
+  async load(result: unknown): Promise<void> {
+    const paths = [...urisIn(result, new Set())].map(pathOfUri).filter((p) => !this.cache.has(p));
+    await Promise.all(
+      paths.map(async (path) => {
+        const read = await this.files
+          .readText(path, { maxBytes: MAX_QUOTED_BYTES, cut: true })
+          .catch(() => null);
+        this.cache.set(path, read?.ok ? read.text.split("\n") : null);
+      }),
+    );
+  }
+
+  /** The text of a line (0-based), trimmed and cut; "" when refused, unread or absent. */
   line(path: string, line: number): string {
-    if (!this.cache.has(path)) {
-      let lines: string[] | null = null;
-      try {
-        lines = readFileSync(path, "utf8").split("\n");
-      } catch {
-        lines = null;
-      }
-      this.cache.set(path, lines);
-    }
     const text = (this.cache.get(path)?.[line] ?? "").trim();
     return text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text;
   }

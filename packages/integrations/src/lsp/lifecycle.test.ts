@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { plainFileReader } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { errorsAfterWrite } from "./after-write.js";
 import { LspManager } from "./manager.js";
@@ -20,6 +21,7 @@ async function setUp(options: Partial<ConstructorParameters<typeof LspManager>[0
     root: p.root,
     env,
     spawn: testSpawner(p.root, env),
+    files: plainFileReader(),
     ...options,
   });
   cleanups.push(async () => {

@@ -1,4 +1,5 @@
 import { extname } from "node:path";
+import type { ProjectFileReader } from "@z-engine/protocol";
 import type { ChildSpawner } from "../child-spawner.js";
 import { findServerBinary } from "./binary.js";
 import { LspClient } from "./client.js";
@@ -19,6 +20,11 @@ export interface LspManagerOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Starts a server: the caller chose its folder (the project) and scrubbed environment. */
   readonly spawn: ChildSpawner;
+  /**
+   * How the files servers are sent and the lines quoted to the model are read: the engine's
+   * project-files door (the Read rules, regular files, bounded reads). Nothing else is read.
+   */
+  readonly files: ProjectFileReader;
   /** `[lsp.servers]`: configured servers, tried before the built-ins. */
   readonly servers?: Readonly<Record<string, ConfiguredLspServer>>;
   /** Restarts allowed after crashes (default 3). */
@@ -75,6 +81,11 @@ export class LspManager {
   /** The project root the servers run in. */
   get root(): string {
     return this.options.root;
+  }
+
+  /** The door files are read through. */
+  get files(): ProjectFileReader {
+    return this.options.files;
   }
 
   /**
@@ -175,7 +186,7 @@ export class LspManager {
           ? { initializeTimeoutMs: this.options.initializeTimeoutMs }
           : {}),
       });
-      const live: LiveServer = { client, docs: new DocumentSync(client) };
+      const live: LiveServer = { client, docs: new DocumentSync(client, this.options.files) };
       if (this.stopped) {
         await client.stop();
         throw new LspError("startFailed", "the session is closing");

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import type { LspOperation } from "@z-engine/protocol";
 import type {
   Diagnostic,
@@ -7,7 +6,7 @@ import type {
   Position,
   SymbolInformation,
 } from "vscode-languageserver-protocol/node";
-import { uriOf } from "./documents.js";
+import { MAX_DOCUMENT_BYTES, uriOf } from "./documents.js";
 import {
   formatDiagnostics,
   formatDocumentSymbols,
@@ -19,6 +18,7 @@ import {
   formatWorkspaceSymbols,
   Quoter,
 } from "./format.js";
+import type { LspClient } from "./client.js";
 import type { LiveServer } from "./manager.js";
 import { tsserverDiagnostics } from "./tsserver-diagnostics.js";
 
@@ -73,7 +73,9 @@ async function positionOfSymbol(
       if (hit) return hit.location.range.start;
     }
   }
-  const lines = (await readFile(path, "utf8")).split("\n");
+  const read = await server.docs.files.readText(path, { maxBytes: MAX_DOCUMENT_BYTES });
+  if (!read.ok) return null;
+  const lines = read.text.split("\n");
   const word = new RegExp(`(^|[^\\w$])(${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})(?![\\w$])`);
   const range = line === undefined ? lines.keys() : [line - 1];
   for (const i of range) {
@@ -147,9 +149,14 @@ export async function answer(
   const sync = await server.docs.sync(request.path);
   if (sync === "missing" || sync === "closed")
     return { ok: false, error: `File does not exist: ${request.path}` };
-  const q = new Quoter(root);
+  if (sync === "refused")
+    return {
+      ok: false,
+      error: server.docs.refusal(request.path) ?? `${request.path} cannot be read`,
+    };
+  const q = new Quoter(root, server.docs.files);
   const doc = { textDocument: { uri } };
-  const c = server.client;
+  const c = quoting(server.client, q);
   try {
     switch (request.operation) {
       case "documentSymbols":
@@ -172,15 +179,15 @@ export async function answer(
         const fresh =
           sync === "opened" ||
           sync === "changed" ||
-          c.pullsDiagnostics ||
-          c.spec.tsserverDiagnostics;
+          server.client.pullsDiagnostics ||
+          server.client.spec.tsserverDiagnostics;
         const items = fresh
           ? await fileDiagnostics(server, request.path, before, FIRST_DIAGNOSTICS_MS, signal)
-          : c.pushed(uri).items;
+          : server.client.pushed(uri).items;
         if (items === null)
           return {
             ok: false,
-            error: `${c.spec.name} sent no diagnostics for ${q.show(request.path)} in time.`,
+            error: `${server.client.spec.name} sent no diagnostics for ${q.show(request.path)} in time.`,
           };
         return ok(formatDiagnostics(request.path, items, q));
       }
@@ -196,6 +203,17 @@ function ok(text: string): LspAnswer {
   return { ok: true, text };
 }
 
+/** A client whose answers have their files' lines loaded into `q` (through its door) first. */
+function quoting(client: LspClient, q: Quoter): Pick<LspClient, "request"> {
+  return {
+    async request<R>(method: string, params: unknown, signal: AbortSignal): Promise<R> {
+      const result = await client.request<R>(method, params, signal);
+      await q.load(result);
+      return result;
+    },
+  };
+}
+
 async function positional(
   server: LiveServer,
   request: LspRequest,
@@ -204,7 +222,7 @@ async function positional(
 ): Promise<LspAnswer> {
   const position = await positionOf(server, request, signal);
   if (typeof position === "string") return { ok: false, error: position };
-  const c = server.client;
+  const c = quoting(server.client, q);
   const at = { textDocument: { uri: uriOf(request.path) }, position };
   switch (request.operation) {
     case "definition":

@@ -1,5 +1,6 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
-import { waitForProcessExit } from "@z-engine/testkit";
+import type { ProjectFileReader } from "@z-engine/protocol";
+import { plainFileReader, waitForProcessExit } from "@z-engine/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorsAfterWrite } from "./after-write.js";
 import { LspManager } from "./manager.js";
@@ -12,6 +13,16 @@ describe("typescript-language-server", () => {
   let p: Awaited<ReturnType<typeof project>>;
   let manager: LspManager;
   const signal = new AbortController().signal;
+  // The door the engine would hand over, refusing what its Read rules deny.
+  const denied = new Set<string>();
+  const plain = plainFileReader();
+  const files: ProjectFileReader = {
+    ...plain,
+    readText: async (path, options) =>
+      denied.has(path)
+        ? { ok: false, path, reason: "denied", message: `${path}: reading it is denied` }
+        : plain.readText(path, options),
+  };
 
   beforeAll(async () => {
     p = await project(TS_FILES);
@@ -19,6 +30,7 @@ describe("typescript-language-server", () => {
       root: p.root,
       env: serverEnv(),
       spawn: testSpawner(p.root, serverEnv()),
+      files,
     });
   });
   afterAll(async () => {
@@ -35,6 +47,30 @@ describe("typescript-language-server", () => {
     expect(answer).toEqual({
       ok: true,
       text: "1 definition:\nsrc/greet.ts:1:17: export function greet(name: string): string {",
+    });
+  }, 60_000);
+
+  it("reads files only through its door: a refused file is never quoted or sent", async () => {
+    await writeFile(p.path("src/vault.ts"), 'export const token = "SECRET-MARKER";\n');
+    await writeFile(
+      p.path("src/uses-vault.ts"),
+      'import { token } from "./vault.js";\nexport const t = token;\n',
+    );
+    denied.add(p.path("src/vault.ts"));
+    const definition = await queryLsp(
+      manager,
+      { operation: "definition", path: p.path("src/uses-vault.ts"), symbol: "token", line: 2 },
+      signal,
+    );
+    expect(definition).toEqual({ ok: true, text: "1 definition:\nsrc/vault.ts:1:14" });
+    const symbols = await queryLsp(
+      manager,
+      { operation: "documentSymbols", path: p.path("src/vault.ts") },
+      signal,
+    );
+    expect(symbols).toEqual({
+      ok: false,
+      error: `${p.path("src/vault.ts")}: reading it is denied`,
     });
   }, 60_000);
 

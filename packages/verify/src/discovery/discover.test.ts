@@ -1,9 +1,16 @@
-import { chmod } from "node:fs/promises";
-import type { CheckDefinition } from "@z-engine/protocol";
-import { createFixtureRepo, type FixtureFiles, type FixtureRepo } from "@z-engine/testkit";
+import { chmod, symlink } from "node:fs/promises";
+import type { CheckDefinition, ProjectFileReader } from "@z-engine/protocol";
+import {
+  createFixtureRepo,
+  type FixtureFiles,
+  type FixtureRepo,
+  plainFileReader,
+} from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { VerifyError } from "../errors.js";
 import { discoverChecks, mergeChecks } from "./discover.js";
+
+const reader = plainFileReader();
 
 const repos: FixtureRepo[] = [];
 afterEach(async () => {
@@ -19,7 +26,10 @@ async function project(files: FixtureFiles): Promise<FixtureRepo> {
 /** `id → "kind | cwd | command"`, the whole discovery as one comparable value. */
 async function discover(files: FixtureFiles, maxDepth?: number) {
   const repo = await project(files);
-  const result = await discoverChecks(repo.root, maxDepth === undefined ? {} : { maxDepth });
+  const result = await discoverChecks(
+    repo.root,
+    maxDepth === undefined ? { files: reader } : { files: reader, maxDepth },
+  );
   const table = Object.fromEntries(
     result.checks.map((c) => [c.id, `${c.kind} | ${c.cwd} | ${c.command}`]),
   );
@@ -404,8 +414,8 @@ describe("a repository of several ecosystems", () => {
 
   it("honours maxDepth and ignoreDirs", async () => {
     const repo = await project({ "x/go.mod": "module x\n", "vendor/y/go.mod": "module y\n" });
-    expect((await discoverChecks(repo.root, { maxDepth: 0 })).checks).toEqual([]);
-    const custom = await discoverChecks(repo.root, { ignoreDirs: ["x"] });
+    expect((await discoverChecks(repo.root, { files: reader, maxDepth: 0 })).checks).toEqual([]);
+    const custom = await discoverChecks(repo.root, { files: reader, ignoreDirs: ["x"] });
     expect(custom.checks.map((c) => c.id)).toEqual([
       "go:test@vendor/y",
       "go:build@vendor/y",
@@ -416,7 +426,9 @@ describe("a repository of several ecosystems", () => {
 
 describe("discovery failures", () => {
   it("rejects with root_unreadable for a missing root", async () => {
-    const error = await discoverChecks("/nonexistent/zeng-verify").catch((e: unknown) => e);
+    const error = await discoverChecks("/nonexistent/zeng-verify", { files: reader }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(VerifyError);
     expect((error as VerifyError).code).toBe("root_unreadable");
   });
@@ -429,7 +441,7 @@ describe("discovery failures", () => {
     });
     await chmod(repo.path("locked"), 0o000);
     try {
-      const result = await discoverChecks(repo.root, { maxFileBytes: 2000 });
+      const result = await discoverChecks(repo.root, { files: reader, maxFileBytes: 2000 });
       expect(result.checks.map((c) => c.id)).toEqual(
         ["go:test@ok", "go:build@ok", "go:vet@ok"]
           .concat(process.getuid?.() === 0 ? ["npm:test@locked"] : [])
@@ -443,13 +455,42 @@ describe("discovery failures", () => {
     }
   });
 
+  it("reads only through the reader it is handed: its refusals are problems, links are not read", async () => {
+    const repo = await project({
+      "denied/package.json": pkg({ test: "x" }),
+      "ok/go.mod": "module ok\n",
+      "outside/package.json": pkg({ test: "planted" }),
+    });
+    await symlink(repo.path("outside/package.json"), repo.path("ok/package.json"));
+    const read: string[] = [];
+    const door: ProjectFileReader = {
+      ...reader,
+      readText: async (path, options) => {
+        read.push(path);
+        if (path.endsWith("denied/package.json"))
+          return { ok: false, path, reason: "denied", message: `${path}: reading it is denied` };
+        return reader.readText(path, options);
+      },
+    };
+    const result = await discoverChecks(repo.root, { files: door, ignoreDirs: ["outside"] });
+    expect(result.checks.map((c) => c.id)).toEqual(["go:test@ok", "go:build@ok", "go:vet@ok"]);
+    expect(result.problems).toEqual([
+      {
+        path: "denied/package.json",
+        message: `skipped: ${repo.path("denied/package.json")}: reading it is denied`,
+      },
+    ]);
+    expect(read).not.toContain(repo.path("ok/package.json"));
+  });
+
   it("rejects with aborted when the signal fires", async () => {
     const repo = await project({ "a/go.mod": "module a\n" });
     const controller = new AbortController();
     controller.abort();
-    const error = await discoverChecks(repo.root, { signal: controller.signal }).catch(
-      (e: unknown) => e,
-    );
+    const error = await discoverChecks(repo.root, {
+      files: reader,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
     expect((error as VerifyError).code).toBe("aborted");
   });
 });

@@ -1,6 +1,10 @@
-import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { type CheckDefinition, type CheckId, checkId } from "@z-engine/protocol";
+import {
+  type CheckDefinition,
+  type CheckId,
+  checkId,
+  type ProjectFileReader,
+} from "@z-engine/protocol";
 import { VerifyError } from "../errors.js";
 import type { DiscoveryContext, Ecosystem } from "./ecosystem.js";
 import { cargoEcosystem } from "./ecosystems/cargo.js";
@@ -58,6 +62,12 @@ export interface DiscoveryResult {
 }
 
 export interface DiscoverOptions {
+  /**
+   * How build files and folders are read: the project-files door (real paths inside the
+   * project, no link followed, regular files only, bounded reads, the Read rules). Required:
+   * discovery reads nothing with `node:fs` itself.
+   */
+  readonly files: ProjectFileReader;
   /** How many folders below the root to look (default 4; 0 looks at the root only). */
   readonly maxDepth?: number;
   /** Folder names to skip, replacing {@link DEFAULT_IGNORED_DIRS}. */
@@ -69,12 +79,17 @@ export interface DiscoverOptions {
   readonly signal?: AbortSignal;
 }
 
+interface ReadPlace {
+  readonly files: ProjectFileReader;
+  readonly cache: Map<string, Promise<string | undefined>>;
+  readonly problems: DiscoveryProblem[];
+  readonly maxFileBytes: number;
+}
+
 function createContext(
   folder: Folder,
   folders: ReadonlyMap<string, Folder>,
-  cache: Map<string, Promise<string | undefined>>,
-  problems: DiscoveryProblem[],
-  maxFileBytes: number,
+  { files, cache, problems, maxFileBytes }: ReadPlace,
 ): DiscoveryContext {
   const at = (name: string, f: Folder) => (f.rel === "." ? name : `${f.rel}/${name}`);
   const problem = (path: string, message: string) => {
@@ -89,8 +104,9 @@ function createContext(
       const rel = at(name, inFolder);
       let text = cache.get(rel);
       if (text === undefined) {
-        text = readSmall(join(inFolder.abs, name), maxFileBytes).catch((error: unknown) => {
-          problem(rel, describe(error));
+        text = readSmall(files, join(inFolder.abs, name), maxFileBytes).then((read) => {
+          if (typeof read === "string") return read;
+          if (read) problem(rel, read.problem);
           return undefined;
         });
         cache.set(rel, text);
@@ -100,12 +116,17 @@ function createContext(
   };
 }
 
-async function readSmall(path: string, maxBytes: number): Promise<string | undefined> {
-  const info = await stat(path);
-  if (!info.isFile()) return undefined;
-  if (info.size > maxBytes)
-    throw new Error(`skipped: ${info.size} bytes is over the ${maxBytes}-byte limit`);
-  return readFile(path, "utf8");
+/** A build file's text, nothing (not there, not a regular file), or the problem to report. */
+async function readSmall(
+  files: ProjectFileReader,
+  path: string,
+  maxBytes: number,
+): Promise<string | { problem: string } | undefined> {
+  const read = await files.readText(path, { maxBytes });
+  if (read.ok) return read.text;
+  if (read.reason === "missing" || read.reason === "notRegular") return undefined;
+  if (read.reason === "tooLarge") return { problem: `skipped: over the ${maxBytes}-byte limit` };
+  return { problem: `skipped: ${read.message}` };
 }
 
 /**
@@ -117,12 +138,12 @@ async function readSmall(path: string, maxBytes: number): Promise<string | undef
  */
 export async function discoverChecks(
   projectRoot: string,
-  options: DiscoverOptions = {},
+  options: DiscoverOptions,
 ): Promise<DiscoveryResult> {
   const ignore = new Set(options.ignoreDirs ?? DEFAULT_IGNORED_DIRS);
   let walked: Awaited<ReturnType<typeof walkProject>>;
   try {
-    walked = await walkProject(projectRoot, {
+    walked = await walkProject(projectRoot, options.files, {
       maxDepth: options.maxDepth ?? 4,
       ignoreDirs: ignore,
       signal: options.signal,
@@ -136,11 +157,16 @@ export async function discoverChecks(
   }
   const problems: DiscoveryProblem[] = [...walked.problems];
   const byRel = new Map(walked.folders.map((f) => [f.rel, f]));
-  const cache = new Map<string, Promise<string | undefined>>();
+  const place: ReadPlace = {
+    files: options.files,
+    cache: new Map(),
+    problems,
+    maxFileBytes: options.maxFileBytes ?? 1 << 20,
+  };
   const ecosystems = options.ecosystems ?? ECOSYSTEMS;
   const perFolder = await Promise.all(
     walked.folders.map(async (folder) => {
-      const ctx = createContext(folder, byRel, cache, problems, options.maxFileBytes ?? 1 << 20);
+      const ctx = createContext(folder, byRel, place);
       const found = await Promise.all(
         ecosystems.filter((e) => e.applies(folder)).map((e) => e.discover(ctx)),
       );

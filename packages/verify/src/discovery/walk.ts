@@ -1,6 +1,5 @@
-import type { Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import type { ProjectDirEntry, ProjectFileReader } from "@z-engine/protocol";
 
 /** One folder of the project as discovery sees it: its plain files and subfolders by name. */
 export interface Folder {
@@ -24,24 +23,32 @@ export interface WalkOptions {
 }
 
 /**
- * Lists the folders from the root down to `maxDepth` levels below it, sorted by path (root
- * first). Hidden folders, ignored names and symlinked folders are not entered. A folder
- * that cannot be read below the root becomes a problem; the root failing rejects.
+ * Lists the folders from the root down to `maxDepth` levels below it through `reader` (the
+ * project-files door), sorted by path (root first). Hidden folders, ignored names and
+ * symlinked folders are not entered; symlinked files are not listed. A folder that cannot be
+ * read below the root becomes a problem; the root failing rejects.
  */
 export async function walkProject(
   root: string,
+  reader: ProjectFileReader,
   options: WalkOptions,
 ): Promise<{ folders: Folder[]; problems: WalkProblem[] }> {
   const folders: Folder[] = [];
   const problems: WalkProblem[] = [];
-  const rootEntries = await readdir(root, { withFileTypes: true });
+  const rootEntries = await reader.list(root);
+  if (rootEntries === undefined) throw new Error("not a folder that can be read");
 
-  async function visit(rel: string, abs: string, depth: number, entries: Dirent[]) {
+  async function visit(
+    rel: string,
+    abs: string,
+    depth: number,
+    entries: readonly ProjectDirEntry[],
+  ) {
     const files = new Set<string>();
     const dirs = new Set<string>();
     for (const entry of entries) {
-      if (entry.isFile()) files.add(entry.name);
-      else if (entry.isDirectory()) dirs.add(entry.name);
+      if (entry.kind === "file") files.add(entry.name);
+      else if (entry.kind === "folder") dirs.add(entry.name);
     }
     folders.push({ rel, abs, depth, files, dirs });
     if (depth >= options.maxDepth || options.signal?.aborted) return;
@@ -50,11 +57,9 @@ export async function walkProject(
       children.map(async (name) => {
         const childAbs = join(abs, name);
         const childRel = rel === "." ? name : `${rel}/${name}`;
-        let childEntries: Dirent[];
-        try {
-          childEntries = await readdir(childAbs, { withFileTypes: true });
-        } catch (error) {
-          problems.push({ path: childRel, message: `cannot read folder: ${describe(error)}` });
+        const childEntries = await reader.list(childAbs);
+        if (childEntries === undefined) {
+          problems.push({ path: childRel, message: "cannot read folder" });
           return;
         }
         await visit(childRel, childAbs, depth + 1, childEntries);
