@@ -28,7 +28,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "packages/engine/src/session/git-toplevel.ts":
     "reads a `.git` file (a regular file, by stat) only to see that it starts with `gitdir:`; its text goes nowhere (the git door's side)",
   "packages/engine/src/agents/worktrees.ts":
-    "reads the engine's own worktree descriptors (JSON, schema-checked; never sent to the model); issue 38 item 16 moves them to the session folder",
+    "reads the engine's own worktree descriptors in the session folder (JSON, schema-checked; never sent to the model)",
   "packages/engine/src/queries/project-file.ts":
     "the host's Changes screen (a user's review, never sent to the model): a path checked relative and inside the project, lstat'd (a link reported, not followed), then opened with O_NOFOLLOW | O_NONBLOCK, regular files only (checked on the handle), at most 8 MiB (git-branch.ts reads `.git` and HEAD through it, 4 KiB)",
   "packages/engine/src/queries/models.ts":
