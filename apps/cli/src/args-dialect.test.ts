@@ -59,6 +59,7 @@ describe("claude -p's flags", () => {
   it("reads -c, -r ID, the prompt flags, budgets and the output switches", () => {
     expect(headless(["-c", "-p", "x"]).continue).toBe(true);
     expect(headless(["-r", "ses_1", "-p", "x"]).resume).toBe("ses_1");
+    expect(headless(["-r", "ses_1", "--fork-session", "-p", "x"]).forkSession).toBe(true);
     const args = headless([
       "-p",
       "x",
@@ -119,8 +120,12 @@ describe("claude -p's flags", () => {
       "reads the prompt from stdin",
     );
     expect(bad(["-p", "x", "--session-id", "abc"])).toBe(
-      "--session-id is not supported by zeng yet",
+      "--session-id is not supported: zeng names its sessions itself (ses_…); -r takes that id",
     );
+    expect(bad(["-p", "x", "--fork-session"])).toBe(
+      "--fork-session needs --resume ID or --continue",
+    );
+    expect(bad(["--fork-session", "-c"])).toBe("--fork-session applies to -p only");
     expect(bad(["--allowedTools", "Read"])).toBe("--allowedTools applies to -p only");
     expect(bad(["-p", "x", "--allowedTools"])).toBe("--allowedTools needs a value");
   });

@@ -35,6 +35,8 @@ export interface DialectArgs {
   readonly verbose?: true;
   /** `stream_event` lines for each text delta in Claude Code's stream-json. */
   readonly includePartialMessages?: true;
+  /** `--fork-session`: the resumed session (`-r`/`-c`) is copied into a new one, which goes on. */
+  readonly forkSession?: true;
 }
 
 /**
@@ -105,15 +107,17 @@ export function dialectArgs(
     jsonSchema: flags.get("json-schema"),
     verbose: flags.has("verbose") || undefined,
     includePartialMessages: flags.has("include-partial-messages") || undefined,
+    forkSession: flags.has("fork-session") || undefined,
   };
   const input = flags.get("input-format");
   if (input !== undefined)
     fields.inputFormat = oneOf("--input-format", input, ["text", "stream-json"] as const);
   if (fields.strictMcpConfig && fields.mcpConfigs === undefined)
     throw new UsageError("--strict-mcp-config needs --mcp-config");
-  for (const unsupported of ["session-id", "fork-session"] as const)
-    if (flags.has(unsupported))
-      throw new UsageError(`--${unsupported} is not supported by zeng yet`);
+  if (flags.has("session-id"))
+    throw new UsageError(
+      "--session-id is not supported: zeng names its sessions itself (ses_…); -r takes that id",
+    );
   return Object.fromEntries(
     Object.entries(fields).filter(([, v]) => v !== undefined),
   ) as DialectArgs;

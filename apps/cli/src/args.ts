@@ -212,6 +212,8 @@ function headless(scanned: Scanned, prompt: string | undefined): HeadlessArgs {
   const { flags } = scanned;
   if (flags.has("resume") && !flags.get("resume")) throw new UsageError("--resume needs a value");
   const dialect = dialectArgs(flags, scanned.lists);
+  if (dialect.forkSession && !flags.has("resume") && !flags.has("continue"))
+    throw new UsageError("--fork-session needs --resume ID or --continue");
   if (dialect.inputFormat === "stream-json" && prompt !== undefined)
     throw new UsageError(
       "--input-format stream-json reads the prompt from stdin (drop the prompt)",

@@ -67,9 +67,12 @@ async function openSession(
   }
   if (id === undefined) return engine.createSession(projectRoot, overrides);
   try {
-    return await engine.openSession(id, overrides);
+    return args.forkSession
+      ? await engine.forkSession(id, overrides)
+      : await engine.openSession(id, overrides);
   } catch (error) {
-    throw new SetupError(EXIT.failed, `cannot resume ${id}: ${(error as Error).message}`);
+    const what = args.forkSession ? "fork" : "resume";
+    throw new SetupError(EXIT.failed, `cannot ${what} ${id}: ${(error as Error).message}`);
   }
 }
 

@@ -8,14 +8,3 @@ export class AbortError extends Error {
     this.name = "AbortError";
   }
 }
-
-/** An option zeng cannot honour (`forkSession`): the generator throws it before any turn. */
-export class QueryOptionError extends Error {
-  constructor(
-    readonly code: "agentSdk.badOption",
-    message: string,
-  ) {
-    super(message);
-    this.name = "QueryOptionError";
-  }
-}

@@ -11,8 +11,6 @@
 export { query } from "./query.js";
 /** Thrown by the generator after `abortController` aborts (`code` `agentSdk.aborted`). */
 export { AbortError } from "./errors.js";
-/** Thrown by the generator, before any turn, for an option zeng cannot honour (`forkSession`). */
-export { QueryOptionError } from "./errors.js";
 
 // In-process MCP tools
 /**

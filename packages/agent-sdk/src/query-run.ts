@@ -12,7 +12,7 @@ import {
 } from "@z-engine/engine";
 import type { EventEnvelope } from "@z-engine/protocol";
 import { Channel } from "./channel.js";
-import { AbortError, QueryOptionError } from "./errors.js";
+import { AbortError } from "./errors.js";
 import { initMessage } from "./init-message.js";
 import { messageOf } from "./messages.js";
 import { approvalAsker } from "./permissions.js";
@@ -122,11 +122,6 @@ export class QueryRun {
   }
 
   private async open(): Promise<SessionHandle> {
-    if (this.options.forkSession)
-      throw new QueryOptionError(
-        "agentSdk.badOption",
-        "forkSession is not supported: zeng's session store cannot copy a session yet (resume continues the session itself)",
-      );
     const env = this.options.env ?? process.env;
     this.engine = await createEngine({
       env,
@@ -146,7 +141,9 @@ export class QueryRun {
     this.session =
       id === undefined
         ? await this.engine.createSession(root, sessionOptions)
-        : await this.engine.openSession(id, sessionOptions);
+        : this.options.forkSession
+          ? await this.engine.forkSession(id, sessionOptions)
+          : await this.engine.openSession(id, sessionOptions);
     return this.session;
   }
 

@@ -214,11 +214,28 @@ describe("options", () => {
     }
   });
 
-  it("forkSession is refused before any turn, naming why", async () => {
+  it("forkSession with resume goes on in a copy; the original keeps its own history", async () => {
     const w = await newWorld();
-    const q = query({ prompt: "hi", options: { cwd: w.repo.root, env: w.env, forkSession: true } });
-    await expect(collect(q)).rejects.toMatchObject({ code: "agentSdk.badOption" });
-    expect(w.provider.requests).toHaveLength(0);
+    w.provider.push(
+      main(reply.text("Noted: blue.")),
+      main(reply.text("It was blue (fork).")),
+      main(reply.text("It was blue.")),
+    );
+    const opts = { cwd: w.repo.root, env: w.env };
+    const first = results(await collect(query({ prompt: "remember: blue", options: opts })))[0];
+    const id = first?.session_id ?? "";
+    const forked = await collect(
+      query({ prompt: "fork question", options: { ...opts, resume: id, forkSession: true } }),
+    );
+    const fork = results(forked)[0];
+    expect(fork).toMatchObject({ result: "It was blue (fork)." });
+    expect(fork?.session_id).not.toBe(id);
+    expect(forked[0]).toMatchObject({ type: "system", session_id: fork?.session_id });
+    expect(JSON.stringify(w.mainRequests()[1]?.body)).toContain("remember: blue");
+    await collect(query({ prompt: "which colour?", options: { ...opts, resume: id } }));
+    const original = JSON.stringify(w.mainRequests()[2]?.body);
+    expect(original).toContain("remember: blue");
+    expect(original).not.toContain("fork question");
   });
 
   it("continue picks the newest session of the folder", async () => {

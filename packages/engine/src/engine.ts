@@ -35,6 +35,7 @@ import { TelemetryHub } from "./telemetry/hub.js";
 import { privateFolder } from "./util/private-folder.js";
 import { createRedactor, scrubbedEnvironment, secretValues } from "./util/secrets.js";
 import type { OpenContext } from "./session/open-context.js";
+import { forkEngineSession } from "./session/fork.js";
 import { createEngineSession, resumeEngineSession } from "./session/open.js";
 import type { EngineSession } from "./session/session.js";
 import { type SessionMcp, sessionMcp } from "./mcp/prompts.js";
@@ -100,6 +101,13 @@ export interface Engine {
   createSession(projectRoot: string, options?: SessionOptions): Promise<SessionHandle>;
   /** Opens (resumes) a stored session, repairing a crash. Rejects for an unknown id or a session locked by a live process. */
   openSession(id: string, options?: SessionOptions): Promise<SessionHandle>;
+  /**
+   * Copies a stored session into a new one and opens the copy (`--fork-session`): the
+   * conversation as the model sees it now, title (marked as a fork), mode, model and effort;
+   * not its usage, checkpoints, subagent transcripts or check records. The original is left
+   * unchanged. Rejects as `openSession` does (unknown id, locked by a live process).
+   */
+  forkSession(id: string, options?: SessionOptions): Promise<SessionHandle>;
   /** Every stored session, newest first. */
   listSessions(): Promise<SessionSummary[]>;
   /** The newest session of a project folder (for `--continue`), if any. */
@@ -272,6 +280,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   return {
     createSession: (root, o = {}) => open((c) => createEngineSession(c, root, overridesOf(o)), o),
     openSession: (id, o = {}) => open((c) => resumeEngineSession(c, id, overridesOf(o)), o),
+    forkSession: (id, o = {}) => open((c) => forkEngineSession(c, id, overridesOf(o)), o),
     listSessions: () => ctx.store.list(),
     latestSession: async (root) => {
       const list = await ctx.store.list();

@@ -31,6 +31,38 @@ describe("sessions and budgets through zeng -p", () => {
     expect(JSON.stringify(w.mainRequests()[1]?.body)).toContain("remember-the-word-apricot");
   });
 
+  it("--fork-session goes on from a copy: a new session id, the earlier turn in the request, the original untouched", async () => {
+    w = await world({ format: "anthropic" });
+    w.provider.push(
+      main(reply.text("First answer.")),
+      main(reply.text("Forked answer.")),
+      main(reply.text("Original again.")),
+    );
+    const first = await w.run(["-p", "remember-the-word-apricot", "--output-format", "json"]);
+    const one = JSON.parse(first.stdout) as { sessionId: string };
+    const forked = await w.run([
+      "-p",
+      "what was the word",
+      "--output-format",
+      "json",
+      "-r",
+      one.sessionId,
+      "--fork-session",
+    ]);
+    expect(forked.code).toBe(0);
+    // A Claude Code flag: the result is Claude Code's shape.
+    const two = JSON.parse(forked.stdout) as { session_id: string; result: string };
+    expect(two.result).toBe("Forked answer.");
+    expect(two.session_id).toMatch(/^ses_/);
+    expect(two.session_id).not.toBe(one.sessionId);
+    expect(JSON.stringify(w.mainRequests()[1]?.body)).toContain("remember-the-word-apricot");
+    // The original did not get the fork's turn.
+    expect((await w.run(["-p", "and now", "-r", one.sessionId])).code).toBe(0);
+    const third = JSON.stringify(w.mainRequests()[2]?.body);
+    expect(third).toContain("remember-the-word-apricot");
+    expect(third).not.toContain("what was the word");
+  });
+
   it("--continue without a session and --resume of an unknown id fail with one line (exit 1)", async () => {
     w = await world({ format: "anthropic" });
     const none = await w.run(["-p", "hi", "--continue"]);
