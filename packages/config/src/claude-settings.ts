@@ -20,6 +20,7 @@ const MODES: Record<string, string> = {
 /** The keys of a Claude Code settings file that zeng reads; any other is named in one notice. */
 const USED_KEYS = new Set([
   "$schema",
+  "env",
   "hooks",
   "permissions",
   "enabledMcpjsonServers",
@@ -96,6 +97,25 @@ function convertPermissions(p: unknown, notes: string[]): Json | undefined {
   return out;
 }
 
+/**
+ * `env`: strings kept, numbers and booleans as text (Claude Code takes them so); any other
+ * value is a note naming the variable and is left out. Names are checked by the schema.
+ */
+function convertEnv(env: unknown, notes: string[]): Json | undefined {
+  if (env === undefined) return undefined;
+  if (!isObject(env)) {
+    notes.push("env: expected an object of variables, ignored");
+    return undefined;
+  }
+  const out: Json = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (typeof value === "string") out[name] = value;
+    else if (typeof value === "number" || typeof value === "boolean") out[name] = String(value);
+    else notes.push(`env.${name}: expected a string, number or boolean, skipped`);
+  }
+  return out;
+}
+
 /** A Claude Code settings object to zeng's settings shape, with what could not be used. */
 export function convertClaudeSettings(parsed: Json): Conversion {
   const notes: string[] = [];
@@ -104,6 +124,8 @@ export function convertClaudeSettings(parsed: Json): Conversion {
   if (hooks && Object.keys(hooks).length > 0) values.hooks = hooks;
   const permissions = convertPermissions(parsed.permissions, notes);
   if (permissions && Object.keys(permissions).length > 0) values.permissions = permissions;
+  const env = convertEnv(parsed.env, notes);
+  if (env && Object.keys(env).length > 0) values.env = env;
   const unused = Object.keys(parsed).filter((k) => !USED_KEYS.has(k));
   if (unused.length > 0) notes.push(`keys zeng does not use: ${unused.join(", ")}`);
   return { values, notes };
@@ -130,7 +152,8 @@ export interface ClaudeSettingsLayer {
  * Reads a Claude Code `settings.json` (`.claude/settings.json`, `.claude/settings.local.json`
  * or `~/.claude/settings.json`) as a settings layer: hooks (every `type: "command"` hook
  * of the events zeng runs, with its matcher and `timeout` in seconds), `permissions.allow/
- * ask/deny/defaultMode/additionalDirectories`, and the `.mcp.json` approvals. Whatever
+ * ask/deny/defaultMode/additionalDirectories`, `env` (numbers and booleans as text), and the
+ * `.mcp.json` approvals. Whatever
  * zeng does not use is one notice for the file; a file that is not JSON is one problem.
  * Undefined when the file is missing. Never throws.
  */
