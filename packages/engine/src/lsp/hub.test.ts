@@ -2,6 +2,7 @@ import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LspOperation } from "@z-engine/protocol";
+import { childEnvironment } from "@z-engine/host";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionLsp } from "./hub.js";
 
@@ -19,7 +20,7 @@ async function hub(enabled: boolean, trusted: boolean) {
   await writeFile(file, "export const a: number = 1;\n");
   const lsp = new SessionLsp({
     root: dir,
-    env: { PATH: "/usr/bin:/bin" },
+    env: () => childEnvironment({ PATH: "/usr/bin:/bin" }),
     trusted: () => trusted,
     settings: () => ({ enabled, servers: {} }),
   });
