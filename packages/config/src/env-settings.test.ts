@@ -20,7 +20,7 @@ const projectFile = (name: string, text: string) => world.write(join(world.proje
 describe("[env]", () => {
   it("keeps string variables, and skips a bad name or a non-string value alone", async () => {
     const file = await userToml(
-      ['[env]', 'GOOD = "1"', "_ok_2 = ''", '"1BAD" = "x"', '"A-B" = "y"', "NUM = 3"].join("\n"),
+      ["[env]", 'GOOD = "1"', "_ok_2 = ''", '"1BAD" = "x"', '"A-B" = "y"', "NUM = 3"].join("\n"),
     );
     const { settings, problems } = load(true);
     expect(settings.env).toEqual({ GOOD: "1", _ok_2: "" });
@@ -34,9 +34,15 @@ describe("[env]", () => {
 
   it("merges per variable: each higher layer wins for the names it sets", async () => {
     await userToml('[env]\nA = "user"\nB = "user"\nC = "user"\nD = "user"\n');
-    await projectFile(".claude/settings.json", JSON.stringify({ env: { B: "claude", C: "claude" } }));
+    await projectFile(
+      ".claude/settings.json",
+      JSON.stringify({ env: { B: "claude", C: "claude" } }),
+    );
     await projectFile(".z-engine/settings.toml", '[env]\nC = "project"\n');
-    await projectFile(".claude/settings.local.json", JSON.stringify({ env: { D: "claude-local" } }));
+    await projectFile(
+      ".claude/settings.local.json",
+      JSON.stringify({ env: { D: "claude-local" } }),
+    );
     await projectFile(".z-engine/settings.local.toml", '[env]\nE = "local"\n');
     expect(load(true).settings.env).toEqual({
       A: "user",
@@ -85,7 +91,9 @@ describe("[env]", () => {
       ["env.PROJ", "(hidden)", project],
       ["env.TOKEN_ISH", "(hidden)", user],
     ]);
-    expect(JSON.stringify([trusted, gatedProjectValues(loaded.layers)])).not.toMatch(/s3cret|p-value/);
+    expect(JSON.stringify([trusted, gatedProjectValues(loaded.layers)])).not.toMatch(
+      /s3cret|p-value/,
+    );
   });
 });
 
@@ -121,7 +129,11 @@ describe("Claude Code's env", () => {
     const { settings, problems } = load(true);
     expect(settings.env).toEqual({ OK: "1" });
     expect(problems).toEqual([
-      expect.objectContaining({ file, key: "env.9LIVES", message: expect.stringMatching(/^invalid name/) }),
+      expect.objectContaining({
+        file,
+        key: "env.9LIVES",
+        message: expect.stringMatching(/^invalid name/),
+      }),
     ]);
   });
 

@@ -1,5 +1,10 @@
 import type { EffectiveSettings } from "@z-engine/config";
-import { type ChildEnvironment, type CommandRequest, childEnvironment, type Shell } from "@z-engine/host";
+import {
+  type ChildEnvironment,
+  type CommandRequest,
+  childEnvironment,
+  type Shell,
+} from "@z-engine/host";
 
 /** The part of the settings that shapes the programs' environment: `[env]`. */
 export type EnvSettings = Pick<EffectiveSettings, "env">;

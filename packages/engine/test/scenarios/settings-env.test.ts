@@ -11,7 +11,8 @@ afterEach(async () => {
   h = undefined;
 });
 
-const PROBE = 'printf %s "${ZENG_PROBE-unset} ${N-unset} ${FROM_USER-unset}"';
+/** Prints the three variables, `|` between (an unset one is empty). */
+const PROBE = 'printf %s "$ZENG_PROBE|$N|$FROM_USER"';
 
 /** The user's settings: Bash allowed, a variable of their own, and a hook writing what it saw. */
 const userSettings = (dir: string) =>
@@ -75,9 +76,9 @@ describe("settings env", () => {
         reply.text("done"),
       );
       await x.session.run("probe");
-      expect(resultText(x, 1)).toContain("from-settings 3 from-user");
-      expect(await read(dir, "project-hook")).toBe("from-settings 3 from-user");
-      expect(await read(dir, "user-hook")).toBe("from-settings 3 from-user");
+      expect(resultText(x, 1)).toContain("from-settings|3|from-user");
+      expect(await read(dir, "project-hook")).toBe("from-settings|3|from-user");
+      expect(await read(dir, "user-hook")).toBe("from-settings|3|from-user");
       expect(x.recorder.ofType("checkRecorded").map((e) => e.record.passed)).toEqual([true]);
       expect(x.recorder.ofType("toolFinished").map((f) => [f.toolName, f.status])).toEqual([
         ["Bash", "ok"],
@@ -86,7 +87,7 @@ describe("settings env", () => {
       // The user's own `!command` (`/bash`) runs in the same shell.
       const typed = await x.session.command("bash", PROBE);
       expect(typed).toMatchObject({ type: "output" });
-      expect(JSON.stringify(typed)).toContain("from-settings 3 from-user");
+      expect(JSON.stringify(typed)).toContain("from-settings|3|from-user");
       expect(process.env.ZENG_PROBE).toBeUndefined();
     });
   }, 30_000);
@@ -97,8 +98,8 @@ describe("settings env", () => {
       expect(x.recorder.ofType("trustRequired")[0]?.withheld).toContain("env");
       x.model.push(reply.toolCall("Bash", { command: PROBE }), reply.text("done"));
       await x.session.run("probe");
-      expect(resultText(x, 1)).toContain("unset unset from-user");
-      expect(await read(dir, "user-hook")).toBe("unset unset from-user");
+      expect(resultText(x, 1)).toContain("||from-user");
+      expect(await read(dir, "user-hook")).toBe("||from-user");
       expect(await read(dir, "project-hook")).toBe("");
 
       // Trust reloads the settings: the next command of the same session gets the project's env.
@@ -106,8 +107,8 @@ describe("settings env", () => {
       await x.session.idle();
       x.model.push(reply.toolCall("Bash", { command: PROBE }), reply.text("done"));
       await x.session.run("probe again");
-      expect(resultText(x, 3)).toContain("from-settings 3 from-user");
-      expect(await read(dir, "project-hook")).toBe("from-settings 3 from-user");
+      expect(resultText(x, 3)).toContain("from-settings|3|from-user");
+      expect(await read(dir, "project-hook")).toBe("from-settings|3|from-user");
     });
   }, 30_000);
 
