@@ -97,23 +97,30 @@ function convertPermissions(p: unknown, notes: string[]): Json | undefined {
   return out;
 }
 
+/** Claude Code's `env` as zeng's `[env]`, with a note for each value that cannot be used. */
+export interface ClaudeEnv {
+  /** Undefined when `env` is missing or not an object. */
+  readonly env?: Record<string, string>;
+  readonly notes: string[];
+}
+
 /**
- * `env`: strings kept, numbers and booleans as text (Claude Code takes them so); any other
- * value is a note naming the variable and is left out. Names are checked by the schema.
+ * Claude Code's `env` (settings.json, `--settings`) as zeng's `[env]`: strings kept, numbers
+ * and booleans as text (Claude Code takes them so); any other value is a note naming the
+ * variable and is left out, and an `env` that is not an object is one note. Names are left
+ * to the schema (a bad one is a settings problem). Pure; never throws.
  */
-function convertEnv(env: unknown, notes: string[]): Json | undefined {
-  if (env === undefined) return undefined;
-  if (!isObject(env)) {
-    notes.push("env: expected an object of variables, ignored");
-    return undefined;
-  }
-  const out: Json = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (typeof value === "string") out[name] = value;
-    else if (typeof value === "number" || typeof value === "boolean") out[name] = String(value);
+export function claudeEnv(value: unknown): ClaudeEnv {
+  if (value === undefined) return { notes: [] };
+  if (!isObject(value)) return { notes: ["env: expected an object of variables, ignored"] };
+  const env: Record<string, string> = {};
+  const notes: string[] = [];
+  for (const [name, v] of Object.entries(value)) {
+    if (typeof v === "string") env[name] = v;
+    else if (typeof v === "number" || typeof v === "boolean") env[name] = String(v);
     else notes.push(`env.${name}: expected a string, number or boolean, skipped`);
   }
-  return out;
+  return { env, notes };
 }
 
 /** A Claude Code settings object to zeng's settings shape, with what could not be used. */
@@ -124,7 +131,8 @@ export function convertClaudeSettings(parsed: Json): Conversion {
   if (hooks && Object.keys(hooks).length > 0) values.hooks = hooks;
   const permissions = convertPermissions(parsed.permissions, notes);
   if (permissions && Object.keys(permissions).length > 0) values.permissions = permissions;
-  const env = convertEnv(parsed.env, notes);
+  const { env, notes: envNotes } = claudeEnv(parsed.env);
+  notes.push(...envNotes);
   if (env && Object.keys(env).length > 0) values.env = env;
   const unused = Object.keys(parsed).filter((k) => !USED_KEYS.has(k));
   if (unused.length > 0) notes.push(`keys zeng does not use: ${unused.join(", ")}`);
