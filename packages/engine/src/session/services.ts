@@ -55,9 +55,10 @@ export interface SessionShell {
 
 /**
  * The shell commands run in, inside the sandbox when the settings turn it on (a notice when
- * none can run), and `confine` to build the same for another root. Every command gets the
- * settings' `[env]` as they are when it starts (`withSettingsEnv`), on the host's shell too. Every profile keeps the
+ * none can run), and `confine` to build the same for another root. Every profile keeps the
  * worktree agents' repositories (`<data>/worktrees`) read-only, wherever the data folder is.
+ * Every command gets the settings' `[env]` as they are when it starts (`withSettingsEnv`),
+ * on a host's own shell too.
  */
 export async function shellFor(
   ctx: OpenContext,
