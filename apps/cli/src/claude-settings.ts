@@ -1,5 +1,6 @@
 // `--settings`: a Claude Code settings object (settings.json's keys) as zeng settings.
 import { resolve } from "node:path";
+import { claudeEnv } from "@z-engine/config";
 import { MODE_ALIASES } from "./args.js";
 
 const ZENG_MODES = new Set(["ask", "acceptEdits", "plan", "bypass"]);
@@ -31,9 +32,9 @@ function permissionsOf(value: unknown, cwd: string, problems: string[]) {
 
 /**
  * Maps Claude Code's settings keys onto zeng's: `permissions` (allow, ask, deny,
- * additionalDirectories, defaultMode) and `model`. Keys that are zeng's own sections (snake
- * case, as in settings.toml) pass through to be validated like a file; any other key is a
- * notice. Never throws.
+ * additionalDirectories, defaultMode), `model` and `env` (numbers and booleans as text).
+ * Keys that are zeng's own sections (snake case, as in settings.toml) pass through to be
+ * validated like a file; any other key is a notice. Never throws.
  */
 export function claudeSettings(
   input: Record<string, unknown>,
@@ -45,7 +46,12 @@ export function claudeSettings(
     if (key === "$schema") continue;
     if (key === "permissions") out.permissions = permissionsOf(value, cwd, problems);
     else if (key === "model" && typeof value === "string") out.model = { main: value };
-    else if (/^[a-z_]+$/.test(key) && typeof value === "object" && value !== null) out[key] = value;
+    else if (key === "env") {
+      const converted = claudeEnv(value);
+      if (converted.env) out.env = converted.env;
+      for (const note of converted.notes) problems.push(`--settings: ${note}`);
+    } else if (/^[a-z_]+$/.test(key) && typeof value === "object" && value !== null)
+      out[key] = value;
     else unused(key, problems);
   }
   return out;

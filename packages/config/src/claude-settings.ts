@@ -20,6 +20,7 @@ const MODES: Record<string, string> = {
 /** The keys of a Claude Code settings file that zeng reads; any other is named in one notice. */
 const USED_KEYS = new Set([
   "$schema",
+  "env",
   "hooks",
   "permissions",
   "enabledMcpjsonServers",
@@ -96,6 +97,32 @@ function convertPermissions(p: unknown, notes: string[]): Json | undefined {
   return out;
 }
 
+/** Claude Code's `env` as zeng's `[env]`, with a note for each value that cannot be used. */
+export interface ClaudeEnv {
+  /** Undefined when `env` is missing or not an object. */
+  readonly env?: Record<string, string>;
+  readonly notes: string[];
+}
+
+/**
+ * Claude Code's `env` (settings.json, `--settings`) as zeng's `[env]`: strings kept, numbers
+ * and booleans as text (Claude Code takes them so); any other value is a note naming the
+ * variable and is left out, and an `env` that is not an object is one note. Names are left
+ * to the schema (a bad one is a settings problem). Pure; never throws.
+ */
+export function claudeEnv(value: unknown): ClaudeEnv {
+  if (value === undefined) return { notes: [] };
+  if (!isObject(value)) return { notes: ["env: expected an object of variables, ignored"] };
+  const env: Record<string, string> = {};
+  const notes: string[] = [];
+  for (const [name, v] of Object.entries(value)) {
+    if (typeof v === "string") env[name] = v;
+    else if (typeof v === "number" || typeof v === "boolean") env[name] = String(v);
+    else notes.push(`env.${name}: expected a string, number or boolean, skipped`);
+  }
+  return { env, notes };
+}
+
 /** A Claude Code settings object to zeng's settings shape, with what could not be used. */
 export function convertClaudeSettings(parsed: Json): Conversion {
   const notes: string[] = [];
@@ -104,6 +131,9 @@ export function convertClaudeSettings(parsed: Json): Conversion {
   if (hooks && Object.keys(hooks).length > 0) values.hooks = hooks;
   const permissions = convertPermissions(parsed.permissions, notes);
   if (permissions && Object.keys(permissions).length > 0) values.permissions = permissions;
+  const { env, notes: envNotes } = claudeEnv(parsed.env);
+  notes.push(...envNotes);
+  if (env && Object.keys(env).length > 0) values.env = env;
   const unused = Object.keys(parsed).filter((k) => !USED_KEYS.has(k));
   if (unused.length > 0) notes.push(`keys zeng does not use: ${unused.join(", ")}`);
   return { values, notes };
@@ -130,7 +160,8 @@ export interface ClaudeSettingsLayer {
  * Reads a Claude Code `settings.json` (`.claude/settings.json`, `.claude/settings.local.json`
  * or `~/.claude/settings.json`) as a settings layer: hooks (every `type: "command"` hook
  * of the events zeng runs, with its matcher and `timeout` in seconds), `permissions.allow/
- * ask/deny/defaultMode/additionalDirectories`, and the `.mcp.json` approvals. Whatever
+ * ask/deny/defaultMode/additionalDirectories`, `env` (numbers and booleans as text), and the
+ * `.mcp.json` approvals. Whatever
  * zeng does not use is one notice for the file; a file that is not JSON is one problem.
  * Undefined when the file is missing. Never throws.
  */

@@ -35,6 +35,7 @@ export function defaultSettings(): EffectiveSettings {
     },
     web: { enabled: true, search_headers: {} },
     decisions: { sidecar_args: [], timeout_ms: 250 },
+    env: {},
     experimental: {},
     pricing: {},
     appearance: { theme: "system", show_thinking: true },

@@ -100,6 +100,8 @@ export interface EffectiveSettings {
     sidecar_args: string[];
     timeout_ms: number;
   };
+  /** `[env]`: variables the session's programs get over the scrubbed environment. */
+  env: Record<string, string>;
   experimental: Record<string, ExperimentalValue>;
   /** USD per million tokens, per model id. */
   pricing: Record<string, Price>;

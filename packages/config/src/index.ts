@@ -60,8 +60,10 @@ export { parseMcpJson, readMcpJson } from "./mcp-json.js";
  * are problems); `applyMcpJsonApproval(mcpValues, approvals)` turns off the `.mcp.json`
  * servers `disabledMcpjsonServers` names or `enabledMcpjsonServers` leaves out.
  */
-export type { ClaudeSettingsLayer, McpJsonApproval } from "./claude-settings.js";
+export type { ClaudeEnv, ClaudeSettingsLayer, McpJsonApproval } from "./claude-settings.js";
 export { applyMcpJsonApproval, readClaudeSettings } from "./claude-settings.js";
+/** Claude Code's `env` object as zeng's `[env]` (numbers and booleans as text; notes for the rest). */
+export { claudeEnv } from "./claude-settings.js";
 export type { McpServerSource, ProjectServerVariables } from "./mcp-sources.js";
 export { mcpServerSources, projectServerVariables } from "./mcp-sources.js";
 export type { MergeContext } from "./merge.js";

@@ -120,6 +120,8 @@ function applySimple(eff: EffectiveSettings, values: SettingsFile) {
   if (values.lsp?.enabled !== undefined) eff.lsp.enabled = values.lsp.enabled;
   Object.assign(eff.pricing, values.pricing);
   Object.assign(eff.experimental, values.experimental);
+  // Per variable: a higher layer's value replaces a lower one's.
+  Object.assign(eff.env, values.env);
 }
 
 /** Applies one layer on top of `eff`, in place. */
@@ -135,7 +137,7 @@ export function applyLayer(eff: EffectiveSettings, layer: SettingsLayer, ctx: Me
  * Merges layers (lowest first) over the defaults: single values, the higher layer wins;
  * allow/ask/deny rules, additional_directories and extra_writable combine; hook lists add
  * up; checks merge by id; an MCP or LSP server, a price or an experimental switch replaces
- * the one of the same name; header maps merge per header. `model.fast` and `model.review`
+ * the one of the same name; header maps and `[env]` merge per name. `model.fast` and `model.review`
  * default to `model.main`. Pure; never throws.
  */
 export function mergeLayers(

@@ -186,7 +186,10 @@ export const ExperimentalValue = lazily(() =>
 );
 export type ExperimentalValue = z.infer<typeof ExperimentalValue>;
 
-/** The schema of each top-level section, by name (strict objects; maps for pricing and experimental). */
+/** What an `[env]` variable name must look like (a shell's own rule). */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The schema of each top-level section, by name (strict objects; maps for env, pricing and experimental). */
 export const Sections = {
   model: lazily(() =>
     z.strictObject({
@@ -281,6 +284,13 @@ export const Sections = {
       sidecar_args: z.array(z.string()).optional(),
       timeout_ms: z.int().positive().optional(),
     }),
+  ),
+  /**
+   * Environment variables for the programs the user and the model run (shell commands, jobs,
+   * checks, hooks, stdio MCP and language servers): name → value, merged per variable.
+   */
+  env: lazily(() =>
+    z.record(z.string().regex(ENV_NAME, "letters, digits and _, not first a digit"), z.string()),
   ),
   experimental: lazily(() => z.record(text(), ExperimentalValue)),
   pricing: lazily(() => z.record(text(), Price)),

@@ -26,6 +26,7 @@ export const TRUST_GATED_CATEGORIES = [
   "pricing",
   "catalog",
   "experimental",
+  "env",
 ] as const;
 
 /** One trust-gated category. */
@@ -96,6 +97,8 @@ const GATES: Record<TrustCategory, Gate> = {
   pricing: section("pricing"),
   catalog: section("catalog"),
   experimental: section("experimental"),
+  // Variables such as PATH, NODE_OPTIONS or BASH_ENV run the project's code in every program.
+  env: section("env"),
 };
 
 const isProjectLayer = (layer: SettingsLayer) =>

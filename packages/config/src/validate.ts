@@ -62,8 +62,10 @@ function recordPart(
   const keyType = schema.keyType as z.ZodType;
   const valueType = schema.valueType as z.ZodType;
   for (const [key, child] of Object.entries(value)) {
-    if (!keyType.safeParse(key).success) {
-      report([...path, key], `invalid name \`${key}\``);
+    const name = keyType.safeParse(key);
+    if (!name.success) {
+      const why = name.error.issues[0]?.message;
+      report([...path, key], `invalid name \`${key}\`${why ? ` (${why})` : ""}`);
       continue;
     }
     const result = validateLeniently(valueType, child, [...path, key], report);

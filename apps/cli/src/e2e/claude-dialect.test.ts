@@ -220,6 +220,20 @@ describe("claude -p's flags through zeng", () => {
     expect(broken.stderr).toContain("missing.json: ENOENT");
   });
 
+  it("--settings' env reaches Bash, numbers as text, other values a notice", async () => {
+    w = await world({ format: "anthropic" });
+    const probe = 'printf %s "$ZENG_PROBE|$N"';
+    w.provider.push(main(reply.toolCall("Bash", { command: probe })), main(reply.text("done")));
+    const settings = JSON.stringify({
+      env: { ZENG_PROBE: "from-flag", N: 3, BAD: { a: 1 } },
+      permissions: { allow: ["Bash"] },
+    });
+    const run = await w.run(["-p", "go", "--settings", settings]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("env.BAD: expected a string, number or boolean, skipped");
+    expect(bodyText(w.mainRequests()[1] as { body: unknown })).toContain("from-flag|3");
+  });
+
   it("--fallback-model: a request the main model fails is sent again to the fallback", async () => {
     w = await world({ format: "anthropic" });
     w.provider.push(

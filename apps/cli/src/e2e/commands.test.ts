@@ -75,18 +75,20 @@ describe("zeng trust", () => {
       w.repo.path(".z-engine/settings.toml"),
       '[permissions]\nallow = ["Bash(npm test:*)"]\n',
     );
+    await mkdir(w.repo.path(".claude"), { recursive: true });
+    await writeFile(w.repo.path(".claude/settings.json"), '{"env":{"NODE_OPTIONS":"-r ./x"}}');
     w.provider.push(main(reply.text("one")), main(reply.text("two")));
     const before = streamJson((await w.run(["-p", "a", "--output-format", "stream-json"])).stdout);
     expect(before.envelopes.map((e) => e.event)).toContainEqual({
       type: "trustRequired",
       projectRoot: w.repo.root,
-      withheld: ["permissions.allow"],
+      withheld: ["permissions.allow", "env"],
     });
 
     const trust = await w.run(["trust"]);
     expect(trust.code).toBe(0);
     expect(trust.stdout).toBe(
-      `Trusted ${w.repo.root}\nIts project settings now apply for: permissions.allow\n`,
+      `Trusted ${w.repo.root}\nIts project settings now apply for: permissions.allow, env\n`,
     );
     const file = JSON.parse(
       await readFile(join(w.env.ZENGINE_HOME as string, "trust.json"), "utf8"),

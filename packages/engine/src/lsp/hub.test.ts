@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LspOperation } from "@z-engine/protocol";
 import { plainFileReader } from "@z-engine/testkit";
+import { childEnvironment } from "@z-engine/host";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionLsp } from "./hub.js";
 
@@ -20,8 +21,8 @@ async function hub(enabled: boolean, trusted: boolean) {
   await writeFile(file, "export const a: number = 1;\n");
   const lsp = new SessionLsp({
     root: dir,
-    env: { PATH: "/usr/bin:/bin" },
     files: plainFileReader(),
+    env: () => childEnvironment({ PATH: "/usr/bin:/bin" }),
     trusted: () => trusted,
     settings: () => ({ enabled, servers: {} }),
   });

@@ -4,7 +4,7 @@ import {
   LspManager,
   queryLsp,
 } from "@z-engine/integrations";
-import { childEnvironment } from "@z-engine/host";
+import type { ChildEnvironment } from "@z-engine/host";
 import { doorSpawner } from "../mcp/specs.js";
 import { LSP_OPERATIONS, type LspOperation, type ProjectFileReader } from "@z-engine/protocol";
 import {
@@ -20,10 +20,10 @@ export interface SessionLspOptions {
   /** The project root (real path): servers run there (only once it is trusted). */
   readonly root: string;
   /**
-   * The environment servers start from (its PATH finds them); scrubbed again by host's door,
-   * so a server never gets the engine's provider keys.
+   * The environment servers start with, read at each start (the session's program
+   * environment: scrubbed, with the settings' `[env]`); its PATH finds them.
    */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: () => ChildEnvironment;
   /**
    * The door the files servers are sent, and the lines quoted from their answers, are read
    * through (the session's Read rules; nothing that would ask).
@@ -103,13 +103,11 @@ export class SessionLsp implements LspPort {
     const settings = this.options.settings();
     if (!settings.enabled) return "Language servers are turned off (`[lsp] enabled = false`).";
     if (!this.options.trusted()) return UNTRUSTED;
+    const folder = { path: this.options.root, reason: "trustedProject" } as const;
     this.manager ??= new LspManager({
       root: this.options.root,
-      env: this.options.env,
-      spawn: doorSpawner({
-        folder: { path: this.options.root, reason: "trustedProject" },
-        env: childEnvironment(this.options.env),
-      }),
+      env: this.options.env().vars,
+      spawn: (request) => doorSpawner({ folder, env: this.options.env() })(request),
       servers: settings.servers,
       files: this.options.files,
     });

@@ -14,8 +14,9 @@ export interface ServerEntry {
   readonly enabled: boolean;
   readonly disabledTools: ReadonlySet<string>;
   /**
-   * The entry's settings and the folder its child runs in, as text: a different key means
-   * the entry changed (restart it), also when trust moves a user's server into the project.
+   * The entry's settings and the folder and environment its child runs in, as text: a
+   * different key means the entry changed (restart it), also when trust moves a user's server
+   * into the project or the settings' `[env]` changed.
    */
   readonly key: string;
   /** Starts its stdio child through host's door: the launch's folder and scrubbed environment. */
@@ -122,7 +123,7 @@ export function serverEntries(
       spec,
       enabled: s.enabled !== false,
       disabledTools: new Set(s.disabled_tools ?? []),
-      key: JSON.stringify([original, type === "stdio" ? folder : null]),
+      key: JSON.stringify([original, type === "stdio" ? [folder, context.launch.env.vars] : null]),
       spawn,
       withheld,
     };

@@ -40,6 +40,7 @@ import { grantSkillRules } from "../commands/turn-overrides.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
 import { BackgroundTasks, notifier } from "./background.js";
 import { childLaunch, mcpContext } from "./child-launch.js";
+import { sessionChildEnv } from "./program-env.js";
 import { TurnCheckpoints } from "./checkpoint.js";
 import { instructionDoors } from "./instruction-gate.js";
 import {
@@ -208,6 +209,7 @@ async function assemble(
     dirs,
     notices,
     (message) => void journal.notice("warning", "sandbox.gitCreated", message).catch(() => {}),
+    () => prep.configNow().settings,
   );
   const sessionState = new SessionState(journal, {
     settings: {
@@ -218,7 +220,7 @@ async function assemble(
         sessionId: log.id,
         transcriptPath: log.transcriptPath ?? "",
         cwd: projectRoot,
-        ...childLaunch(ctx, projectRoot, prep.loaded.trusted),
+        ...childLaunch(ctx, projectRoot, prep.loaded.trusted, config.settings),
       }),
       checks: await checksFound,
     },
@@ -275,7 +277,7 @@ async function assemble(
   );
   const lsp = new SessionLsp({
     root: projectRoot,
-    env: ctx.childEnv,
+    env: () => sessionChildEnv(ctx.childEnv, sessionState.settings.config.settings),
     files: doors.readable,
     trusted: () => sessionState.settings.trusted,
     settings: () => sessionState.settings.config.settings.lsp,

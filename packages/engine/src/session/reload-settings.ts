@@ -45,7 +45,7 @@ export async function reloadSessionSettings(
       sessionId: session.id,
       transcriptPath: session.logPath,
       cwd: root,
-      ...childLaunch(ctx, root, loaded.trusted),
+      ...childLaunch(ctx, root, loaded.trusted, config.settings),
     }),
     checks: await projectChecks({ projectRoot: root, homeDir: ctx.homeDir }, config),
   });

@@ -8,6 +8,7 @@ import { discoverChecks, mergeChecks } from "@z-engine/verify";
 import type { SessionConfig, SessionOverrides } from "../settings/session-config.js";
 import type { SandboxState } from "./core.js";
 import type { OpenContext } from "./open-context.js";
+import { type EnvSettings, withSettingsEnv } from "./program-env.js";
 import { buildFilesDoor, type DoorPlace } from "./project-doors.js";
 
 // The services a session is built from: its settings, shell and sandbox, tools, checks and
@@ -57,6 +58,8 @@ export interface SessionShell {
  * The shell commands run in, inside the sandbox when the settings turn it on (a notice when
  * none can run), and `confine` to build the same for another root. Every profile keeps the
  * worktree agents' repositories (`<data>/worktrees`) read-only, wherever the data folder is.
+ * Every command gets the settings' `[env]` as they are when it starts (`withSettingsEnv`),
+ * on a host's own shell too.
  */
 export async function shellFor(
   ctx: OpenContext,
@@ -66,6 +69,33 @@ export async function shellFor(
   notices: string[],
   /** Where a sandboxed command's warnings go (a `.git` it created): the session's notices. */
   warn: (message: string) => void = () => {},
+  /** The session's settings now, for `[env]` (default: `config`'s, fixed). */
+  settingsNow: () => EnvSettings = () => config.settings,
+): Promise<SessionShell> {
+  const built = await bareShellFor(ctx, config, projectRoot, dirs, notices, warn);
+  const wrap = (shell: Shell) => withSettingsEnv(shell, settingsNow);
+  const { confine } = built;
+  return {
+    shell: wrap(built.shell),
+    sandbox: built.sandbox,
+    ...(confine
+      ? {
+          confine: (root: string) => {
+            const confined = confine(root);
+            return { shell: wrap(confined.shell), sandbox: confined.sandbox };
+          },
+        }
+      : {}),
+  };
+}
+
+async function bareShellFor(
+  ctx: OpenContext,
+  config: SessionConfig,
+  projectRoot: string,
+  dirs: readonly string[],
+  notices: string[],
+  warn: (message: string) => void,
 ): Promise<SessionShell> {
   const none: SandboxState = { writableRoots: [], active: false, autoAllow: false };
   const program = config.settings.shell.program;

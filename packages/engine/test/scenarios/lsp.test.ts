@@ -46,7 +46,7 @@ async function processesIn(root: string): Promise<number[]> {
 /** The engine's key: a language server must never get it (issue 38, item 5). */
 const KEY = "sk-zeng-lsp-0123456789abcdef";
 
-/** A trusted TypeScript project with the server in its node_modules/.bin. */
+/** A trusted TypeScript project with the server in its node_modules/.bin, and a user `[env]`. */
 async function tsProject(extra: Record<string, string> = {}): Promise<Harness> {
   const made = await harness({
     files: { ...files, ...extra },
@@ -54,6 +54,7 @@ async function tsProject(extra: Record<string, string> = {}): Promise<Harness> {
     trusted: true,
     overrides: { mode: "bypass" },
     extraEnv: { ZENGINE_API_KEY: KEY },
+    userSettings: '[env]\nZENG_LSP_PROBE = "from-settings"\n',
   });
   // Laid out as npm installs them: the packages, and the program in node_modules/.bin.
   await mkdir(made.repo.path("node_modules/.bin"), { recursive: true });
@@ -103,6 +104,7 @@ describe("language servers in a session", () => {
       const environ = await readFile(`/proc/${pid}/environ`, "utf8");
       expect(environ).toContain("ZENGINE_HOME=");
       expect(environ).not.toContain(KEY);
+      expect(environ.split("\0")).toContain("ZENG_LSP_PROBE=from-settings");
     }
     await h.session.close();
     for (const pid of servers) expect(await waitForProcessExit(pid, 5000)).toBe(true);
