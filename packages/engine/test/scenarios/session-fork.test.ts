@@ -13,7 +13,7 @@ afterEach(async () => {
   h = undefined;
 });
 
-const texts = (messages: readonly Message[]) =>
+const texts = (messages: readonly Pick<Message, "content">[]) =>
   messages.flatMap((m) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])));
 
 describe("forking a session", { timeout: 30_000 }, () => {
