@@ -342,6 +342,7 @@ async function assemble(
     lifetime,
     state: sessionState,
     turnCount: state?.turnCount ?? 0,
+    titled: Boolean(state?.title),
     sandbox,
     ...(confine ? { confine } : {}),
     approvals: new Approvals(journal, ctx.headless, (requests) =>

@@ -65,6 +65,8 @@ export type SessionParts = Omit<SessionCore, SessionBehaviour> & {
    */
   readonly lifetime: LinkedController;
   turnCount: number;
+  /** The session had a title when it opened (a fork's copy): its first turn does not retitle it. */
+  readonly titled: boolean;
   readonly clientFor: (role: "main" | "fast", model: string) => ModelClient;
   /** The user's config folder (user commands and skills, `/remember --user`). */
   readonly userConfigDir: string;
@@ -413,7 +415,7 @@ export class EngineSession implements SessionCore {
     const state: RunningTurn["state"] = {};
     const running: RunningTurn = { turnId, controller, state };
     this.running = running;
-    const first = this.turnCount === 0;
+    const first = this.turnCount === 0 && !this.titled;
     // A headless session titles itself from the prompt as its first turn starts, so that the
     // turn's end is its last event; others ask the fast model once the first turn ended.
     const title = () => this.track(generateTitle(this, next.text, this.lifetime.signal));
