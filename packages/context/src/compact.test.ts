@@ -1,7 +1,7 @@
 import type { MessageId } from "@z-engine/protocol";
 import { describe, expect, it } from "vitest";
 import { compact } from "./compact.js";
-import { scriptedClient, text, transcript } from "./fixtures.test.helper.js";
+import { scriptedClient, text, transcript, user } from "./fixtures.test.helper.js";
 import { findSplitPoint } from "./split.js";
 import { createTokenEstimator } from "./tokens.js";
 
@@ -42,6 +42,56 @@ describe("compact", () => {
     expect(requests[0]?.model).toBe("fast");
     const asked = requests[0]?.messages[0]?.content[0];
     expect(asked?.type === "text" && asked.text).toContain("[tool call Read call_0_0]");
+  });
+
+  it("keeps the task verbatim and writes a ledger of what it dropped", async () => {
+    const messages = transcript(20, 2, 500).map((m, i) =>
+      i === 2
+        ? {
+            ...m,
+            content: m.content.map((b) =>
+              b.type === "toolResult"
+                ? {
+                    ...b,
+                    content: [{ type: "text" as const, text: "[stored as artifact:out-7.txt.]" }],
+                  }
+                : b,
+            ),
+          }
+        : m,
+    );
+    const { client } = scriptedClient(summaryScript());
+    const todos = ["[in_progress] Fix the tokenizer", "[pending] Run the parser tests"];
+    const outcome = await compact({ ...base, messages, client, openTodos: todos });
+    if (!outcome.ok) throw new Error(outcome.reason);
+    const split = findSplitPoint(messages, base) ?? 0;
+    const { compaction } = outcome;
+    const summary = compaction.summary.content[0];
+    const text = summary?.type === "text" ? summary.text : "";
+    // The request was message 0, dropped: it is quoted whole, and so are the open todos.
+    expect(text).toContain(
+      "The user's latest request, verbatim:\n<request>\nFix the failing test in the parser.\n</request>",
+    );
+    expect(text).toContain(
+      "Open todo items, verbatim:\n- [in_progress] Fix the tokenizer\n- [pending] Run the parser tests",
+    );
+    expect(compaction.ledger).toEqual({
+      ranges: [{ first: messages[0]?.id, last: messages[split - 1]?.id, count: split }],
+      artifacts: ["artifact:out-7.txt"],
+      requestKept: true,
+      todosKept: 2,
+    });
+  });
+
+  it("does not quote a request the kept part still holds", async () => {
+    const messages = [...transcript(20, 2, 500), user(text("Now rename parse to parseAll."))];
+    const { client } = scriptedClient(summaryScript());
+    const outcome = await compact({ ...base, messages, client });
+    if (!outcome.ok) throw new Error(outcome.reason);
+    const summary = outcome.compaction.summary.content[0];
+    expect(summary?.type === "text" && summary.text).not.toContain("verbatim");
+    expect(outcome.compaction.ledger?.requestKept).toBe(false);
+    expect(outcome.messages.at(-1)).toEqual(messages.at(-1));
   });
 
   it("runs the PreCompact hook point, which can add instructions or stop it", async () => {

@@ -8,6 +8,7 @@ import {
   newMessageId,
 } from "@z-engine/protocol";
 import { compactionPrompt } from "@z-engine/prompts";
+import { compactionLedger, type KeptTask, keptText, latestRequest } from "./compaction-ledger.js";
 import { findSplitPoint } from "./split.js";
 import type { TokenEstimator } from "./tokens.js";
 import { describeDropped, renderTranscript } from "./transcript-text.js";
@@ -44,6 +45,11 @@ export interface CompactOptions {
   readonly signal?: AbortSignal;
   /** Id for the summary message (default `newMessageId()`). */
   readonly newId?: () => MessageId;
+  /**
+   * The open todo items (`[status] text`), quoted verbatim after the summary with the user's
+   * latest request when the split drops it, so the task survives the compaction.
+   */
+  readonly openTodos?: readonly string[];
 }
 
 /** Why a compaction did not happen; the history is unchanged in every case. */
@@ -140,10 +146,15 @@ export async function compact(options: CompactOptions): Promise<CompactResult> {
     options.signal,
   );
   if (!("text" in outcome)) return { ok: false, ...outcome };
+  const request = latestRequest(messages);
+  const task: KeptTask = {
+    ...(request && request.index < split ? { request: request.text } : {}),
+    todos: options.openTodos ?? [],
+  };
   const summary: Message = {
     id: (options.newId ?? newMessageId)(),
     role: "user",
-    content: [{ type: "text", text: summaryText(dropped, outcome.text) }],
+    content: [{ type: "text", text: summaryText(dropped, outcome.text, task) }],
   };
   const record = {
     trigger: options.trigger,
@@ -151,19 +162,20 @@ export async function compact(options: CompactOptions): Promise<CompactResult> {
     droppedMessageIds: dropped.map((m) => m.id),
     tokensBefore: estimator.estimateMessages(messages),
     tokensAfter: 0,
+    ledger: compactionLedger(dropped, task),
   };
   const after = applyCompaction(messages, record);
   const compaction: Compaction = { ...record, tokensAfter: estimator.estimateMessages(after) };
   return { ok: true, compaction, messages: after };
 }
 
-function summaryText(dropped: readonly Message[], summary: string): string {
+function summaryText(dropped: readonly Message[], summary: string, task: KeptTask): string {
   return [
     "<compaction-summary>",
     "The earlier part of this conversation was compacted into the summary below.",
     describeDropped(dropped),
     "",
-    summary,
+    summary + keptText(task),
     "</compaction-summary>",
   ].join("\n");
 }

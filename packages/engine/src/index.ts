@@ -221,7 +221,8 @@ export { pendingAgentChanges, resolveAgentChanges } from "./queries/worktree-cha
 export type { AgentSummary, JobOutputView, SessionAgentsReport } from "./queries/agents.js";
 export { agentHistory, jobOutput, sessionAgentList } from "./queries/agents.js";
 /** What the model sees now: sections, instruction files, skills, tools, repo map, MCP, compactions. */
-export type { CompactionSummary, ContextPart, ContextReport } from "./queries/context.js";
+export type { CompactionSummary } from "./queries/compactions.js";
+export type { ContextPart, ContextReport } from "./queries/context.js";
 export { contextReport } from "./queries/context.js";
 /** Settings with their origins, permission rules (edit them), the trust report. */
 export type {

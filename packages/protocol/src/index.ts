@@ -116,6 +116,8 @@ export {
   applyToolResultClearing,
   clearedToolResultText,
   Compaction,
+  /** What a compaction dropped and kept (ranges, artifacts, the task quoted verbatim). */
+  CompactionLedger,
   ToolResultClearing,
 } from "./working-set.js";
 

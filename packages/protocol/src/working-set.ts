@@ -46,8 +46,29 @@ export function applyToolResultClearing(
 }
 
 /**
+ * What a compaction dropped and kept, for `/context` and the Context screen (absent in logs
+ * written before it existed).
+ */
+export const CompactionLedger = lazily(() =>
+  z.object({
+    /** The dropped messages as runs of the working set, in order: first and last id, how many. */
+    ranges: z.array(
+      z.object({ first: MessageId, last: MessageId, count: z.number().int().positive() }),
+    ),
+    /** Artifacts the dropped messages named (long outputs, cleared results): still stored. */
+    artifacts: z.array(z.string()),
+    /** The user's latest request was among the dropped: the summary quotes it verbatim. */
+    requestKept: z.boolean(),
+    /** Open todo items the summary lists verbatim. */
+    todosKept: z.number().int().nonnegative(),
+  }),
+);
+export type CompactionLedger = z.infer<typeof CompactionLedger>;
+
+/**
  * The record of a compaction: older history replaced by a summary. `droppedMessageIds`
- * names what it dropped, in order; `summary` is the user message that takes their place.
+ * names what it dropped, in order; `summary` is the user message that takes their place;
+ * `ledger` says what it dropped and kept.
  */
 export const Compaction = lazily(() =>
   z.object({
@@ -56,6 +77,7 @@ export const Compaction = lazily(() =>
     droppedMessageIds: z.array(MessageId).min(1),
     tokensBefore: z.number().int().nonnegative(),
     tokensAfter: z.number().int().nonnegative(),
+    ledger: CompactionLedger.optional(),
   }),
 );
 export type Compaction = z.infer<typeof Compaction>;

@@ -5,6 +5,7 @@ import { Effort, PermissionMode } from "@z-engine/protocol";
 import { toolSpec } from "@z-engine/tools";
 import { formatCost } from "../format/describe.js";
 import { mainAgentRun } from "../run/main-agent.js";
+import { compactionLines, compactionsOf } from "../queries/compactions.js";
 import { compactNow } from "../run/pressure.js";
 import type { CommandHost } from "./host.js";
 import { rememberNote } from "./remember.js";
@@ -53,7 +54,7 @@ function status(host: CommandHost): Promise<string> {
   );
 }
 
-function context(host: CommandHost): Promise<string> {
+async function context(host: CommandHost): Promise<string> {
   const e = host.estimator;
   const window = host.catalog.info(host.model).contextWindow;
   const system = host.system;
@@ -66,30 +67,36 @@ function context(host: CommandHost): Promise<string> {
   const mapLine = map
     ? `Repo map: ${map.state}, ${n(map.tokens)} tokens (${n(map.files)} files, ${n(map.definitions)} definitions)${map.state === "ready" ? ", joins the next message" : ""}`
     : "Repo map: off";
-  return Promise.resolve(
-    [
-      `**Context:** about ${n(total)} of ${n(window)} tokens (${((total / window) * 100).toFixed(1)}%)`,
-      "",
-      "| part | tokens |",
-      "| --- | ---: |",
-      ...rows,
-      `| tools (${host.tools.length}) | ${n(tools)} |`,
-      `| messages | ${n(messages)} |`,
-      "",
-      mapLine,
-    ].join("\n"),
-  );
+  const { compactions } = await compactionsOf(host.logPath).catch(() => ({ compactions: [] }));
+  return [
+    `**Context:** about ${n(total)} of ${n(window)} tokens (${((total / window) * 100).toFixed(1)}%)`,
+    "",
+    "| part | tokens |",
+    "| --- | ---: |",
+    ...rows,
+    `| tools (${host.tools.length}) | ${n(tools)} |`,
+    `| messages | ${n(messages)} |`,
+    "",
+    mapLine,
+    ...(compactions.length > 0 ? ["", "Compactions:", ...compactionLines(compactions)] : []),
+  ].join("\n");
 }
 
+/**
+ * `/compact`: on request everything before the last message is summarised (the split still
+ * never separates a tool call from its result); otherwise the exact reason nothing changed.
+ */
 async function compact(host: CommandHost): Promise<string> {
   if (host.busy) return "A turn is running: `/compact` waits for an idle session.";
-  const window = host.catalog.info(host.model).contextWindow;
   const before = host.workingSet().length;
+  if (before < 2)
+    return `Nothing was compacted: the conversation has ${before === 0 ? "no messages" : "one message"} yet.`;
   const run = mainAgentRun(host, host.commandSignal);
-  const done = await compactNow(host, run, "manual", Math.floor(window * 0.05));
-  return done
-    ? `Compacted: ${before} messages became ${host.workingSet().length}.`
-    : "Nothing was compacted.";
+  const result = await compactNow(host, run, "manual", 0);
+  if (result.done) return `Compacted: ${before} messages became ${host.workingSet().length}.`;
+  if (result.stage === "nothing")
+    return "Nothing was compacted: every point before the last message would separate a tool call from its result.";
+  return `Nothing was compacted: ${result.reason}.`;
 }
 
 async function setting<T extends string>(

@@ -9,6 +9,8 @@ export interface CommandHost extends SessionCore {
   setMode(mode: PermissionMode): Promise<void>;
   /** The session's lifetime signal for work a command starts (compaction, `!` lines). */
   readonly commandSignal: AbortSignal;
+  /** The log's path (empty when the store keeps no file). */
+  readonly logPath: string;
   /** The user's config folder (user commands, skills, AGENTS.md). */
   readonly userConfigDir: string;
   /** The instruction files changed: re-read them at the next turn. */

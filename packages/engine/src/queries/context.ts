@@ -1,26 +1,15 @@
 import type { McpServerStatus } from "@z-engine/protocol";
-import { readLog } from "@z-engine/store";
 import { toolSpec } from "@z-engine/tools";
 import type { SessionHandle } from "../engine.js";
 import { OFF_MAP, type RepoMapStatus } from "../repo-map/session-map.js";
 import { type ContextUsage, contextUsage } from "./context-usage.js";
+import { type CompactionSummary, compactionsOf } from "./compactions.js";
 import { targetOf } from "./registry.js";
 
 /** A part of the request and its estimated size. */
 export interface ContextPart {
   readonly id: string;
   readonly tokens: number;
-}
-
-/** What a compaction summarised away, and what it left. */
-export interface CompactionSummary {
-  readonly at: number;
-  readonly trigger: "auto" | "manual" | "overflow";
-  readonly droppedMessages: number;
-  readonly tokensBefore: number;
-  readonly tokensAfter: number;
-  /** The summary the model sees instead (its first 4,000 characters). */
-  readonly summary: string;
 }
 
 /** What the model sees now, as the Context screen shows it. */
@@ -67,25 +56,9 @@ export async function contextReport(handle: SessionHandle): Promise<ContextRepor
     tokens: e.estimateRequest({ system: [], tools: [spec], messages: [] }),
   }));
   const working = session.workingSet();
-  const records = session.logPath ? (await readLog(session.logPath)).records : [];
-  const compactions: CompactionSummary[] = [];
+  const { compactions, records } = await compactionsOf(session.logPath);
   let cleared = 0;
-  for (const r of records) {
-    if (r.kind === "toolResultsCleared") cleared += r.clearing.calls.length;
-    if (r.kind !== "compaction") continue;
-    const c = r.compaction;
-    const summary = c.summary.content
-      .flatMap((b) => (b.type === "text" ? [b.text] : []))
-      .join("\n");
-    compactions.push({
-      at: r.ts,
-      trigger: c.trigger,
-      droppedMessages: c.droppedMessageIds.length,
-      tokensBefore: c.tokensBefore,
-      tokensAfter: c.tokensAfter,
-      summary: summary.slice(0, 4000),
-    });
-  }
+  for (const r of records) if (r.kind === "toolResultsCleared") cleared += r.clearing.calls.length;
   return {
     usage: contextUsage(session),
     sections,

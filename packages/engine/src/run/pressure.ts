@@ -1,5 +1,10 @@
-import { clearToolResults, compact, planToolResultClearing } from "@z-engine/context";
-import type { ToolSpec } from "@z-engine/protocol";
+import {
+  type CompactFailureStage,
+  clearToolResults,
+  compact,
+  planToolResultClearing,
+} from "@z-engine/context";
+import type { TodoItem, ToolSpec } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
 import type { AgentRun } from "./agent-context.js";
 import type { TurnState } from "./turn-state.js";
@@ -12,7 +17,7 @@ import type { DecisionHost } from "../decisions/session-hub.js";
  * PreCompact hooks, and the repo map to rebuild.
  */
 export type CompactCore = HookDeps &
-  Pick<SessionCore, "config" | "client" | "estimator" | "repoMap">;
+  Pick<SessionCore, "config" | "client" | "estimator" | "repoMap" | "state">;
 
 /**
  * What relieving context pressure takes of its session: compaction's parts, the window sizes,
@@ -82,10 +87,16 @@ export async function relievePressure(
   await compactNow(core, run, force ? "overflow" : "auto", keep, turn.turnId);
 }
 
+/** What `compactNow` did: compacted, or why not (a sentence). */
+export type CompactNowResult =
+  | { readonly done: true }
+  | { readonly done: false; readonly stage: CompactFailureStage; readonly reason: string };
+
 /**
  * Summarises older history now (also `/compact`): emits compactionStarted once a split is
- * planned, runs the PreCompact hook, records the compaction and emits compacted, or a
- * warning notice when summarising fails.
+ * planned, runs the PreCompact hook, records the compaction (with its ledger; the main
+ * agent's open todos are quoted verbatim in the summary) and emits compacted, or a warning
+ * notice when summarising fails.
  */
 export async function compactNow(
   core: CompactCore,
@@ -93,7 +104,7 @@ export async function compactNow(
   trigger: "auto" | "manual" | "overflow",
   keepRecentTokens: number,
   turnId?: TurnState["turnId"],
-): Promise<boolean> {
+): Promise<CompactNowResult> {
   const { transcript, signal } = run;
   const scope = turnId ? { turnId } : {};
   const model = core.config.fastModel;
@@ -105,6 +116,7 @@ export async function compactNow(
     trigger,
     keepRecentTokens,
     signal,
+    ...(run.depth === 0 ? { openTodos: openTodos(core.state.todos) } : {}),
     beforeCompact: async () => {
       transcript.emit(
         { type: "compactionStarted", trigger: trigger === "manual" ? "manual" : "auto" },
@@ -131,7 +143,7 @@ export async function compactNow(
         `compaction did not happen: ${result.reason}`,
         scope,
       );
-    return false;
+    return { done: false, stage: result.stage, reason: result.reason };
   }
   const c = result.compaction;
   await transcript.record(
@@ -150,5 +162,10 @@ export async function compactNow(
   );
   // A compaction is a rebuild point: the map is indexed again and ranked for what is left.
   if (run.depth === 0) core.repoMap?.rebuild();
-  return true;
+  return { done: true };
+}
+
+/** The todo items not completed, as the summary quotes them (`[status] content`). */
+function openTodos(todos: readonly TodoItem[]): string[] {
+  return todos.filter((t) => t.status !== "completed").map((t) => `[${t.status}] ${t.content}`);
 }

@@ -309,7 +309,9 @@ describe("the other engine built-ins", { timeout: 90_000 }, () => {
     const status = await h.session.command("status");
     expect(status.type === "output" && status.markdown).toContain("- Effort: high");
     const compact = await h.session.command("compact");
-    expect(compact.type === "output" && compact.markdown).toBe("Nothing was compacted.");
+    expect(compact.type === "output" && compact.markdown).toBe(
+      "Nothing was compacted: the conversation has no messages yet.",
+    );
     const missing = await h.session.command("add-dir", "/no/such/folder");
     expect(missing.type === "output" && missing.markdown).toBe("/no/such/folder is not a folder.");
     expect(h.model.requests).toHaveLength(0);
