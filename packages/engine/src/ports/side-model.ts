@@ -43,9 +43,7 @@ export class FastModelSide implements SideModelPort {
     const core = this.core();
     if (!core) throw new Error("the fast model is not ready: the session is still opening");
     const model = core.config.fastModel;
-    const client = meteredClient(core, core.client("fast", model), () =>
-      attribution(core, caller),
-    );
+    const client = meteredClient(core, core.client("fast", model), () => attribution(core, caller));
     const assembler = new MessageAssembler();
     const stream = client.stream(
       {

@@ -134,14 +134,7 @@ export async function runAgent(
       core.mcp.releaseStarts();
       core.repoMap?.requestSent();
     };
-    const response = await streamRound(
-      core,
-      run,
-      core.client("main", model),
-      request,
-      turn,
-      sent,
-    );
+    const response = await streamRound(core, run, core.client("main", model), request, turn, sent);
     core.repoMap?.firstResponse();
     if (response.error) {
       if (run.signal.aborted || response.error.kind === "cancelled") return cancelled(run);

@@ -196,7 +196,8 @@ describe("the cost cap counts fast-model spend", () => {
     h = await harness({
       files: { "a.txt": "a\n" },
       script: [reply.text("spent", { usage: { input: 100_000 } })],
-      userSettings: '[model]\nmain = "m"\n\n[pricing.m]\ninput = 1\noutput = 1\n\n[agents]\nsession_cost_cap_usd = 0.05\n',
+      userSettings:
+        '[model]\nmain = "m"\n\n[pricing.m]\ninput = 1\noutput = 1\n\n[agents]\nsession_cost_cap_usd = 0.05\n',
     });
     const summary = await h.session.run("spend the budget\nand more");
     expect(summary.outcome).toBe("completed");
