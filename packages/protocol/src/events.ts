@@ -28,7 +28,7 @@ import {
   TodoItem,
   TurnOutcome,
 } from "./records.js";
-import { Usage } from "./usage.js";
+import { SpendSource, Usage } from "./usage.js";
 import { CompletionClaim, DecisionRoute, DecisionTrace, TurnTone, Urgency } from "./decisions.js";
 import { lazily, once } from "./lazy.js";
 
@@ -215,8 +215,11 @@ const engineEvent = once(() => {
     lasting.modelChanged,
     lasting.effortChanged,
     lasting.titleChanged,
-    /** The session's running total, after each priced response. */
-    event("costUpdated", { sessionUsage: Usage }),
+    /**
+     * The session's running total, after each priced response; `source` names what caused a
+     * fast-model call (absent for an agent's own rounds).
+     */
+    event("costUpdated", { sessionUsage: Usage, source: SpendSource.optional() }),
     /** An engine built-in command's answer (`/cost`, `/status`, ...), as markdown; live only. */
     event("commandOutput", { name: z.string(), markdown: z.string() }),
     /** An MCP server's state changed (live only: the state is the running session's, not the log's). */

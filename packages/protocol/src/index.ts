@@ -79,7 +79,7 @@ export {
   ToolSpec,
 } from "./model.js";
 export { MessageAssembler } from "./assemble.js";
-export { addUsage, emptyUsage, TokenUsage, Usage } from "./usage.js";
+export { addUsage, emptyUsage, SpendSource, TokenUsage, Usage } from "./usage.js";
 
 // Protected paths: the one list the policy and the sandbox both read
 export { isProtectedPath, PROTECTED_PATHS } from "./protected-paths.js";

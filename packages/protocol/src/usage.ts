@@ -16,6 +16,16 @@ export type TokenUsage = z.infer<typeof TokenUsage>;
 export const Usage = lazily(() => TokenUsage.extend({ costUsd: z.number().nonnegative() }));
 export type Usage = z.infer<typeof Usage>;
 
+/**
+ * What caused a fast-model call, when it was not an agent's own round: a compaction's
+ * summary, the session's title, WebFetch's answer, another side-model question, or the
+ * decision layer's sidecar. Spend without a source is an agent's main-model rounds.
+ */
+export const SpendSource = lazily(() =>
+  z.enum(["compaction", "title", "webfetch", "side", "decisions"]),
+);
+export type SpendSource = z.infer<typeof SpendSource>;
+
 /** Zero usage. */
 export const emptyUsage = (): Usage => ({
   input: 0,

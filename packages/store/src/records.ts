@@ -6,6 +6,7 @@ import {
   Message,
   MessageId,
   SessionId,
+  SpendSource,
   ToolCallId,
   ToolResultClearing,
   TurnId,
@@ -97,12 +98,18 @@ const logRecordSchema = once(() =>
       record("model", fieldsOf(E.modelChanged)),
       record("effort", fieldsOf(E.effortChanged)),
       record("title", fieldsOf(E.titleChanged)),
-      /** One priced model response (of the session or one of its subagents). */
+      /**
+       * One priced model response (of the session or one of its subagents). A fast-model call
+       * names its `source`, and the tool call that caused it when a tool did (WebFetch).
+       */
       record("usage", {
         usage: Usage,
         model: z.string().optional(),
         turnId: TurnId.optional(),
         agentId: AgentId.optional(),
+        source: SpendSource.optional(),
+        toolName: z.string().optional(),
+        toolCallId: ToolCallId.optional(),
       }),
       /**
        * A workspace-trust request or its answer: the request's fields, the answer added (and an

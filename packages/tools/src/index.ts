@@ -39,6 +39,7 @@ export type {
   McpPort,
   PlanReview,
   PortName,
+  SideModelCaller,
   SideModelPort,
   SkillPort,
   ToolPorts,

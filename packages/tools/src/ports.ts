@@ -1,5 +1,6 @@
 import type { EditorFiles } from "./editor-files.js";
 import type {
+  AgentId,
   CheckDefinition,
   CheckId,
   CheckRecord,
@@ -9,6 +10,7 @@ import type {
   Question,
   QuestionAnswers,
   TodoItem,
+  ToolCallId,
 } from "@z-engine/protocol";
 import type { CommandRequest } from "./external.js";
 import type { ToolOutput } from "./tool-output.js";
@@ -169,10 +171,25 @@ export interface McpCallOptions {
   readonly vision?: boolean;
 }
 
+/** The tool call that asks the side model, so that its spend is attributed to it. */
+export interface SideModelCaller {
+  readonly toolName: string;
+  readonly agentId: AgentId;
+  readonly toolCallId: ToolCallId;
+}
+
 /** The fast side model, for WebFetch extraction. */
 export interface SideModelPort {
-  /** Answers `prompt` about `content`; rejects on a model failure (the tool reports it). */
-  complete(prompt: string, content: string, signal: AbortSignal): Promise<string>;
+  /**
+   * Answers `prompt` about `content`; rejects on a model failure (the tool reports it),
+   * including a call the session's cost cap refused. `caller` names the tool call asking.
+   */
+  complete(
+    prompt: string,
+    content: string,
+    signal: AbortSignal,
+    caller?: SideModelCaller,
+  ): Promise<string>;
 }
 
 /** The ports a ToolCtx may carry; a missing one means the engine does not offer the tools that need it. */

@@ -142,7 +142,9 @@ export async function runSubagent(
       content: [{ type: "text", text: run.prompt }],
     };
     await agentRun.transcript.record("message", { message, turnId });
-    const end = await runAgent(core, agentRun, turn);
+    // Its tools' fast-model spend (WebFetch) finds its run's turn by its id.
+    const untrack = core.state.trackAgentTurn(run.agentId, turn);
+    const end = await runAgent(core, agentRun, turn).finally(untrack);
     return {
       outcome: end.outcome === "interrupted" ? "cancelled" : end.outcome,
       ...(end.reason ? { reason: end.reason } : {}),

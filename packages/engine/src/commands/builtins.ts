@@ -7,6 +7,7 @@ import { formatCost } from "../format/describe.js";
 import { mainAgentRun } from "../run/main-agent.js";
 import { compactionLines, compactionsOf } from "../queries/compactions.js";
 import { compactNow } from "../run/pressure.js";
+import { cost } from "./cost.js";
 import type { CommandHost } from "./host.js";
 import { rememberNote } from "./remember.js";
 import { knownModels, modelList } from "./model-list.js";
@@ -21,20 +22,6 @@ export interface EngineBuiltin {
 }
 
 const n = (value: number) => value.toLocaleString("en-US");
-
-function cost(host: CommandHost): Promise<string> {
-  const u = host.totalUsage;
-  return Promise.resolve(
-    [
-      `**Cost:** ${formatCost(u.costUsd)}`,
-      "",
-      `- Input: ${n(u.input)} tokens`,
-      `- Output: ${n(u.output)} tokens`,
-      `- Cache read: ${n(u.cacheRead)} tokens`,
-      `- Cache write: ${n(u.cacheWrite)} tokens`,
-    ].join("\n"),
-  );
-}
 
 function status(host: CommandHost): Promise<string> {
   const servers = host.mcp.status();

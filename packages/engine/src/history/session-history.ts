@@ -107,7 +107,13 @@ function eventsOf(record: LogRecord, total: { usage: Usage }): EngineEvent[] {
     case "usage":
       if (record.agentId) return [];
       total.usage = addUsage(total.usage, record.usage);
-      return [{ type: "costUpdated", sessionUsage: total.usage }];
+      return [
+        {
+          type: "costUpdated",
+          sessionUsage: total.usage,
+          ...(record.source ? { source: record.source } : {}),
+        },
+      ];
     case "trust":
       return record.decision === "required" && record.withheld.length > 0
         ? [{ type: "trustRequired", projectRoot: record.projectRoot, withheld: record.withheld }]

@@ -1,6 +1,5 @@
 import { buildRequest, todoNudgeReminder } from "@z-engine/context";
 import { parseCommand } from "@z-engine/policy";
-import { addUsage } from "@z-engine/protocol";
 import { type BatchCore, executeBatch } from "../batch/execute.js";
 import { agentVision, type SessionCore } from "../session/core.js";
 import { UserStop } from "../util/abort.js";
@@ -9,6 +8,7 @@ import { routedEffort } from "../decisions/stop-seam.js";
 import { type AgentRun, agentToolSpecs } from "./agent-context.js";
 import { type PressureCore, relievePressure } from "./pressure.js";
 import { type StopCore, stopBoundary } from "./stop.js";
+import { capReached } from "./spend.js";
 import { type StreamCore, streamRound } from "./stream.js";
 import type { RunEnd, TurnState } from "./turn-state.js";
 import { appendUserMessage } from "./user-message.js";
@@ -22,7 +22,7 @@ export type AgentRunCore = PressureCore &
   StreamCore &
   BatchCore &
   StopCore &
-  Pick<SessionCore, "mcp" | "todos" | "totalUsage">;
+  Pick<SessionCore, "mcp" | "todos" | "config" | "state">;
 
 /** The largest response asked for, whatever the catalog allows. */
 const MAX_RESPONSE_TOKENS = 32_000;
@@ -57,7 +57,7 @@ function cancelled(run: AgentRun): RunEnd {
 }
 
 function budgetEnd(
-  core: Pick<SessionCore, "config" | "totalUsage">,
+  core: Pick<SessionCore, "config" | "state">,
   run: Pick<AgentRun, "agent">,
   turn: TurnState,
 ): RunEnd | null {
@@ -68,21 +68,13 @@ function budgetEnd(
       reason: `the turn reached agents.max_turns (${maxTurns} rounds)`,
     };
   }
-  const turnCap = core.config.turnCostCapUsd;
-  if (turnCap !== undefined && turn.usage.costUsd >= turnCap) {
-    return {
-      outcome: "budgetExhausted",
-      reason: `the turn reached its budget ($${turnCap.toFixed(2)})`,
-    };
-  }
-  const cap = core.config.costCapUsd;
-  if (cap !== undefined && core.totalUsage.costUsd >= cap) {
-    return {
-      outcome: "budgetExhausted",
-      reason: `the session reached its cost cap ($${cap.toFixed(2)})`,
-    };
-  }
-  return null;
+  return costEnd(core, turn);
+}
+
+/** The end of a run whose turn or session reached its cost cap (fast-model spend counts). */
+function costEnd(core: Pick<SessionCore, "config" | "state">, turn: TurnState): RunEnd | null {
+  const reason = capReached(core, turn);
+  return reason ? { outcome: "budgetExhausted", reason } : null;
 }
 
 /**
@@ -111,6 +103,9 @@ export async function runAgent(
     const tools = [...ownTools, ...mcp.filter((s) => run.agent.mcpFilter?.(s.name) ?? true)];
     turn.rounds++;
     await relievePressure(core, run, turn, tools, false);
+    // A compaction's summary may have spent the rest of the budget: no request then.
+    const spent = costEnd(core, turn);
+    if (spent) return spent;
     const model = run.agent.model();
     const info = core.catalog.info(model);
     const effort = run.agent.effort() ?? routedEffort(run, turn);
@@ -139,16 +134,8 @@ export async function runAgent(
       core.mcp.releaseStarts();
       core.repoMap?.requestSent();
     };
-    const response = await streamRound(
-      core,
-      run,
-      core.client("main", model),
-      request,
-      turn.turnId,
-      sent,
-    );
+    const response = await streamRound(core, run, core.client("main", model), request, turn, sent);
     core.repoMap?.firstResponse();
-    turn.usage = addUsage(turn.usage, response.usage);
     if (response.error) {
       if (run.signal.aborted || response.error.kind === "cancelled") return cancelled(run);
       if (response.error.kind === "contextOverflow" && !turn.overflowRetried) {

@@ -8,6 +8,7 @@ import type { TodoItem, ToolSpec } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
 import type { AgentRun } from "./agent-context.js";
 import type { TurnState } from "./turn-state.js";
+import { meteredClient, type SpendAttribution, type SpendCore, type SpendTurn } from "./spend.js";
 import { type HookDeps, runHook } from "../hooks/run-hook.js";
 import { plannedClears } from "../decisions/context-seams.js";
 import type { DecisionHost } from "../decisions/session-hub.js";
@@ -17,6 +18,7 @@ import type { DecisionHost } from "../decisions/session-hub.js";
  * PreCompact hooks, and the repo map to rebuild.
  */
 export type CompactCore = HookDeps &
+  SpendCore &
   Pick<SessionCore, "config" | "client" | "estimator" | "repoMap" | "state">;
 
 /**
@@ -26,7 +28,7 @@ export type CompactCore = HookDeps &
 export type PressureCore = CompactCore & DecisionHost & Pick<SessionCore, "catalog" | "log">;
 
 /** What relieving context pressure takes of its agent's run. */
-export type PressureRun = Pick<AgentRun, "agent" | "transcript" | "signal" | "depth">;
+export type PressureRun = Pick<AgentRun, "agent" | "transcript" | "signal" | "depth" | "agentId">;
 
 /** Recent history a compaction keeps as it is, as a share of the window (or, after an overflow, of the history). */
 const KEEP_RECENT_SHARE = 0.25;
@@ -84,7 +86,7 @@ export async function relievePressure(
   if (!force && baseTokens + history <= (window * core.config.compactAtPercent) / 100) return;
   // After an overflow the estimate was wrong, so keep a share of the history, not of the window.
   const keep = Math.floor((force ? history : window) * KEEP_RECENT_SHARE);
-  await compactNow(core, run, force ? "overflow" : "auto", keep, turn.turnId);
+  await compactNow(core, run, force ? "overflow" : "auto", keep, turn);
 }
 
 /** What `compactNow` did: compacted, or why not (a sentence). */
@@ -96,21 +98,28 @@ export type CompactNowResult =
  * Summarises older history now (also `/compact`): emits compactionStarted once a split is
  * planned, runs the PreCompact hook, records the compaction (with its ledger; the main
  * agent's open todos are quoted verbatim in the summary) and emits compacted, or a warning
- * notice when summarising fails.
+ * notice when summarising fails. The summary's spend is the turn's (when one runs) and the
+ * run's agent's, source `compaction`; with a cost cap reached no summary is asked for (the
+ * notice says why).
  */
 export async function compactNow(
   core: CompactCore,
-  run: Pick<AgentRun, "transcript" | "signal" | "depth">,
+  run: Pick<AgentRun, "transcript" | "signal" | "depth" | "agentId">,
   trigger: "auto" | "manual" | "overflow",
   keepRecentTokens: number,
-  turnId?: TurnState["turnId"],
+  turn?: SpendTurn,
 ): Promise<CompactNowResult> {
   const { transcript, signal } = run;
-  const scope = turnId ? { turnId } : {};
+  const scope = turn ? { turnId: turn.turnId } : {};
   const model = core.config.fastModel;
+  const who: SpendAttribution = {
+    source: "compaction",
+    ...(turn ? { turn } : {}),
+    ...(run.agentId ? { agentId: run.agentId } : {}),
+  };
   const result = await compact({
     messages: transcript.workingSet(),
-    client: core.client("fast", model),
+    client: meteredClient(core, core.client("fast", model), () => who),
     model,
     estimator: core.estimator,
     trigger,

@@ -13,6 +13,7 @@ import {
 import { uniqueToolUses } from "../batch/unique-ids.js";
 import type { SessionCore } from "../session/core.js";
 import type { AgentRun, TranscriptSink } from "./agent-context.js";
+import { recordSpend, type SpendTurn } from "./spend.js";
 
 /** What streaming a round takes of its session: the catalog's prices, the estimator to teach, the usage total. */
 export type StreamCore = Pick<SessionCore, "catalog" | "estimator" | "state">;
@@ -116,7 +117,8 @@ async function consume(
 /**
  * Streams one response: `assistantStarted`, live deltas and `retrying` events, then records
  * the assistant message (`assistantFinished`) in the run's transcript and its priced usage
- * (`costUpdated`) in the session log, tagged with the run's agent id when it has one. When the
+ * in `turn`'s usage and the session log (`costUpdated`, {@link recordSpend}), tagged with the
+ * run's agent id when it has one. When the
  * stream ends in an error, the tool calls it made are dropped from the record (none of them
  * will run), so the transcript stays valid. Never throws.
  */
@@ -125,10 +127,11 @@ export async function streamRound(
   run: Pick<AgentRun, "transcript" | "signal" | "agentId">,
   client: ModelClient,
   request: ModelRequest,
-  turnId: TurnId,
+  turn: SpendTurn,
   onSent?: () => void,
 ): Promise<RoundResponse> {
   const { transcript, signal } = run;
+  const turnId = turn.turnId;
   const messageId = newMessageId();
   const scope = { turnId };
   const contextWindow = core.catalog.info(request.model).contextWindow;
@@ -149,8 +152,10 @@ export async function streamRound(
   const unique = uniqueToolUses(assembler.content, inputErrors);
   const invalid = unique.invalid;
   const content = error ? unique.content.filter((b) => b.type !== "toolUse") : unique.content;
-  const usage = core.catalog.price(request.model, assembler.usage);
   core.estimator.observe(request, assembler.usage);
+  // Usage goes to the turn and the session log whoever spent it (a subagent's carries its
+  // id), so the session's total and its cost cap count every agent, live and on replay.
+  const usage = core.catalog.price(request.model, assembler.usage);
   let message: Message | null = null;
   if (content.length > 0) {
     message = { id: messageId, role: "assistant", content };
@@ -161,16 +166,13 @@ export async function streamRound(
       scope,
     );
   }
-  if (usage.input + usage.output + usage.cacheRead + usage.cacheWrite > 0) {
-    // Usage goes to the session log whoever spent it (a subagent's carries its id), so the
-    // session's total and its cost cap count every agent, live and on replay.
-    const agent = run.agentId ? { agentId: run.agentId } : {};
-    await core.state.addUsage(
-      usage,
-      { model: request.model, turnId, ...agent },
-      { ...scope, ...agent },
-    );
-  }
+  await recordSpend(
+    core,
+    request.model,
+    assembler.usage,
+    { turn, ...(run.agentId ? { agentId: run.agentId } : {}) },
+    usage,
+  );
   if (!error && unique.renamed.length > 0)
     await transcript.notice(
       "warning",

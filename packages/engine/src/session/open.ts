@@ -94,7 +94,6 @@ function portsFor(
   live: {
     readonly notify: (message: string) => void;
     readonly fingerprint: () => Promise<string>;
-    readonly client: (role: "main" | "fast", model: string) => ModelClient;
   },
 ) {
   const interaction = new SessionInteraction({
@@ -127,11 +126,7 @@ function portsFor(
       return turn ? turnBadge(view, turn) : null;
     },
   });
-  const sideModel = new FastModelSide(
-    () => live.client("fast", sessionState.settings.config.fastModel),
-    () => sessionState.settings.config.fastModel,
-  );
-  return { interaction, jobs, checks, sideModel };
+  return { interaction, jobs, checks };
 }
 
 /**
@@ -264,7 +259,7 @@ async function assemble(
   notices.push(...problems);
   const reminders = new ReminderQueue();
   const records = [...(state?.checks ?? [])];
-  const { interaction, jobs, checks, sideModel } = portsFor(
+  const { interaction, jobs, checks } = portsFor(
     ctx,
     projectRoot,
     log,
@@ -273,7 +268,7 @@ async function assemble(
     reminders,
     records,
     sessionState,
-    { notify, fingerprint: fingerprintOf, client: clientFor },
+    { notify, fingerprint: fingerprintOf },
   );
   const lsp = new SessionLsp({
     root: projectRoot,
@@ -317,7 +312,8 @@ async function assemble(
   });
   notices.push(...agents.notices);
   const ports: ToolPorts = {
-    ...{ interaction, jobs, checks, sideModel, lsp, mcp: hubPort(mcp) },
+    ...{ interaction, jobs, checks, lsp, mcp: hubPort(mcp) },
+    sideModel: new FastModelSide(() => built),
     agents: agents.port,
     ...(ctx.editor ? { editor: ctx.editor } : {}),
     ...(definitions.skills.length > 0

@@ -5,7 +5,9 @@ import {
   type CheckDefinition,
   type Effort,
   type PermissionMode,
+  type SpendSource,
   type TodoItem,
+  type ToolCallId,
   type TurnId,
   type Usage,
 } from "@z-engine/protocol";
@@ -27,6 +29,18 @@ export interface SessionSettings {
   readonly hooks: HookRunner;
   /** The checks of the project: discovered, plus configured ones. */
   readonly checks: readonly CheckDefinition[];
+}
+
+/** What a usage record says besides the priced usage: the model, and who spent it on what. */
+export interface UsageRecord {
+  readonly model: string;
+  readonly turnId?: TurnId;
+  readonly agentId?: AgentId;
+  /** What caused a fast-model call; absent for an agent's own rounds. */
+  readonly source?: SpendSource;
+  /** The tool call that caused it, when a tool did. */
+  readonly toolName?: string;
+  readonly toolCallId?: ToolCallId;
 }
 
 /** The state a session starts with (fresh, or replayed from its log). */
@@ -54,6 +68,8 @@ export class SessionState {
   #totalUsage: Usage;
   #sessionRules: PermissionRules = { allow: [], ask: [], deny: [] };
   #currentTurn: TurnState | undefined;
+  readonly #agentTurns = new Map<AgentId, TurnState>();
+  readonly #fastSpend = new Map<SpendSource, Usage>();
 
   constructor(
     private readonly journal: Journal,
@@ -85,6 +101,10 @@ export class SessionState {
   /** What every agent of the session has spent so far (the cost cap counts it). */
   get totalUsage(): Usage {
     return this.#totalUsage;
+  }
+  /** The fast model's spend by source since the session opened (the log holds earlier runs'). */
+  get fastSpend(): ReadonlyMap<SpendSource, Usage> {
+    return this.#fastSpend;
   }
   /** Rules added in this session ("allow in this session"), ahead of the settings' rules. */
   get sessionRules(): PermissionRules {
@@ -140,20 +160,38 @@ export class SessionState {
 
   /**
    * Adds one priced response to the session's total: a usage record (tagged with the agent
-   * that spent it, when a subagent did), then costUpdated with the new total.
+   * that spent it, when a subagent did, and with what caused a fast-model call), then
+   * costUpdated with the new total (and the call's source).
    */
-  async addUsage(
-    usage: Usage,
-    record: { readonly model: string; readonly turnId?: TurnId; readonly agentId?: AgentId },
-    scope: EventScope = {},
-  ): Promise<void> {
+  async addUsage(usage: Usage, record: UsageRecord, scope: EventScope = {}): Promise<void> {
     this.#totalUsage = addUsage(this.#totalUsage, usage);
+    if (record.source) {
+      const before = this.#fastSpend.get(record.source);
+      this.#fastSpend.set(record.source, before ? addUsage(before, usage) : usage);
+    }
     await this.journal.record(
       "usage",
       { usage, ...record },
-      { type: "costUpdated", sessionUsage: this.#totalUsage },
+      {
+        type: "costUpdated",
+        sessionUsage: this.#totalUsage,
+        ...(record.source ? { source: record.source } : {}),
+      },
       scope,
     );
+  }
+
+  /** The running turn of a subagent (its run's own state), while it runs. */
+  agentTurn(agentId: AgentId): TurnState | undefined {
+    return this.#agentTurns.get(agentId);
+  }
+
+  /** Registers a subagent's running turn; the returned function takes it back. */
+  trackAgentTurn(agentId: AgentId, turn: TurnState): () => void {
+    this.#agentTurns.set(agentId, turn);
+    return () => {
+      if (this.#agentTurns.get(agentId) === turn) this.#agentTurns.delete(agentId);
+    };
   }
 
   /**

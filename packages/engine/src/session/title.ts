@@ -1,4 +1,5 @@
 import { MessageAssembler } from "@z-engine/protocol";
+import { meteredClient } from "../run/spend.js";
 import type { SessionCore } from "./core.js";
 
 const PROMPT =
@@ -31,9 +32,10 @@ async function askForTitle(
       cacheMarks: [],
       maxTokens: 64,
     };
-    for await (const event of core
-      .client("fast", core.config.fastModel)
-      .stream(request, { signal })) {
+    const client = meteredClient(core, core.client("fast", core.config.fastModel), () => ({
+      source: "title",
+    }));
+    for await (const event of client.stream(request, { signal })) {
       assembler.push(event);
     }
     if (assembler.error) return "";
@@ -49,7 +51,8 @@ async function askForTitle(
 
 /**
  * Titles the session after its first turn: the fast model's title, or the prompt's first line
- * when the model fails. Headless sessions (one prompt, then exit) take the first line without
+ * when the model fails (or a cost cap is reached: no request then). Its spend is the session's,
+ * source `title`. Headless sessions (one prompt, then exit) take the first line without
  * a request. Records the title and emits titleChanged. Never rejects.
  */
 export async function generateTitle(

@@ -89,7 +89,11 @@ async function webFetch(input: WebFetchInput, ctx: ToolCtx): Promise<ToolOutput>
   const sideModel = ctx.ports.sideModel;
   if (!sideModel)
     return textOutput(`Content of ${page.url.href} (as markdown):\n\n${markdown}${note}`);
-  const answer = await sideModel.complete(input.prompt, markdown + note, ctx.signal);
+  const answer = await sideModel.complete(input.prompt, markdown + note, ctx.signal, {
+    toolName: "WebFetch",
+    agentId: ctx.agentId,
+    toolCallId: ctx.callId,
+  });
   return textOutput(`From ${page.url.href}:\n\n${answer}`);
 }
 
