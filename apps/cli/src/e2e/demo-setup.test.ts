@@ -28,6 +28,10 @@ async function runSetup(mode: "demo" | "all") {
     LOGGER.replace('$(basename "$0")', "install-services"),
   );
   await writeFile(
+    join(dir, "scripts/install-language-servers.sh"),
+    LOGGER.replace('$(basename "$0")', "install-language-servers"),
+  );
+  await writeFile(
     join(dir, "scripts/install-mcp-clients.sh"),
     LOGGER.replace('$(basename "$0")', "install-mcp-clients"),
   );
@@ -68,7 +72,7 @@ describe("scripts/setup.sh for the demo", () => {
     expect(run.status).toBe(0);
     expect(
       run.calls.some((c) =>
-        /^(apt-get|install-services|install-mcp-clients|install-conformance)/.test(c),
+        /^(apt-get|install-services|install-language-servers|install-mcp-clients|install-conformance)/.test(c),
       ),
     ).toBe(false);
     expect(run.calls).toContain(
@@ -82,10 +86,11 @@ describe("scripts/setup.sh for the demo", () => {
     ]);
   });
 
-  it("the full set-up still installs the services and builds everything", async () => {
+  it("the full set-up still installs the services and language servers and builds everything", async () => {
     const run = await runSetup("all");
     expect(run.status).toBe(0);
     expect(run.calls.some((c) => c.startsWith("install-services"))).toBe(true);
+    expect(run.calls).toContain("install-language-servers ");
     expect(run.calls).toContain("install-mcp-clients ");
     expect(run.calls).toContain("install-conformance");
     expect(run.calls).toContain("pnpm build --output-logs=errors-only");
