@@ -9,8 +9,8 @@ set -euo pipefail
 have_clangd() { command -v clangd >/dev/null 2>&1; }
 have_gopls() { command -v gopls >/dev/null 2>&1; }
 have_go() { command -v go >/dev/null 2>&1; }
-# rustup's proxy answers to `rust-analyzer` even when the component is not installed: only
-# a program that runs counts (Debian's is /usr/bin/rust-analyzer).
+# rustup's proxy answers to `rust-analyzer` without the component (it then falls back to
+# one on PATH, else fails): only a program that runs counts (Debian's is /usr/bin's).
 have_rust_analyzer() { [ -x /usr/bin/rust-analyzer ] || rust-analyzer --version >/dev/null 2>&1; }
 
 missing=()

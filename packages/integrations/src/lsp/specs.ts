@@ -102,13 +102,16 @@ function normaliseExtension(ext: string): string {
 
 /**
  * The servers to consider: configured ones first (a configured name replaces a built-in of
- * the same name), then the built-ins. Never throws.
+ * the same name, keeping its `reportsStatus`: `[lsp.servers.rust-analyzer]` with another
+ * command is still rust-analyzer), then the built-ins. Never throws.
  */
 export function lspServerSpecs(
   configured: Readonly<Record<string, ConfiguredLspServer>>,
 ): LspServerSpec[] {
+  const builtin = (name: string) => BUILTIN_LSP_SERVERS.find((b) => b.name === name);
   const own: LspServerSpec[] = Object.entries(configured).map(([name, s]) => ({
     name,
+    ...(builtin(name)?.reportsStatus ? { reportsStatus: true } : {}),
     command: s.command,
     args: [...(s.args ?? [])],
     extensions: s.extensions.map(normaliseExtension),

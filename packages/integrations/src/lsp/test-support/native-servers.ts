@@ -9,7 +9,10 @@ export type NativeServer =
 
 const INSTALL_HINT = "scripts/install-language-servers.sh installs it (root with apt-get)";
 
-/** Whether `binary --version` (gopls: `version`) runs: rustup's proxy answers to a name it cannot run. */
+/**
+ * Whether `binary --version` (gopls: `version`) runs: rustup's `rust-analyzer` proxy is
+ * there without the component, and runs only when it can fall back to one on PATH.
+ */
 function runs(binary: string, env: Record<string, string | undefined>): boolean {
   const args = binary.endsWith("/gopls") ? ["version"] : ["--version"];
   const probe = spawnSync(binary, args, { env, stdio: "ignore", timeout: 10_000 });
