@@ -31,7 +31,20 @@ interface ServerCase {
   readonly files: Record<string, string>;
   readonly queries: readonly (readonly [string, Expected])[];
   /** A file rewritten with a type error, and the error lines expected after the write. */
-  readonly broken: { readonly path: string; readonly text: string; readonly errors: string };
+  readonly broken: Broken;
+  /**
+   * A type error written into the file the first query opened, right after it (the server
+   * may still be diagnosing the files as they were), and the diagnostics then expected.
+   */
+  readonly early: Broken;
+  /** Variables for the server besides this process's (a fresh HOME: a cold Go cache). */
+  readonly env?: (root: string) => Record<string, string>;
+}
+
+interface Broken {
+  readonly path: string;
+  readonly text: string;
+  readonly errors: string;
 }
 
 const CASES: readonly ServerCase[] = [
@@ -72,6 +85,12 @@ const CASES: readonly ServerCase[] = [
         },
       ],
     ],
+    early: {
+      path: "main.c",
+      text: C_FILES["main.c"]?.replace("add(1, 2)", "add(1, 2, 3)") ?? "",
+      errors:
+        "main.c:4:25: error: Too many arguments to function call, expected 2, have 3 [clang typecheck_call_too_many_args]",
+    },
     broken: {
       path: "greet.c",
       text: '#include "greet.h"\n\nint add(int a, int b) {\n  const char *s = "x";\n  return s * b;\n}\n',
@@ -123,6 +142,13 @@ const CASES: readonly ServerCase[] = [
         },
       ],
     ],
+    env: (root) => ({ HOME: `${root}/.home` }),
+    early: {
+      path: "main.go",
+      text: GO_FILES["main.go"]?.replace('Greet("world")', "Greet(42)") ?? "",
+      errors:
+        "main.go:6:20: error: cannot use 42 (untyped int constant) as string value in argument to Greet [compiler IncompatibleAssign]",
+    },
     broken: {
       path: "greet.go",
       text: "package main\n\n// Greet says hello.\nfunc Greet(name string) string {\n\treturn 42\n}\n",
@@ -166,6 +192,11 @@ const CASES: readonly ServerCase[] = [
         },
       ],
     ],
+    early: {
+      path: "src/main.rs",
+      text: RUST_FILES["src/main.rs"]?.replace("add(1, 2)", 'add(1, "2")') ?? "",
+      errors: "src/main.rs:4:31: error: expected i32, found &'static str [rust-analyzer E0308]",
+    },
     broken: {
       path: "src/greet.rs",
       text: '/// Adds two numbers.\npub fn add(a: i32, b: i32) -> i32 {\n    let s: i32 = "text";\n    s\n}\n',
@@ -183,7 +214,6 @@ for (const c of CASES) {
     describe.skip(`${c.name} (${server?.env === null ? server.reason : "not looked up"})`, () => {});
     continue;
   }
-  const env = server.env;
   describe(`${c.name} (Debian's, against a tiny fixture)`, () => {
     let p: Awaited<ReturnType<typeof project>>;
     let manager: LspManager;
@@ -191,6 +221,7 @@ for (const c of CASES) {
 
     beforeAll(async () => {
       p = await project(c.files);
+      const env = { ...server.env, ...c.env?.(p.root) };
       manager = new LspManager({
         root: p.root,
         env,
@@ -203,7 +234,7 @@ for (const c of CASES) {
       await p.cleanup();
     });
 
-    for (const [what, expected] of c.queries)
+    for (const [i, [what, expected]] of c.queries.entries()) {
       it(`answers ${what}`, async () => {
         const request = { ...expected.request, path: p.path(expected.request.path) };
         const answer = await queryLsp(manager, request, signal);
@@ -211,6 +242,15 @@ for (const c of CASES) {
         for (const part of expected.contains ?? [])
           expect(answer.ok && answer.text).toContain(part);
       }, 30_000);
+      if (i === 0)
+        it("sees a type error written right after its first answer", async () => {
+          const path = p.path(c.early.path);
+          await writeFile(path, c.early.text);
+          const answer = await queryLsp(manager, { operation: "diagnostics", path }, signal);
+          await writeFile(path, c.files[c.early.path] ?? "");
+          expect(answer).toEqual({ ok: true, text: c.early.errors });
+        }, 30_000);
+    }
 
     it("appends the type error after a write", async () => {
       const path = p.path(c.broken.path);

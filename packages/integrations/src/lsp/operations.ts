@@ -80,8 +80,9 @@ export async function answer(
   signal: AbortSignal,
 ): Promise<LspAnswer> {
   const before = server.client.pushed(uriOf(request.path)).count;
-  await server.docs.syncAll();
+  // The file first: what its sync did tells whether its diagnostics are still to come.
   const sync = await server.docs.sync(request.path);
+  await server.docs.syncAll();
   if (sync === "missing" || sync === "closed")
     return { ok: false, error: `File does not exist: ${request.path}` };
   if (sync === "refused")

@@ -85,10 +85,13 @@ export const BUILTIN_LSP_SERVERS: readonly LspServerSpec[] = [
     // Workspace symbols whose names hold the query (its default fuzzy match answers
     // `greet` with 100 runtime internals such as gcResetMarkState), from the project's
     // packages where gopls knows symbolScope (0.12 on); hovers without pkg.go.dev links.
+    // Progress while it diagnoses: its pushes carry no version, so a push of the files as
+    // they were (the initial load's) can come after a change; while busy it is not taken.
     initializationOptions: {
       symbolMatcher: "CaseInsensitive",
       symbolScope: "workspace",
       linksInHover: false,
+      verboseWorkDoneProgress: true,
     },
   },
   { name: "clangd", command: "clangd", args: [], extensions: C_EXTENSIONS },
