@@ -39,6 +39,9 @@ fi
 # Postgres and Redis for the platform tests (store-postgres, worker); they start their own
 # servers on loopback ports.
 [ "$ZENG_SETUP" = "demo" ] || bash scripts/install-services.sh
+# Debian's clangd, gopls (with golang-go) and rust-analyzer for the LSP tests.
+[ "$ZENG_SETUP" = "demo" ] || setup_step "installing the language servers" \
+  bash scripts/install-language-servers.sh
 
 if [ "$(pnpm --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then
   pnpm_install() {

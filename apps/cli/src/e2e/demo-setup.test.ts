@@ -28,6 +28,10 @@ async function runSetup(mode: "demo" | "all") {
     LOGGER.replace('$(basename "$0")', "install-services"),
   );
   await writeFile(
+    join(dir, "scripts/install-language-servers.sh"),
+    LOGGER.replace('$(basename "$0")', "install-language-servers"),
+  );
+  await writeFile(
     join(dir, "scripts/install-mcp-clients.sh"),
     LOGGER.replace('$(basename "$0")', "install-mcp-clients"),
   );
@@ -66,11 +70,8 @@ describe("scripts/setup.sh for the demo", () => {
   it("installs no Debian package and no services, builds only the CLI, a timed line per step", async () => {
     const run = await runSetup("demo");
     expect(run.status).toBe(0);
-    expect(
-      run.calls.some((c) =>
-        /^(apt-get|install-services|install-mcp-clients|install-conformance)/.test(c),
-      ),
-    ).toBe(false);
+    // apt-get, and every installer: services, language servers, MCP clients, conformance.
+    expect(run.calls.some((c) => /^(apt-get|install-)/.test(c))).toBe(false);
     expect(run.calls).toContain(
       "pnpm exec turbo run build --filter=@z-engine/cli... --output-logs=errors-only",
     );
@@ -82,10 +83,11 @@ describe("scripts/setup.sh for the demo", () => {
     ]);
   });
 
-  it("the full set-up still installs the services and builds everything", async () => {
+  it("the full set-up still installs the services and language servers and builds everything", async () => {
     const run = await runSetup("all");
     expect(run.status).toBe(0);
     expect(run.calls.some((c) => c.startsWith("install-services"))).toBe(true);
+    expect(run.calls).toContain("install-language-servers ");
     expect(run.calls).toContain("install-mcp-clients ");
     expect(run.calls).toContain("install-conformance");
     expect(run.calls).toContain("pnpm build --output-logs=errors-only");

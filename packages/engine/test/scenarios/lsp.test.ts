@@ -1,5 +1,6 @@
-import { mkdir, readdir, readFile, readlink, realpath, symlink } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { constants } from "node:fs";
+import { access, mkdir, readdir, readFile, readlink, realpath, symlink } from "node:fs/promises";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ToolResultBlock } from "@z-engine/protocol";
 import { reply, waitForProcessExit } from "@z-engine/testkit";
@@ -146,3 +147,74 @@ describe("language servers in a session", () => {
     );
   }, 30_000);
 });
+
+/** Whether a program is on this process's PATH. */
+async function onPath(name: string): Promise<boolean> {
+  for (const folder of (process.env.PATH ?? "").split(delimiter).filter((d) => d !== ""))
+    if (
+      await access(join(folder, name), constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+  return false;
+}
+
+// Debian's gopls and golang-go (scripts/install-language-servers.sh installs them).
+const GO_FILES = {
+  "go.mod": "module example.com/hello\n\ngo 1.19\n",
+  "greet.go":
+    'package main\n\n// Greet says hello.\nfunc Greet(name string) string {\n\treturn "hello " + name\n}\n',
+  "main.go": 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println(Greet("world"))\n}\n',
+};
+const goMissing = (await onPath("gopls")) && (await onPath("go")) ? null : "gopls or go";
+
+if (goMissing !== null)
+  describe.skip(`gopls in a session (${goMissing} is not installed; scripts/install-language-servers.sh installs them)`, () => {});
+else
+  describe("gopls in a session", () => {
+    it("answers the LSP tool and appends a type error to the Edit that made it", async () => {
+      h = await harness({
+        files: GO_FILES,
+        script: [],
+        trusted: true,
+        overrides: { mode: "bypass" },
+      });
+      const p = (x: string) => (h as Harness).repo.path(x);
+      h.model.push(
+        reply.toolCall("Read", { file_path: p("main.go") }),
+        reply.toolCall("LSP", {
+          operation: "definition",
+          file_path: p("main.go"),
+          symbol: "Greet",
+          line: 6,
+        }),
+        // Answered once gopls has diagnosed the files it loaded (it says when it is busy).
+        reply.toolCall("LSP", { operation: "diagnostics", file_path: p("main.go") }),
+        reply.toolCall("Edit", {
+          file_path: p("main.go"),
+          old_string: 'Greet("world")',
+          new_string: "Greet(42)",
+        }),
+        reply.text("done"),
+      );
+      await h.session.run("break the types");
+      expect(textOf(resultOf(h, 2))).toBe(
+        "1 definition:\ngreet.go:4:6: func Greet(name string) string {",
+      );
+      expect(textOf(resultOf(h, 3))).toBe("No diagnostics for main.go.");
+      expect(textOf(resultOf(h, 4))).toBe(
+        [
+          `Edited ${p("main.go")} (+1 -1)`,
+          "",
+          "The language server reports errors in this file now:",
+          "main.go:6:20: error: cannot use 42 (untyped int constant) as string value in argument to Greet [compiler IncompatibleAssign]",
+        ].join("\n"),
+      );
+      const servers = await processesIn(h.repo.root);
+      expect(servers.length).toBeGreaterThanOrEqual(1);
+      await h.session.close();
+      for (const pid of servers) expect(await waitForProcessExit(pid, 5000)).toBe(true);
+    }, 60_000);
+  });

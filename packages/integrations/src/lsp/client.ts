@@ -6,6 +6,7 @@ import type {
   ServerCapabilities,
 } from "vscode-languageserver-protocol/node";
 import type { ChildSpawner, SpawnedChild } from "../child-spawner.js";
+import { type ProgressParams, ServerActivity, type ServerStatusParams } from "./activity.js";
 import { LspError } from "./errors.js";
 import { connectTo, loadRpc } from "./rpc.js";
 import type { LspServerSpec } from "./specs.js";
@@ -62,10 +63,9 @@ export class LspClient {
   capabilities: ServerCapabilities = {};
   private readonly child: ChildProcess;
   private connection: ProtocolConnection | undefined;
-  private readonly openTokens = new Set<string | number>();
+  private readonly activity: ServerActivity;
   private readonly published = new Map<string, Pushed>();
   private waiters: PublishWaiter[] = [];
-  private idleWaiters: (() => void)[] = [];
   private stderr = "";
   private stopping = false;
   private exited = false;
@@ -77,6 +77,7 @@ export class LspClient {
     private readonly spawned: SpawnedChild,
   ) {
     this.spec = options.spec;
+    this.activity = new ServerActivity(options.spec.reportsStatus === true);
     const child = spawned.process;
     this.child = child;
     child.stderr?.on("data", (chunk: Buffer) => {
@@ -91,7 +92,7 @@ export class LspClient {
         this.exited = true;
         this.killGroup();
         for (const w of this.waiters.splice(0)) w.wake();
-        for (const w of this.idleWaiters.splice(0)) w();
+        this.activity.end();
         if (!this.stopping)
           options.onCrash(
             `${this.spec.name} exited (${signal ?? `code ${code}`})${this.stderrTail()}`,
@@ -171,9 +172,12 @@ export class LspClient {
     return this.child.pid;
   }
 
-  /** True while the server holds a work-done progress token open (starting or indexing). */
+  /**
+   * True while the server is starting, loading or indexing: it holds a work-done progress
+   * token open, or (a server that reports its status) has not said it is quiescent.
+   */
   get busy(): boolean {
-    return this.openTokens.size > 0;
+    return this.activity.busy;
   }
 
   /** Resolves when the process has ended (crash or stop). */
@@ -182,21 +186,11 @@ export class LspClient {
   }
 
   /**
-   * Resolves true once no progress token is open (the server is not starting or indexing),
-   * false after `timeoutMs` or when the server ends. Never rejects.
+   * Resolves true once the server is not busy (see {@link LspClient.busy}), false after
+   * `timeoutMs`, when the signal aborts or when the server ends. Never rejects.
    */
-  whenIdle(timeoutMs: number): Promise<boolean> {
-    if (!this.busy) return Promise.resolve(true);
-    if (this.exited) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.idleWaiters = this.idleWaiters.filter((w) => w !== done);
-        resolve(!this.busy);
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.idleWaiters.push(done);
-    });
+  whenIdle(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    return this.exited ? Promise.resolve(false) : this.activity.whenIdle(timeoutMs, signal);
   }
 
   /** True once the process has ended. */
@@ -364,15 +358,9 @@ export class LspClient {
     connection.onRequest("workspace/semanticTokens/refresh", () => null);
     connection.onRequest("workspace/inlayHint/refresh", () => null);
     connection.onRequest("workspace/codeLens/refresh", () => null);
-    connection.onNotification(
-      "$/progress",
-      (p: { token: string | number; value?: { kind?: string } }) => {
-        if (p.value?.kind === "begin") this.openTokens.add(p.token);
-        else if (p.value?.kind === "end") {
-          this.openTokens.delete(p.token);
-          if (!this.busy) for (const w of this.idleWaiters.splice(0)) w();
-        }
-      },
+    connection.onNotification("$/progress", (p: ProgressParams) => this.activity.progress(p));
+    connection.onNotification("experimental/serverStatus", (p: ServerStatusParams) =>
+      this.activity.status(p),
     );
     connection.onNotification(
       "textDocument/publishDiagnostics",
@@ -412,4 +400,6 @@ const CLIENT_CAPABILITIES = {
     rename: { prepareSupport: false },
   },
   general: { positionEncodings: ["utf-16"] },
+  // rust-analyzer then says when it has loaded the project (`quiescent`).
+  experimental: { serverStatusNotification: true },
 };

@@ -1,12 +1,7 @@
 import type { LspOperation } from "@z-engine/protocol";
-import type {
-  Diagnostic,
-  DocumentDiagnosticReport,
-  DocumentSymbol,
-  Position,
-  SymbolInformation,
-} from "vscode-languageserver-protocol/node";
-import { MAX_DOCUMENT_BYTES, uriOf } from "./documents.js";
+import type { Diagnostic, DocumentDiagnosticReport } from "vscode-languageserver-protocol/node";
+import { Asker } from "./asking.js";
+import { type SyncResult, uriOf } from "./documents.js";
 import {
   formatDiagnostics,
   formatDocumentSymbols,
@@ -18,8 +13,8 @@ import {
   formatWorkspaceSymbols,
   Quoter,
 } from "./format.js";
-import type { LspClient } from "./client.js";
 import type { LiveServer } from "./manager.js";
+import { positionOf } from "./position.js";
 import { tsserverDiagnostics } from "./tsserver-diagnostics.js";
 
 /** One query: the file, and a position as 1-based line and column or as a symbol's name. */
@@ -43,65 +38,6 @@ export type LspAnswer =
 
 /** Longest wait for a first push of diagnostics after opening or changing a file. */
 const FIRST_DIAGNOSTICS_MS = 30_000;
-
-function flatten(symbols: DocumentSymbol[]): DocumentSymbol[] {
-  return symbols.flatMap((s) => [s, ...flatten(s.children ?? [])]);
-}
-
-/** Where a symbol's name is: the server's document symbols first, then the text. */
-async function positionOfSymbol(
-  server: LiveServer,
-  path: string,
-  name: string,
-  line: number | undefined,
-  signal: AbortSignal,
-): Promise<Position | null> {
-  if (line === undefined && server.client.capabilities.documentSymbolProvider) {
-    const symbols = await server.client
-      .request<DocumentSymbol[] | SymbolInformation[] | null>(
-        "textDocument/documentSymbol",
-        { textDocument: { uri: uriOf(path) } },
-        signal,
-      )
-      .catch(() => null);
-    const first = symbols?.[0];
-    if (symbols && first && !("location" in first)) {
-      const hit = flatten(symbols as DocumentSymbol[]).find((s) => s.name === name);
-      if (hit) return hit.selectionRange.start;
-    } else if (symbols) {
-      const hit = (symbols as SymbolInformation[]).find((s) => s.name === name);
-      if (hit) return hit.location.range.start;
-    }
-  }
-  const read = await server.docs.files.readText(path, { maxBytes: MAX_DOCUMENT_BYTES });
-  if (!read.ok) return null;
-  const lines = read.text.split("\n");
-  const word = new RegExp(`(^|[^\\w$])(${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})(?![\\w$])`);
-  const range = line === undefined ? lines.keys() : [line - 1];
-  for (const i of range) {
-    const m = word.exec(lines[i] ?? "");
-    if (m) return { line: i, character: m.index + (m[1] ?? "").length };
-  }
-  return null;
-}
-
-/** The position a request names, or an error for the model. */
-async function positionOf(
-  server: LiveServer,
-  request: LspRequest,
-  signal: AbortSignal,
-): Promise<Position | string> {
-  if (request.symbol) {
-    const at = await positionOfSymbol(server, request.path, request.symbol, request.line, signal);
-    return (
-      at ??
-      `Symbol \`${request.symbol}\` was not found in ${request.path}${request.line ? ` on line ${request.line}` : ""}.`
-    );
-  }
-  if (request.line === undefined)
-    return `${request.operation} needs a position: line and column, or symbol (a name in the file).`;
-  return { line: request.line - 1, character: Math.max(0, (request.column ?? 1) - 1) };
-}
 
 /** The file's diagnostics: pulled when the server offers it, else the last push (awaited after a change). */
 export async function fileDiagnostics(
@@ -143,10 +79,10 @@ export async function answer(
   request: LspRequest,
   signal: AbortSignal,
 ): Promise<LspAnswer> {
-  const uri = uriOf(request.path);
-  const before = server.client.pushed(uri).count;
-  await server.docs.syncAll();
+  const before = server.client.pushed(uriOf(request.path)).count;
+  // The file first: what its sync did tells whether its diagnostics are still to come.
   const sync = await server.docs.sync(request.path);
+  await server.docs.syncAll();
   if (sync === "missing" || sync === "closed")
     return { ok: false, error: `File does not exist: ${request.path}` };
   if (sync === "refused")
@@ -155,74 +91,94 @@ export async function answer(
       error: server.docs.refusal(request.path) ?? `${request.path} cannot be read`,
     };
   const q = new Quoter(root, server.docs.files);
-  const doc = { textDocument: { uri } };
-  const c = quoting(server.client, q);
+  const c = new Asker(server.client, q);
   try {
-    switch (request.operation) {
-      case "documentSymbols":
-        return ok(
-          formatDocumentSymbols(await c.request("textDocument/documentSymbol", doc, signal), q),
-        );
-      case "workspaceSymbols":
-        return ok(
-          formatWorkspaceSymbols(
-            await c.request(
-              "workspace/symbol",
-              { query: request.query ?? request.symbol ?? "" },
-              signal,
-            ),
-            q,
-          ),
-        );
-      case "diagnostics": {
-        // A push is awaited only after the file changed; otherwise the last one is current.
-        const fresh =
-          sync === "opened" ||
-          sync === "changed" ||
-          server.client.pullsDiagnostics ||
-          server.client.spec.tsserverDiagnostics;
-        const items = fresh
-          ? await fileDiagnostics(server, request.path, before, FIRST_DIAGNOSTICS_MS, signal)
-          : server.client.pushed(uri).items;
-        if (items === null)
-          return {
-            ok: false,
-            error: `${server.client.spec.name} sent no diagnostics for ${q.show(request.path)} in time.`,
-          };
-        return ok(formatDiagnostics(request.path, items, q));
-      }
-      default:
-        return await positional(server, request, q, signal);
-    }
+    const result = await dispatch(server, request, { q, c, sync, before }, signal);
+    return result.ok ? ok(result.text + c.note()) : result;
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }
+}
+
+/** What one query's operations share. */
+interface Asking {
+  readonly q: Quoter;
+  readonly c: Asker;
+  /** What bringing the file in step did. */
+  readonly sync: SyncResult;
+  /** The file's pushes before it was brought in step. */
+  readonly before: number;
+}
+
+async function dispatch(
+  server: LiveServer,
+  request: LspRequest,
+  a: Asking,
+  signal: AbortSignal,
+): Promise<LspAnswer> {
+  const { q, c } = a;
+  const doc = { textDocument: { uri: uriOf(request.path) } };
+  switch (request.operation) {
+    case "documentSymbols":
+      return ok(
+        formatDocumentSymbols(await c.request("textDocument/documentSymbol", doc, signal), q),
+      );
+    case "workspaceSymbols":
+      return ok(
+        formatWorkspaceSymbols(
+          await c.request(
+            "workspace/symbol",
+            { query: request.query ?? request.symbol ?? "" },
+            signal,
+          ),
+          q,
+        ),
+      );
+    case "diagnostics":
+      return diagnosticsAnswer(server, request.path, a, signal);
+    default:
+      return positional(server, request, a, signal);
+  }
+}
+
+async function diagnosticsAnswer(
+  server: LiveServer,
+  path: string,
+  { q, c, sync, before }: Asking,
+  signal: AbortSignal,
+): Promise<LspAnswer> {
+  const client = server.client;
+  // A push is awaited only after the file changed; otherwise the last one is current.
+  const asks = client.pullsDiagnostics || client.spec.tsserverDiagnostics === true;
+  const fresh = sync === "opened" || sync === "changed" || asks;
+  let items = fresh
+    ? await fileDiagnostics(server, path, before, FIRST_DIAGNOSTICS_MS, signal)
+    : client.pushed(uriOf(path)).items;
+  // A server still loading the project has not checked the file yet.
+  if (items?.length === 0 && (await c.waitIfBusy(signal)))
+    items = asks
+      ? await fileDiagnostics(server, path, before, FIRST_DIAGNOSTICS_MS, signal)
+      : client.pushed(uriOf(path)).items;
+  if (items === null)
+    return {
+      ok: false,
+      error: `${client.spec.name} sent no diagnostics for ${q.show(path)} in time.`,
+    };
+  return ok(formatDiagnostics(path, items, q));
 }
 
 function ok(text: string): LspAnswer {
   return { ok: true, text };
 }
 
-/** A client whose answers have their files' lines loaded into `q` (through its door) first. */
-function quoting(client: LspClient, q: Quoter): Pick<LspClient, "request"> {
-  return {
-    async request<R>(method: string, params: unknown, signal: AbortSignal): Promise<R> {
-      const result = await client.request<R>(method, params, signal);
-      await q.load(result);
-      return result;
-    },
-  };
-}
-
 async function positional(
   server: LiveServer,
   request: LspRequest,
-  q: Quoter,
+  { q, c }: Asking,
   signal: AbortSignal,
 ): Promise<LspAnswer> {
   const position = await positionOf(server, request, signal);
   if (typeof position === "string") return { ok: false, error: position };
-  const c = quoting(server.client, q);
   const at = { textDocument: { uri: uriOf(request.path) }, position };
   switch (request.operation) {
     case "definition":

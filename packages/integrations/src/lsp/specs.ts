@@ -19,6 +19,11 @@ export interface LspServerSpec {
    * 300 ms after each change).
    */
   readonly tsserverDiagnostics?: boolean;
+  /**
+   * The server reports when it has loaded the project (rust-analyzer's
+   * `experimental/serverStatus` with `quiescent`): it counts as busy until it says so.
+   */
+  readonly reportsStatus?: boolean;
 }
 
 /** A `[lsp.servers.<name>]` entry as the settings give it (extensions with or without the dot). */
@@ -63,8 +68,32 @@ export const BUILTIN_LSP_SERVERS: readonly LspServerSpec[] = [
     args: ["--stdio"],
     extensions: [".py", ".pyi"],
   },
-  { name: "rust-analyzer", command: "rust-analyzer", args: [], extensions: [".rs"] },
-  { name: "gopls", command: "gopls", args: [], extensions: [".go"] },
+  {
+    name: "rust-analyzer",
+    command: "rust-analyzer",
+    args: [],
+    extensions: [".rs"],
+    // Its answers are empty until it has loaded the crate graph (cargo metadata): it says
+    // when it is done.
+    reportsStatus: true,
+  },
+  {
+    name: "gopls",
+    command: "gopls",
+    args: [],
+    extensions: [".go"],
+    // Workspace symbols whose names hold the query (its default fuzzy match answers
+    // `greet` with 100 runtime internals such as gcResetMarkState), from the project's
+    // packages where gopls knows symbolScope (0.12 on); hovers without pkg.go.dev links.
+    // Progress while it diagnoses: its pushes carry no version, so a push of the files as
+    // they were (the initial load's) can come after a change; while busy it is not taken.
+    initializationOptions: {
+      symbolMatcher: "CaseInsensitive",
+      symbolScope: "workspace",
+      linksInHover: false,
+      verboseWorkDoneProgress: true,
+    },
+  },
   { name: "clangd", command: "clangd", args: [], extensions: C_EXTENSIONS },
 ];
 
@@ -76,13 +105,16 @@ function normaliseExtension(ext: string): string {
 
 /**
  * The servers to consider: configured ones first (a configured name replaces a built-in of
- * the same name), then the built-ins. Never throws.
+ * the same name, keeping its `reportsStatus`: `[lsp.servers.rust-analyzer]` with another
+ * command is still rust-analyzer), then the built-ins. Never throws.
  */
 export function lspServerSpecs(
   configured: Readonly<Record<string, ConfiguredLspServer>>,
 ): LspServerSpec[] {
+  const builtin = (name: string) => BUILTIN_LSP_SERVERS.find((b) => b.name === name);
   const own: LspServerSpec[] = Object.entries(configured).map(([name, s]) => ({
     name,
+    ...(builtin(name)?.reportsStatus ? { reportsStatus: true } : {}),
     command: s.command,
     args: [...(s.args ?? [])],
     extensions: s.extensions.map(normaliseExtension),
