@@ -223,6 +223,9 @@ export { agentHistory, jobOutput, sessionAgentList } from "./queries/agents.js";
 /** What the model sees now: sections, instruction files, skills, tools, repo map, MCP, compactions. */
 export type { CompactionSummary, ContextPart, ContextReport } from "./queries/context.js";
 export { contextReport } from "./queries/context.js";
+/** The instruction files of a session (`/memory` in a terminal UI): paths, kinds, whether there. */
+export type { MemoryFile, MemoryFiles } from "./commands/memory-files.js";
+export { instructionFiles, reloadInstructions } from "./queries/memory.js";
 /** Settings with their origins, permission rules (edit them), the trust report. */
 export type {
   RuleEdit,
