@@ -20,7 +20,8 @@ import { EditorView, editorRows, StatusLine } from "./status-line.js";
 import type { ViewStore } from "./store.js";
 import { useProgressive, useTerminal } from "./terminal.js";
 import { ExpandedContext, useColor } from "./theme.js";
-import type { HostActions } from "./ui.js";
+import { useHandOff } from "./hand-off.js";
+import type { ScreenHost } from "./ui.js";
 import { runUiCommand, withUiCommands } from "./ui-commands.js";
 import { add, type View } from "./view.js";
 
@@ -38,16 +39,18 @@ export interface AppProps {
   readonly files: () => readonly string[];
   readonly now?: () => number;
   /** The session actions of the UI's own commands (`/clear`, `/resume`, `/memory`); none by default. */
-  readonly host?: Omit<HostActions, "redraw">;
+  readonly host?: ScreenHost;
 }
 
 /** Rows of the `/` and `@` menu shown at once; it scrolls with the highlight. */
 const MENU_ROWS = 8;
 
-const NO_HOST: Omit<HostActions, "redraw"> = {
+const NO_HOST: ScreenHost = {
   clear: () => {},
   sessions: () => Promise.resolve([]),
   resume: () => {},
+  memoryFiles: () => Promise.resolve({ choices: [], skipped: [] }),
+  editMemory: () => Promise.resolve(),
 };
 
 function Menu({ items, selected }: { items: readonly Completion[]; selected: number }) {
@@ -100,8 +103,15 @@ function useRawKey() {
 
 /** The interactive screen: the transcript, the live turn, the active card, the input and the status line. */
 export function App(props: AppProps) {
-  const view = useSyncExternalStore(props.store.subscribe, props.store.getSnapshot);
-  const term = useTerminal();
+  const live = useSyncExternalStore(props.store.subscribe, props.store.getSnapshot);
+  const handedOff = useRef(false);
+  const term = useTerminal(handedOff);
+  const { suspended, handOff } = useHandOff(handedOff, term.redraw);
+  // While an editor has the terminal the screen stays as it was (nothing is printed over the
+  // editor); what arrived meanwhile shows with the redraw after it.
+  const frozen = useRef(live);
+  if (!suspended) frozen.current = live;
+  const view = frozen.current;
   const [ui, setUi] = useState<Ui>(INITIAL_UI);
   // The key handler's own copy, ahead of the rendered state while a paste arrives (no render
   // per piece); only the handler changes it.
@@ -131,25 +141,30 @@ export function App(props: AppProps) {
         host.clear();
         term.redraw();
       },
+      editMemory: (path) => void host.editMemory(path, handOff),
     },
   };
-  useInput((input, key) => {
-    const before = uiRef.current;
-    let next = before;
-    for (const [i, k] of splitKeys(input, meantKey(raw.current, key)))
-      next = handleKey(next, props.store.getSnapshot(), i, k, ctx);
-    uiRef.current = next;
-    // A bracketed paste still arriving shows nothing yet: no render per piece.
-    if (next.paste !== undefined) return;
-    if (next.editor.text === "/" && before.editor.text !== "/") props.refreshCommands?.();
-    setUi(next);
-  });
+  useInput(
+    (input, key) => {
+      const before = uiRef.current;
+      let next = before;
+      for (const [i, k] of splitKeys(input, meantKey(raw.current, key)))
+        next = handleKey(next, props.store.getSnapshot(), i, k, ctx);
+      uiRef.current = next;
+      // A bracketed paste still arriving shows nothing yet: no render per piece.
+      if (next.paste !== undefined) return;
+      if (next.editor.text === "/" && before.editor.text !== "/") props.refreshCommands?.();
+      setUi(next);
+    },
+    { isActive: !suspended },
+  );
   const items = view.items.slice(0, shown) as View["items"][number][];
   const transcript = (
     <Static key={term.generation} items={items}>
       {(item) => <ItemView key={item.id} item={item} />}
     </Static>
   );
+  if (suspended) return transcript;
   const completions = activeCard(view) || ui.rewind || ui.picker ? [] : currentCompletions(ui, ctx);
   const room = term.rows - 2 - editorRows(ui) - menuRows(completions.length) - (ui.hint ? 1 : 0);
   const card = activeCard(view) !== undefined || ui.rewind !== undefined || ui.picker !== undefined;
