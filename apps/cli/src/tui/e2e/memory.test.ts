@@ -19,17 +19,26 @@ async function send(p: Pane, text: string): Promise<void> {
 }
 
 /**
- * An editor that says it is ready, reads one line from the terminal (the keys must reach it,
- * not zeng) and appends it to the file it was given.
+ * An editor that says it is ready, waits for the test's go (a file), then reads a line from
+ * the terminal and appends it to the file it was given. The keys are typed before the go, so
+ * a read zeng left pending on the terminal would take them first: the editor would get none.
  */
-async function lineEditor(w: World): Promise<string> {
+async function lineEditor(w: World): Promise<{ path: string; go: () => Promise<void> }> {
   const path = join(w.home, "editor.sh");
+  const go = join(w.home, "editor-go");
   await writeFile(
     path,
-    '#!/bin/sh\nprintf "EDITOR READY %s\\n" "$(basename "$1")"\nIFS= read -r line\nprintf "%s\\n" "$line" >> "$1"\n',
+    [
+      "#!/bin/bash",
+      'printf "EDITOR READY %s\\n" "$(basename "$1")"',
+      `while [ ! -e ${go} ]; do sleep 0.02; done`,
+      "IFS= read -r -t 5 line",
+      'printf "%s\\n" "$line" >> "$1"',
+      "",
+    ].join("\n"),
   );
   await chmod(path, 0o755);
-  return path;
+  return { path, go: () => writeFile(go, "") };
 }
 
 const systemOf = (w: World, index: number) =>
@@ -42,7 +51,8 @@ describe("/memory opens an instruction file in the user's editor", () => {
       files: { ...loginProject, "CLAUDE.md": "Project rules.\n" },
     });
     w.provider.push(main(reply.text("First answer.")), main(reply.text("Second answer.")));
-    const pane = tui.pane(w, [], { EDITOR: await lineEditor(w), VISUAL: "" }, TALL);
+    const editor = await lineEditor(w);
+    const pane = tui.pane(w, [], { EDITOR: editor.path, VISUAL: "" }, TALL);
     await send(pane, "hello");
     await pane.waitFor((s) => s.includes("First answer.") && s.includes(IDLE));
     await send(pane, "/memory");
@@ -53,6 +63,7 @@ describe("/memory opens an instruction file in the user's editor", () => {
     await pane.waitFor("EDITOR READY CLAUDE.md");
     pane.type(RULE);
     pane.keys("Enter");
+    await editor.go();
     const back = await pane.waitFor(
       (s) => s.includes("Edited ./CLAUDE.md: it applies from the next turn.") && s.includes(IDLE),
     );
