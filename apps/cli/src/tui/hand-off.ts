@@ -1,4 +1,4 @@
-import { useStdin } from "ink";
+import { useStdin, useStdout } from "ink";
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from "./paste.js";
 
@@ -49,6 +49,7 @@ export function useHandOff(
 ): { suspended: boolean; handOff: HandOff } {
   const [suspended, setSuspended] = useState(false);
   const { stdin } = useStdin();
+  const { stdout } = useStdout();
   const entered = useRef<(() => void) | undefined>(undefined);
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   // Resolved in the commit that renders the screen suspended; what follows runs after that
@@ -67,12 +68,12 @@ export function useHandOff(
         setSuspended(true);
       });
       const reclaim = releaseInput(stdin);
-      process.stdout.write(BRACKETED_PASTE_OFF + SHOW_CURSOR);
+      stdout.write(BRACKETED_PASTE_OFF + SHOW_CURSOR);
       try {
         return await run();
       } finally {
         reclaim();
-        process.stdout.write(BRACKETED_PASTE_ON + HIDE_CURSOR);
+        stdout.write(BRACKETED_PASTE_ON + HIDE_CURSOR);
         paused.current = false;
         setSuspended(false);
         redraw();

@@ -1,19 +1,12 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { MAIN } from "../../e2e/cli.test.helpers.js";
 import { type Pane, startPane } from "./tmux.test.helpers.js";
 
-const HAND_OFF = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "..",
-  "dist",
-  "tui",
-  "hand-off.js",
-);
+/** The built module (the bundle's globalSetup has run `tsc -b`). */
+const HAND_OFF = join(dirname(MAIN), "tui", "hand-off.js");
 
 /**
  * A process that reads its terminal as ink does (raw mode, a `readable` listener drained to

@@ -3,20 +3,12 @@ import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
 import { loginProject, main, type World } from "../../e2e/cli.test.helpers.js";
-import { linesWith, type Pane, STATUS, tuiFixture } from "./tmux.test.helpers.js";
+import { IDLE, linesWith, STATUS, submit, tuiFixture } from "./tmux.test.helpers.js";
 
 const tui = tuiFixture();
 
 const TALL = { width: 100, height: 40 };
-const IDLE = "type a message";
 const RULE = "Always answer in French.";
-
-async function send(p: Pane, text: string): Promise<void> {
-  await p.waitFor(IDLE);
-  p.type(text);
-  await p.waitFor(`› ${text}`);
-  p.keys("Enter");
-}
 
 /**
  * An editor that says it is ready, waits for the test's go (a file), then reads a line from
@@ -53,9 +45,9 @@ describe("/memory opens an instruction file in the user's editor", () => {
     w.provider.push(main(reply.text("First answer.")), main(reply.text("Second answer.")));
     const editor = await lineEditor(w);
     const pane = tui.pane(w, [], { EDITOR: editor.path, VISUAL: "" }, TALL);
-    await send(pane, "hello");
+    await submit(pane, "hello");
     await pane.waitFor((s) => s.includes("First answer.") && s.includes(IDLE));
-    await send(pane, "/memory");
+    await submit(pane, "/memory");
     const picker = await pane.waitFor("Edit which instruction file?");
     expect(picker).toContain("Project: ./CLAUDE.md");
     expect(picker).not.toContain("New project memory file");
@@ -76,7 +68,7 @@ describe("/memory opens an instruction file in the user's editor", () => {
     expect(linesWith(history, STATUS)).toBe(1);
     // The keys went to the editor alone: none reached zeng's input.
     expect(history).not.toContain(`› ${RULE}`);
-    await send(pane, "what now?");
+    await submit(pane, "what now?");
     await pane.waitFor("Second answer.");
     expect(systemOf(w, 0)).not.toContain(RULE);
     expect(systemOf(w, 1)).toContain(RULE);
@@ -86,7 +78,7 @@ describe("/memory opens an instruction file in the user's editor", () => {
     const w = await tui.world({ format: "anthropic" });
     w.provider.push(main(reply.text("Still here.")));
     const pane = tui.pane(w, [], { EDITOR: "false", VISUAL: "" }, TALL);
-    await send(pane, "/memory");
+    await submit(pane, "/memory");
     const picker = await pane.waitFor("Edit which instruction file?");
     expect(picker).toContain("New project memory file: ./AGENTS.md");
     pane.keys("Enter");
@@ -95,7 +87,7 @@ describe("/memory opens an instruction file in the user's editor", () => {
     );
     expect(back).toContain("./AGENTS.md is read again from the next turn.");
     expect(linesWith(pane.history(), STATUS)).toBe(1);
-    await send(pane, "are you there?");
+    await submit(pane, "are you there?");
     await pane.waitFor("Still here.");
   }, 90_000);
 });
