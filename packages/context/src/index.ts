@@ -13,9 +13,15 @@ export {
 } from "./system-sections.js";
 
 // Instruction files, imports and rules
-export type { DiscoverOptions, InstructionFile, InstructionSet } from "./instructions/discover.js";
+export type {
+  DiscoverOptions,
+  InstructionCandidate,
+  InstructionFile,
+  InstructionSet,
+} from "./instructions/discover.js";
 export {
   discoverInstructions,
+  instructionCandidates,
   instructionScope,
   foldersDownTo,
   renderInstructions,

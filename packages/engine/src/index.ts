@@ -224,6 +224,9 @@ export { agentHistory, jobOutput, sessionAgentList } from "./queries/agents.js";
 export type { CompactionSummary } from "./queries/compactions.js";
 export type { ContextPart, ContextReport } from "./queries/context.js";
 export { contextReport } from "./queries/context.js";
+/** The instruction files of a session (`/memory` in a terminal UI): paths, kinds, whether there. */
+export type { MemoryFile, MemoryFiles } from "./commands/memory-files.js";
+export { instructionFiles, reloadInstructions } from "./queries/memory.js";
 /** Settings with their origins, permission rules (edit them), the trust report. */
 export type {
   RuleEdit,

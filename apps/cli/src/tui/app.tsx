@@ -18,9 +18,10 @@ import { LiveArea } from "./live-area.js";
 import { Panel } from "./panel.js";
 import { EditorView, editorRows, StatusLine } from "./status-line.js";
 import type { ViewStore } from "./store.js";
-import { useProgressive, useTerminal } from "./terminal.js";
+import { type Terminal, useProgressive, useTerminal } from "./terminal.js";
 import { ExpandedContext, useColor } from "./theme.js";
-import type { HostActions } from "./ui.js";
+import { type HandOff, useHandOff } from "./hand-off.js";
+import type { HostActions, ScreenHost } from "./ui.js";
 import { runUiCommand, withUiCommands } from "./ui-commands.js";
 import { add, type View } from "./view.js";
 
@@ -38,16 +39,18 @@ export interface AppProps {
   readonly files: () => readonly string[];
   readonly now?: () => number;
   /** The session actions of the UI's own commands (`/clear`, `/resume`, `/memory`); none by default. */
-  readonly host?: Omit<HostActions, "redraw">;
+  readonly host?: ScreenHost;
 }
 
 /** Rows of the `/` and `@` menu shown at once; it scrolls with the highlight. */
 const MENU_ROWS = 8;
 
-const NO_HOST: Omit<HostActions, "redraw"> = {
+const NO_HOST: ScreenHost = {
   clear: () => {},
   sessions: () => Promise.resolve([]),
   resume: () => {},
+  memoryFiles: () => Promise.resolve({ choices: [], skipped: [] }),
+  editMemory: () => Promise.resolve(),
 };
 
 function Menu({ items, selected }: { items: readonly Completion[]; selected: number }) {
@@ -98,17 +101,70 @@ function useRawKey() {
   return raw;
 }
 
+/** Below the transcript: the live turn, the active card, the input, the menu and the status line. */
+function LiveScreen({
+  view,
+  ui,
+  ctx,
+  term,
+}: {
+  view: View;
+  ui: Ui;
+  ctx: KeyContext;
+  term: Terminal;
+}) {
+  const completions = activeCard(view) || ui.rewind || ui.picker ? [] : currentCompletions(ui, ctx);
+  const room = term.rows - 2 - editorRows(ui) - menuRows(completions.length) - (ui.hint ? 1 : 0);
+  const card = activeCard(view) !== undefined || ui.rewind !== undefined || ui.picker !== undefined;
+  return (
+    <Box flexDirection="column">
+      <LiveArea view={view} rows={card ? Math.min(3, room) : room} columns={term.columns} />
+      <ExpandedContext.Provider value={false}>
+        <Panel view={view} ui={ui} rows={room - 3} />
+      </ExpandedContext.Provider>
+      <EditorView ui={ui} running={view.running} />
+      <Menu items={completions} selected={ui.completion} />
+      <StatusLine view={view} ui={ui} />
+    </Box>
+  );
+}
+
+/** The host's actions with the screen's own part: the redraw, and the terminal handed to an editor. */
+function hostActions(host: ScreenHost, redraw: () => void, handOff: HandOff): HostActions {
+  return {
+    ...host,
+    redraw,
+    clear: () => {
+      host.clear();
+      redraw();
+    },
+    editMemory: (path) => void host.editMemory(path, handOff),
+  };
+}
+
+/**
+ * `value` as it was when `frozen` became true, while it stays true: while an editor has the
+ * terminal nothing is printed over it; what arrived meanwhile shows with the redraw after.
+ */
+function useFrozen<T>(value: T, frozen: boolean): T {
+  const kept = useRef(value);
+  if (!frozen) kept.current = value;
+  return kept.current;
+}
+
 /** The interactive screen: the transcript, the live turn, the active card, the input and the status line. */
 export function App(props: AppProps) {
-  const view = useSyncExternalStore(props.store.subscribe, props.store.getSnapshot);
-  const term = useTerminal();
+  const live = useSyncExternalStore(props.store.subscribe, props.store.getSnapshot);
+  const handedOff = useRef(false);
+  const term = useTerminal(handedOff);
+  const { suspended, handOff } = useHandOff(handedOff, term.redraw);
+  const view = useFrozen(live, suspended);
   const [ui, setUi] = useState<Ui>(INITIAL_UI);
   // The key handler's own copy, ahead of the rendered state while a paste arrives (no render
   // per piece); only the handler changes it.
   const uiRef = useRef(ui);
   const raw = useRawKey();
   const shown = useProgressive(view.items.length, term.generation);
-  const host = props.host ?? NO_HOST;
   const commands = withUiCommands(view.commands);
   const ctx: KeyContext = {
     send: props.send,
@@ -124,47 +180,33 @@ export function App(props: AppProps) {
       uiRef.current = change(uiRef.current);
       setUi(uiRef.current);
     },
-    host: {
-      ...host,
-      redraw: term.redraw,
-      clear: () => {
-        host.clear();
-        term.redraw();
-      },
-    },
+    host: hostActions(props.host ?? NO_HOST, term.redraw, handOff),
   };
-  useInput((input, key) => {
-    const before = uiRef.current;
-    let next = before;
-    for (const [i, k] of splitKeys(input, meantKey(raw.current, key)))
-      next = handleKey(next, props.store.getSnapshot(), i, k, ctx);
-    uiRef.current = next;
-    // A bracketed paste still arriving shows nothing yet: no render per piece.
-    if (next.paste !== undefined) return;
-    if (next.editor.text === "/" && before.editor.text !== "/") props.refreshCommands?.();
-    setUi(next);
-  });
+  useInput(
+    (input, key) => {
+      const before = uiRef.current;
+      let next = before;
+      for (const [i, k] of splitKeys(input, meantKey(raw.current, key)))
+        next = handleKey(next, props.store.getSnapshot(), i, k, ctx);
+      uiRef.current = next;
+      // A bracketed paste still arriving shows nothing yet: no render per piece.
+      if (next.paste !== undefined) return;
+      if (next.editor.text === "/" && before.editor.text !== "/") props.refreshCommands?.();
+      setUi(next);
+    },
+    { isActive: !suspended },
+  );
   const items = view.items.slice(0, shown) as View["items"][number][];
   const transcript = (
     <Static key={term.generation} items={items}>
       {(item) => <ItemView key={item.id} item={item} />}
     </Static>
   );
-  const completions = activeCard(view) || ui.rewind || ui.picker ? [] : currentCompletions(ui, ctx);
-  const room = term.rows - 2 - editorRows(ui) - menuRows(completions.length) - (ui.hint ? 1 : 0);
-  const card = activeCard(view) !== undefined || ui.rewind !== undefined || ui.picker !== undefined;
+  if (suspended) return transcript;
   return (
     <ExpandedContext.Provider value={ui.expanded === true}>
       {transcript}
-      <Box flexDirection="column">
-        <LiveArea view={view} rows={card ? Math.min(3, room) : room} columns={term.columns} />
-        <ExpandedContext.Provider value={false}>
-          <Panel view={view} ui={ui} rows={room - 3} />
-        </ExpandedContext.Provider>
-        <EditorView ui={ui} running={view.running} />
-        <Menu items={completions} selected={ui.completion} />
-        <StatusLine view={view} ui={ui} />
-      </Box>
+      <LiveScreen view={view} ui={ui} ctx={ctx} term={term} />
     </ExpandedContext.Provider>
   );
 }

@@ -12,7 +12,7 @@ import { ColorContext, colorsWanted } from "./theme.js";
 import { short } from "./view.js";
 import { resumable } from "./resumable.js";
 import { hostActions } from "./session-host.js";
-import type { HostActions } from "./ui.js";
+import type { ScreenHost } from "./ui.js";
 
 const INK_OPTIONS = { exitOnCtrlC: false, patchConsole: false } as const;
 
@@ -97,12 +97,19 @@ export function mountScreen(parts: ScreenParts): Screen {
   const pasteOff = bracketedPaste();
   let files: readonly string[] = [];
   let opened: Opened | undefined;
-  let actions: Omit<HostActions, "redraw"> | undefined;
+  let actions: ScreenHost | undefined;
+  let attached: (a: ScreenHost) => void = () => {};
+  const ready = new Promise<ScreenHost>((resolve) => {
+    attached = resolve;
+  });
   // The App gets its actions before the session is open; they do nothing until it is.
-  const host: Omit<HostActions, "redraw"> = {
+  const host: ScreenHost = {
     clear: () => actions?.clear(),
     sessions: () => actions?.sessions() ?? Promise.resolve([]),
     resume: (id) => actions?.resume(id),
+    // `/memory` typed while the session opens is answered once it is open.
+    memoryFiles: () => ready.then((a) => a.memoryFiles()),
+    editMemory: (path, handOff) => actions?.editMemory(path, handOff) ?? Promise.resolve(),
   };
   let resolveLeft: () => void = () => {};
   const left = new Promise<void>((resolve) => {
@@ -127,7 +134,8 @@ export function mountScreen(parts: ScreenParts): Screen {
     left,
     attach: (o) => {
       opened = o;
-      actions = hostActions(o, parts.queue);
+      actions = hostActions(o, parts.queue, parts.env);
+      attached(actions);
       void listProjectFiles(o.slot.session.projectRoot).then((list) => {
         files = list;
       });

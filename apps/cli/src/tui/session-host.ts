@@ -1,15 +1,21 @@
 import { resumable } from "./resumable.js";
 import type { CommandQueue, Opened } from "./opened.js";
-import type { HostActions } from "./ui.js";
+import { memoryActions } from "./memory-host.js";
+import type { ScreenHost } from "./ui.js";
 import { add, initialView, short } from "./view.js";
 
 const ZERO = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0 };
 
 /**
  * The session actions of the UI's own commands: `/clear` and `/resume` replace the session
- * shown (the old one is closed and stays on disk). What fails becomes a notice in the transcript; nothing here throws.
+ * shown (the old one is closed and stays on disk); `/memory` edits an instruction file
+ * (`memoryActions`). What fails becomes a notice in the transcript; nothing here throws.
  */
-export function hostActions(opened: Opened, queue: CommandQueue): Omit<HostActions, "redraw"> {
+export function hostActions(
+  opened: Opened,
+  queue: CommandQueue,
+  env: Readonly<Record<string, string | undefined>>,
+): ScreenHost {
   const { store, slot, engine } = opened;
   const root = () => slot.session.projectRoot;
   const notice = (text: string) =>
@@ -56,5 +62,6 @@ export function hostActions(opened: Opened, queue: CommandQueue): Omit<HostActio
       fresh();
       switchTo(id, "Resumed");
     },
+    ...memoryActions(opened, env),
   };
 }

@@ -1,5 +1,5 @@
 import { useStdout } from "ink";
-import { useEffect, useRef, useState } from "react";
+import { type RefObject, useEffect, useRef, useState } from "react";
 
 /** Clears the screen and the scrollback, cursor home (xterm's ED 2, ED 3). */
 export const CLEAR_ALL = "\u001B[2J\u001B[3J\u001B[H";
@@ -21,19 +21,23 @@ export interface Terminal {
  * The terminal's size and redraws. When the width changes, a terminal that reflows its lines
  * (tmux, iTerm2, VTE, kitty) re-wraps the frame ink drew last into more or fewer rows than
  * ink erases, which leaves copies of the input box behind; so on each width change the screen
- * and scrollback are cleared and the transcript printed again at the new width.
+ * and scrollback are cleared and the transcript printed again at the new width. While
+ * `paused` holds (an editor has the terminal) a resize changes nothing: the redraw after the
+ * hand-off prints at the size then.
  */
-export function useTerminal(): Terminal {
+export function useTerminal(paused?: RefObject<boolean>): Terminal {
   const { stdout, write } = useStdout();
   const size = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
   const [state, setState] = useState({ ...size(), generation: 0 });
   const width = useRef(state.columns);
   const redraw = useRef(() => {
+    width.current = size().columns;
     write(CLEAR_ALL);
     setState((s) => ({ ...s, ...size(), generation: s.generation + 1 }));
   });
   useEffect(() => {
     const resized = () => {
+      if (paused?.current) return;
       const now = size();
       if (now.columns !== width.current) {
         width.current = now.columns;

@@ -9,6 +9,7 @@ export const UI_COMMANDS: readonly SlashCommand[] = [
   { name: "clear", description: "Start a new session (this one stays resumable)" },
   { name: "resume", description: "Pick a session of this folder to resume" },
   { name: "rewind", description: "Restore code and conversation to before a message" },
+  { name: "memory", description: "Edit an instruction file (AGENTS.md, CLAUDE.md) in your editor" },
   { name: "exit", description: "Leave zeng" },
 ];
 
@@ -22,9 +23,19 @@ const KEYS = [
   "A paste is kept whole and never sent by itself; a large one shows as [pasted N lines]",
 ];
 
-/** The session's catalog, then the UI's own commands it does not already name. */
+/** Engine commands the terminal UI answers itself (the engine's stays for headless runs). */
+const OVERRIDDEN = new Set(["memory"]);
+
+/** The UI's own command of a name it answers in place of the engine's. */
+const overrideOf = (name: string) =>
+  OVERRIDDEN.has(name) ? UI_COMMANDS.find((u) => u.name === name) : undefined;
+
+/** The session's catalog (with the UI's own `/memory` in its place), then the UI's own commands it does not name. */
 export function withUiCommands(catalog: readonly SlashCommand[]): SlashCommand[] {
-  return [...catalog, ...UI_COMMANDS.filter((u) => !catalog.some((c) => c.name === u.name))];
+  return [
+    ...catalog.map((c) => overrideOf(c.name) ?? c),
+    ...UI_COMMANDS.filter((u) => !catalog.some((c) => c.name === u.name)),
+  ];
 }
 
 /** The view with the catalog in it, and the `/help` asked for before it had loaded answered. */
@@ -63,7 +74,8 @@ export function slashName(text: string): string | undefined {
  */
 export function runUiCommand(text: string, ui: Ui, view: View, ctx: KeyContext): Ui | undefined {
   const name = slashName(text);
-  if (name === undefined || view.commands.some((c) => c.name === name)) return undefined;
+  if (name === undefined) return undefined;
+  if (!OVERRIDDEN.has(name) && view.commands.some((c) => c.name === name)) return undefined;
   switch (name) {
     case "exit":
     case "quit":
@@ -95,9 +107,25 @@ export function runUiCommand(text: string, ui: Ui, view: View, ctx: KeyContext):
           }));
       });
       return ui;
+    case "memory":
+      openMemory(ctx);
+      return ui;
     default:
       return unknown(name, ui, ctx);
   }
+}
+
+/** `/memory`: the picker of instruction files; picking one opens it in the user's editor. */
+function openMemory(ctx: KeyContext): void {
+  void ctx.host.memoryFiles().then(({ choices, skipped }) => {
+    if (skipped.length > 0) info(ctx, `Not offered (not read): ${skipped.join("; ")}`);
+    if (choices.length === 0) info(ctx, "No instruction file to edit.");
+    else
+      ctx.update((u) => ({
+        ...u,
+        picker: picker("Edit which instruction file?", choices, ctx.host.editMemory),
+      }));
+  });
 }
 
 function unknown(name: string, ui: Ui, ctx: KeyContext): Ui | undefined {

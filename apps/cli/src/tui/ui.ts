@@ -2,6 +2,8 @@ import type { EngineCommand } from "@z-engine/protocol";
 import type { Key } from "ink";
 import type { SlashCommand } from "./complete.js";
 import * as ed from "./editor.js";
+import type { HandOff } from "./hand-off.js";
+import type { MemoryChoices } from "./memory-choices.js";
 import type { PromptHistory } from "./history.js";
 import type { Pastes } from "./paste.js";
 import type { Target, View } from "./view.js";
@@ -91,7 +93,21 @@ export interface HostActions {
   sessions(): Promise<readonly { readonly label: string; readonly value: string }[]>;
   /** Switches to a stored session. */
   resume(id: string): void;
+  /** `/memory`: the instruction files to offer (those there, a new project file). Never rejects. */
+  memoryFiles(): Promise<MemoryChoices>;
+  /**
+   * Opens an instruction file in the user's editor, the terminal handed to it until it exits,
+   * then has the session read the instructions again at its next turn; what happened is one
+   * line in the transcript. Never throws.
+   */
+  editMemory(path: string): void;
 }
+
+/** What the screen's host does for the App; the App supplies the redraw and the terminal hand-off. */
+export type ScreenHost = Omit<HostActions, "redraw" | "editMemory"> & {
+  /** {@link HostActions.editMemory}, the editor run inside `handOff`. Never rejects. */
+  editMemory(path: string, handOff: HandOff): Promise<void>;
+};
 
 /** The editing keys of the input and of a card's text field; undefined for any other key. */
 export function editKey(e: ed.Editor, input: string, key: Key): ed.Editor | undefined {

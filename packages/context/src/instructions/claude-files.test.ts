@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFixtureRepo, type FixtureRepo } from "@z-engine/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { discoverInstructions } from "./discover.js";
+import { discoverInstructions, instructionCandidates } from "./discover.js";
 import { InstructionTracker } from "./tracker.js";
 import { plainReader } from "./plain-reader.test.helper.js";
 
@@ -101,5 +101,43 @@ describe("Claude Code's instruction files", () => {
       join(home, ".claude", "rules", "lang", "go.md"),
     );
     expect(set.problems).toEqual([]);
+  });
+});
+
+describe("instructionCandidates", () => {
+  it("names every top-level file discovery reads, in its order, whether or not it exists", async () => {
+    const user = join(home, "config");
+    const files = instructionCandidates({
+      repoRoot: repo.root,
+      projectRoot: repo.path("app"),
+      homeDir: home,
+      userConfigDir: user,
+    });
+    expect(files).toEqual([
+      { path: join(home, ".claude", "CLAUDE.md"), kind: "user" },
+      { path: join(user, "AGENTS.md"), kind: "user" },
+      { path: repo.path("AGENTS.md"), kind: "project" },
+      { path: repo.path("CLAUDE.md"), kind: "project" },
+      { path: repo.path(".claude/CLAUDE.md"), kind: "project" },
+      { path: repo.path("app/AGENTS.md"), kind: "project" },
+      { path: repo.path("app/CLAUDE.md"), kind: "project" },
+      { path: repo.path("app/.claude/CLAUDE.md"), kind: "project" },
+      { path: repo.path("app/AGENTS.local.md"), kind: "local" },
+      { path: repo.path("app/CLAUDE.local.md"), kind: "local" },
+    ]);
+    // The files discovery found are among them, in the same order.
+    const set = await discoverInstructions({
+      repoRoot: repo.root,
+      projectRoot: repo.root,
+      homeDir: home,
+      fs: plainReader,
+    });
+    const all = instructionCandidates({
+      repoRoot: repo.root,
+      projectRoot: repo.root,
+      homeDir: home,
+    });
+    const found = set.files.filter((f) => f.kind !== "rule").map((f) => f.path);
+    expect(all.map((c) => c.path).filter((p) => found.includes(p))).toEqual(found);
   });
 });

@@ -89,10 +89,23 @@ export function instructionScope(
     : { roots, allowOutside: (real, written) => ask(real, written, importer) };
 }
 
-function candidates(
-  options: DiscoverOptions,
-): Array<{ path: string; kind: InstructionFile["kind"] }> {
-  const out: Array<{ path: string; kind: InstructionFile["kind"] }> = [];
+/** A top-level instruction file discovery looks for (it may not exist). */
+export interface InstructionCandidate {
+  readonly path: string;
+  readonly kind: "user" | "project" | "local";
+}
+
+/**
+ * The top-level instruction files {@link discoverInstructions} reads, in its precedence order
+ * (lowest first), whether or not they exist: `~/.claude/CLAUDE.md`, the user's `AGENTS.md`,
+ * then `AGENTS.md`, `CLAUDE.md` and `.claude/CLAUDE.md` of each folder from the repository
+ * root down to the project, then the project's `AGENTS.local.md` and `CLAUDE.local.md`. Rules
+ * (`.claude/rules/`) are not among them. Pure: reads nothing.
+ */
+export function instructionCandidates(
+  options: Pick<DiscoverOptions, "homeDir" | "userConfigDir" | "repoRoot" | "projectRoot">,
+): InstructionCandidate[] {
+  const out: InstructionCandidate[] = [];
   if (options.homeDir !== undefined)
     out.push({ path: join(options.homeDir, ".claude", "CLAUDE.md"), kind: "user" });
   if (options.userConfigDir !== undefined)
@@ -254,7 +267,7 @@ export async function discoverInstructions(options: DiscoverOptions): Promise<In
   });
   const checker = createScopeChecker(instructionScope(options, "project"), options.fs);
   const files: InstructionFile[] = [];
-  for (const { path, kind } of candidates(options)) {
+  for (const { path, kind } of instructionCandidates(options)) {
     const admitted = kind === "user" ? "admitted" : await admitFile(path, checker, problems);
     if (admitted === "refused") files.push({ path, kind, text: refusedNote(path) });
     if (admitted !== "admitted") continue;

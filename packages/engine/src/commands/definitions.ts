@@ -95,6 +95,11 @@ export class SessionDefinitions {
     return { definitions, problems };
   }
 
+  /** Where instruction discovery looks and the doors it reads through (`/memory` lists them). */
+  get discovery(): DiscoverOptions {
+    return this.inputs.discovery;
+  }
+
   /** The user's config folder (`/remember --user` writes its AGENTS.md). */
   get userConfigDir(): string {
     return this.inputs.roots.userConfigDir;

@@ -1,4 +1,3 @@
-import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { editProjectSettings, persistProjectRule } from "@z-engine/config";
 import {
@@ -10,6 +9,7 @@ import {
 } from "@z-engine/policy";
 import { effectiveRules } from "../batch/gate.js";
 import type { CommandHost } from "./host.js";
+import { memoryFiles } from "./memory-files.js";
 import { rememberTarget } from "./remember.js";
 
 const OUTPUT_LIMIT = 30_000;
@@ -179,25 +179,25 @@ export function config(host: CommandHost): Promise<string> {
   );
 }
 
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );
-
-/** `/memory`: the instruction files, re-read at the next turn (after an edit in an editor). */
+/**
+ * `/memory`: the instruction files there are, and the ones `/remember` writes that are not
+ * created yet; all are re-read at the next turn (after an edit in an editor).
+ */
 export async function memory(host: CommandHost): Promise<string> {
-  const files = [
+  const { files } = await memoryFiles(host);
+  const present = files
+    .filter((f) => f.exists)
+    .map((f) => `- ${f.kind}: ${f.path}${f.refused ? ` (not read: ${f.refused})` : ""}`);
+  const targets = [
     ["user", await rememberTarget(host, true)],
     ["project", await rememberTarget(host, false)],
     ["local", join(host.projectRoot, "AGENTS.local.md")],
   ] as const;
-  const lines = await Promise.all(
-    files.map(
-      async ([kind, path]) =>
-        `- ${kind}: ${path}${(await exists(path)) ? "" : " (not created yet)"}`,
-    ),
-  );
+  const missing = targets
+    .filter(([, path]) => !files.some((f) => f.path === path && f.exists))
+    .map(([kind, path]) => `- ${kind}: ${path} (not created yet)`);
   host.reloadInstructions();
-  return ["**Instruction files** (re-read at the next turn)", "", ...lines].join("\n");
+  return ["**Instruction files** (re-read at the next turn)", "", ...present, ...missing].join(
+    "\n",
+  );
 }

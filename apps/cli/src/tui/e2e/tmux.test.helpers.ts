@@ -155,6 +155,17 @@ export function zengPane(
   });
 }
 
+/** The input's placeholder: the screen is idle and takes a prompt. */
+export const IDLE = "type a message";
+
+/** Types `text` into an idle screen's input and sends it with Enter once it shows. */
+export async function submit(p: Pane, text: string): Promise<void> {
+  await p.waitFor(IDLE);
+  p.type(text);
+  await p.waitFor(`› ${text}`);
+  p.keys("Enter");
+}
+
 /** The messages of the main agent's request `index`, as JSON text to look for tool results in. */
 export function requestText(world: World, index: number): string {
   return JSON.stringify((world.mainRequests()[index]?.body as { messages?: unknown })?.messages);

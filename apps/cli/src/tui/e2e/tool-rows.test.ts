@@ -1,18 +1,11 @@
 import { reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
 import { main } from "../../e2e/cli.test.helpers.js";
-import { linesWith, type Pane, STATUS, tuiFixture } from "./tmux.test.helpers.js";
+import { linesWith, STATUS, submit, tuiFixture } from "./tmux.test.helpers.js";
 
 const tui = tuiFixture();
 
 const TALL = { width: 100, height: 40 };
-
-async function send(p: Pane, text: string): Promise<void> {
-  await p.waitFor("type a message");
-  p.type(text);
-  await p.waitFor(`› ${text}`);
-  p.keys("Enter");
-}
 
 describe("tool rows", () => {
   it("a failing test shows its failed assertion and counts; Ctrl+O unfolds every output and folds it back", async () => {
@@ -22,7 +15,7 @@ describe("tool rows", () => {
       main(reply.text("The login test fails.")),
     );
     const pane = tui.pane(w, ["--permission-mode", "bypass"], {}, TALL);
-    await send(pane, "run the tests");
+    await submit(pane, "run the tests");
     const row = await pane.waitFor(
       (s) => s.includes("── completed") && s.includes("type a message"),
     );
@@ -56,7 +49,7 @@ describe("tool rows", () => {
       main(reply.text("I will leave it.")),
     );
     const pane = tui.pane(w, [], {}, TALL);
-    await send(pane, "clean up");
+    await submit(pane, "clean up");
     await pane.waitFor("Allow Bash rm -rf build?");
     pane.type("no, keep the build folder");
     await pane.waitFor("✎ no, keep the build folder");
@@ -70,7 +63,7 @@ describe("tool rows", () => {
     const w = await tui.world({ format: "anthropic" });
     w.provider.push(main(reply.toolCall("Bash", { command: "sleep 30" })));
     const pane = tui.pane(w, ["--permission-mode", "bypass"], {}, TALL);
-    await send(pane, "wait a while");
+    await submit(pane, "wait a while");
     await pane.waitFor("Bash sleep 30");
     pane.keys("Escape");
     const ended = await pane.waitFor(
