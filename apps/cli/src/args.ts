@@ -60,7 +60,7 @@ export interface InteractiveArgs {
   readonly continue: boolean;
   readonly cwd?: string;
   readonly maxTurns?: number;
-  /** `--debug`: log at debug level to stderr (instead of the log file). */
+  /** `--debug`: log at debug level (to the log file still: the screen is the UI's). */
   readonly debug?: boolean;
 }
 

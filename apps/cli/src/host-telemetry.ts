@@ -31,9 +31,9 @@ export function otlpWanted(env: Readonly<Record<string, string | undefined>>): b
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
-async function startLogger(dataDir: string, level: string, debug: boolean) {
+async function startLogger(dataDir: string, level: string, toStderr: boolean) {
   const { default: pino } = await import("pino");
-  if (debug) {
+  if (toStderr) {
     const destination = pino.destination({ fd: 2, sync: true });
     return { logger: pino({ level }, destination), flush: () => destination.flushSync() };
   }
@@ -67,17 +67,19 @@ async function startOtlp(): Promise<() => Promise<void>> {
  * `zeng`'s logs and trace export: pino to `<dataDir>/logs/zeng.log` (0600) at `info`, or to
  * stderr at `debug` with `--debug` / `ZENGINE_LOG=debug`; OTLP/HTTP export when the `OTEL_*`
  * variables ask for it (the exporter reads its endpoint and headers from them).
+ * `stderr: false` (the terminal UI, which owns the screen) keeps a debug log in the file.
  */
 export async function startHostTelemetry(
   env: Readonly<Record<string, string | undefined>>,
   dataDir: string,
   debugFlag: boolean,
+  { stderr = true }: { readonly stderr?: boolean } = {},
 ): Promise<HostTelemetry> {
   const level = logLevel(env, debugFlag);
-  const debug = debugFlag || level === "debug" || level === "trace";
+  const toStderr = stderr && (debugFlag || level === "debug" || level === "trace");
   const [log, stopExport] = await Promise.all([
     // A log that cannot be opened, or an exporter that cannot load, costs the run nothing.
-    level === "off" ? undefined : startLogger(dataDir, level, debug).catch(() => undefined),
+    level === "off" ? undefined : startLogger(dataDir, level, toStderr).catch(() => undefined),
     otlpWanted(env) ? startOtlp().catch(() => undefined) : undefined,
   ]);
   return {

@@ -37,6 +37,16 @@ describe.skipIf(postgresUrl === null || redisUrl === null)("turns on worker proc
     client = await connectWorkerClient({ redis: redisUrl ?? "", queue: cluster.queue });
     return { cluster, client };
   };
+  /** One worker, one session in a fresh project, and its stream read from the start. */
+  const oneWorkerSession = async (mode: "ask" | "bypass") => {
+    const { cluster, client } = await setup();
+    await cluster.start("w1");
+    const project = await cluster.project("app");
+    const sessionId = await client.createSession(project, { mode });
+    // From the stream's start: nothing the worker publishes is missed, whenever reading starts.
+    const stream = client.follow(sessionId, { from: "0" })[Symbol.asyncIterator]();
+    return { cluster, client, project, sessionId, stream };
+  };
   afterEach(async () => {
     await client?.close();
     await cluster?.dispose();
@@ -44,12 +54,7 @@ describe.skipIf(postgresUrl === null || redisUrl === null)("turns on worker proc
   });
 
   it("runs a prompt on a worker, publishes its events, and takes an approval from another process", async () => {
-    const { cluster, client } = await setup();
-    await cluster.start("w1");
-    const project = await cluster.project("app");
-    const sessionId = await client.createSession(project, { mode: "ask" });
-    // From the stream's start: nothing the worker publishes is missed, whenever reading starts.
-    const stream = client.follow(sessionId, { from: "0" })[Symbol.asyncIterator]();
+    const { cluster, client, project, sessionId, stream } = await oneWorkerSession("ask");
     const { jobId, turnId } = await client.submit(sessionId, "RUN: touch approved.txt");
     const seen = await readUntil(stream, isEvent("approvalRequested"));
     const request = seen.at(-1);
@@ -128,6 +133,16 @@ describe.skipIf(postgresUrl === null || redisUrl === null)("turns on worker proc
       [`${turnId}-c1`, "completed"],
     ]);
     await session.close();
+  });
+
+  it("cancels a running turn from another process: the command reaches the worker holding the session", async () => {
+    const { client, sessionId, stream } = await oneWorkerSession("bypass");
+    const { jobId } = await client.submit(sessionId, "RUN: echo started && sleep 30");
+    await readUntil(stream, isEvent("toolProgress"));
+    expect(await client.send(sessionId, { type: "cancel" })).toBe(true);
+    expect(await client.result(jobId)).toMatchObject({ kind: "turn", outcome: "cancelled" });
+    const rest = await readUntil(stream, (e) => e.type === "jobFinished");
+    expect(rest.map(kindOf)).toEqual(expect.arrayContaining(["toolFinished", "turnFinished"]));
   });
 
   it("runs one session on one worker at a time, and fails bad jobs with the reason", async () => {

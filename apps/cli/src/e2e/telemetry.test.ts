@@ -54,10 +54,19 @@ afterEach(async () => {
   receiver = undefined;
 });
 
+/** A world whose provider answers two turns, its key in the env the runs get. */
+const twoTurnWorld = () =>
+  world({
+    format: "anthropic",
+    apiKey: KEY,
+    script: [main(reply.text("Done.")), main(reply.text("Again."))],
+  });
+const env = { ZENGINE_API_KEY: KEY };
+
 const stringAttr = (span: OtlpSpan, key: string) =>
   span.attributes.find((a) => a.key === key)?.value.stringValue;
 
-describe("zeng -p telemetry", () => {
+describe("zeng's telemetry", () => {
   it("exports the session's spans over OTLP/HTTP when OTEL_* asks", async () => {
     receiver = await otlpReceiver();
     w = await world({ format: "anthropic", script: [main(reply.text("Done."))] });
@@ -89,12 +98,7 @@ describe("zeng -p telemetry", () => {
   });
 
   it("logs to a private file in the data folder, or to stderr with --debug", async () => {
-    w = await world({
-      format: "anthropic",
-      apiKey: KEY,
-      script: [main(reply.text("Done.")), main(reply.text("Again."))],
-    });
-    const env = { ZENGINE_API_KEY: KEY };
+    w = await twoTurnWorld();
     const run = await w.run(["-p", `Say done. ${KEY}`, "--output-format", "json"], env);
     expect(run.code, run.stderr).toBe(0);
     const sessionId = JSON.parse(run.stdout).sessionId as string;
@@ -119,5 +123,36 @@ describe("zeng -p telemetry", () => {
       expect.arrayContaining(["turn started", "model response"]),
     );
     expect(await readFile(file, "utf8")).toBe(text);
+  });
+
+  it("logs interactive zeng to the data folder's file, at debug with --debug, never on the screen", async () => {
+    w = await twoTurnWorld();
+    const file = join(w.home, "data", "logs", "zeng.log");
+    const readLines = async () =>
+      (await readFile(file, "utf8"))
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    // Without a terminal, interactive zeng reads its prompts line by line from stdin.
+    const first = w.spawn([], env);
+    first.child.stdin?.end(`Say done. ${KEY}\n`);
+    const run = await first.done;
+    expect(run.code, run.stderr).toBe(0);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const lines = await readLines();
+    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(["turn started"]));
+    expect(lines.map((l) => l.msg)).not.toContain("model response"); // a debug line
+    expect(new Set(lines.map((l) => l.sessionId)).size).toBe(1);
+    expect(await readFile(file, "utf8")).not.toContain(KEY);
+
+    const debug = w.spawn(["--debug"], env);
+    debug.child.stdin?.end("Again.\n");
+    const second = await debug.done;
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).not.toContain('"msg"');
+    const after = (await readLines()).slice(lines.length);
+    expect(after.map((l) => l.msg)).toEqual(
+      expect.arrayContaining(["turn started", "model response"]),
+    );
   });
 });

@@ -171,6 +171,7 @@ export async function runInk(
   await Promise.race([screen.left, signalled]);
   screen.unmount();
   await engine.shutdown();
+  await opened.flushTelemetry();
   const last = opened.slot.session.id;
   process.stdout.write(`zeng: session ${last} (zeng --resume ${last})\n`);
   return 0;

@@ -5,6 +5,7 @@ import { createEngine, type Engine, keySource } from "@z-engine/engine";
 import type { PermissionMode } from "@z-engine/protocol";
 import type { InteractiveArgs } from "../args.js";
 import { takeEnvironment } from "../environment.js";
+import { startHostTelemetry } from "../host-telemetry.js";
 import { OpenError } from "./open-error.js";
 import type { Opened, Pick } from "./opened.js";
 import { SessionSlot } from "./session-slot.js";
@@ -73,7 +74,16 @@ export async function openInteractive(
     model: start.model,
     trusted: start.trusted,
   }));
-  const engine = await createEngine({ paths, env, catalogSource: "settings" });
+  // The log goes to the data folder's file, at debug with --debug: the screen is the UI's.
+  const telemetry = await startHostTelemetry(env, paths.dataDir, args.debug === true, {
+    stderr: false,
+  });
+  const engine = await createEngine({
+    paths,
+    env,
+    catalogSource: "settings",
+    ...(telemetry.logger ? { logger: telemetry.logger } : {}),
+  });
   try {
     const id =
       args.resume === true ? await pick(engine, root) : await sessionToOpen(engine, args, root);
@@ -81,6 +91,7 @@ export async function openInteractive(
     await slot.open(id);
     return {
       engine,
+      flushTelemetry: telemetry.flush,
       slot,
       store,
       dataDir: paths.dataDir,
@@ -89,6 +100,7 @@ export async function openInteractive(
     };
   } catch (error) {
     await engine.shutdown();
+    await telemetry.flush();
     throw error;
   }
 }

@@ -7,6 +7,8 @@ import type { Header } from "./view.js";
 /** What the screen (ink, or plain lines) gets: an open session and its view. */
 export interface Opened {
   readonly engine: Engine;
+  /** Flushes the run's log and exported spans; called once the engine has shut down. */
+  readonly flushTelemetry: () => Promise<void>;
   /** The session shown now (`/clear` and `/resume` replace it). */
   readonly slot: SessionSlot;
   readonly store: ViewStore;

@@ -174,6 +174,7 @@ export async function runPlain(opened: Opened, args: InteractiveArgs, io: Io): P
   }
   await pending;
   await engine.shutdown();
+  await opened.flushTelemetry();
   await events;
   return 0;
 }

@@ -12,6 +12,7 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { reply } from "@z-engine/testkit";
 import {
   type Harness,
   type HarnessOptions,
@@ -179,5 +180,28 @@ describe("the trace of the five-round fix", () => {
     expect(answered.reduce((n, p) => n + Number(p.value), 0)).toBe(2);
     const turns = metricPoints(resourceMetrics, "zeng.turn.duration");
     expect(turns.map((p) => p.attributes["zeng.turn.outcome"])).toEqual(["completed"]);
+  });
+
+  it("adds up the model's cost and counts errors by kind", async () => {
+    h = await harness({
+      files: loginProject,
+      script: [
+        reply.text("Hello.", { usage: { input: 1_000, output: 200 } }),
+        reply.error("authentication", "HTTP 401"),
+      ],
+    });
+    expect((await h.session.run("Say hello.")).outcome).toBe("completed");
+    const before = await reader.collect();
+    const cost = metricPoints(before.resourceMetrics, "zeng.cost");
+    expect(cost.reduce((sum, p) => sum + Number(p.value), 0)).toBeGreaterThan(0);
+    expect(metricPoints(before.resourceMetrics, "zeng.errors")).toEqual([]);
+    // A turn the provider refuses: the failure is counted by its kind.
+    expect((await h.session.run("Once more.")).outcome).toBe("failed");
+    const { resourceMetrics } = await reader.collect();
+    const errors = metricPoints(resourceMetrics, "zeng.errors").map((p) => [
+      p.attributes["error.type"],
+      p.value,
+    ]);
+    expect(errors).toEqual(expect.arrayContaining([["turn_failed", 1]]));
   });
 });
