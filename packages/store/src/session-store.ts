@@ -8,6 +8,12 @@ import type { Replay, TranscriptRecord } from "./replay.js";
 export interface CreateSessionOptions {
   /** The folder the session runs in. */
   readonly projectRoot: string;
+  /**
+   * The new session's id, when the host names it (Claude Code's `--session-id` UUID); else a
+   * new `newSessionId()`. `create` rejects with `invalidSessionId` for an unsafe one and
+   * `exists` when a session already has it.
+   */
+  readonly id?: string;
   readonly title?: string;
   readonly mode?: PermissionMode;
   readonly model?: string;
