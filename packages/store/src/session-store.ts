@@ -42,6 +42,12 @@ export interface Session {
    */
   readonly transcriptPath?: string;
   /**
+   * The file a subagent's transcript is kept in (SubagentStop hooks receive it as
+   * `agent_transcript_path`); absent, or undefined, when the store keeps no such file.
+   * Throws `invalidRecord` for an unsafe agent id.
+   */
+  agentTranscriptPath?(agentId: string): string | undefined;
+  /**
    * Appends a record. Resolves once the record is stored as durably as the store promises
    * (the file store: handed to the OS, safe from a process crash), so the caller may then
    * emit the matching event; records land in call order even when appends are not awaited.
