@@ -60,6 +60,9 @@ describe("claude -p's flags", () => {
     expect(headless(["-c", "-p", "x"]).continue).toBe(true);
     expect(headless(["-r", "ses_1", "-p", "x"]).resume).toBe("ses_1");
     expect(headless(["-r", "ses_1", "--fork-session", "-p", "x"]).forkSession).toBe(true);
+    expect(
+      headless(["-p", "x", "--session-id", "0F8B2C9E-4D1A-4B7E-9C3F-2A6D8E1B5C70"]).sessionId,
+    ).toBe("0f8b2c9e-4d1a-4b7e-9c3f-2a6d8e1b5c70");
     const args = headless([
       "-p",
       "x",
@@ -119,8 +122,9 @@ describe("claude -p's flags", () => {
     expect(bad(["-p", "x", "--input-format", "stream-json"])).toContain(
       "reads the prompt from stdin",
     );
-    expect(bad(["-p", "x", "--session-id", "abc"])).toBe(
-      "--session-id is not supported: zeng names its sessions itself (ses_…); -r takes that id",
+    expect(bad(["-p", "x", "--session-id", "abc"])).toBe('--session-id needs a UUID (got "abc")');
+    expect(bad(["-p", "x", "-c", "--session-id", "0F8B2C9E-4D1A-4B7E-9C3F-2A6D8E1B5C70"])).toBe(
+      "--session-id names a new session: with --resume or --continue it needs --fork-session",
     );
     expect(bad(["-p", "x", "--fork-session"])).toBe(
       "--fork-session needs --resume ID or --continue",

@@ -37,6 +37,8 @@ export interface DialectArgs {
   readonly includePartialMessages?: true;
   /** `--fork-session`: the resumed session (`-r`/`-c`) is copied into a new one, which goes on. */
   readonly forkSession?: true;
+  /** `--session-id UUID`: the id of the session this run creates (or of the fork). */
+  readonly sessionId?: string;
 }
 
 /**
@@ -108,17 +110,24 @@ export function dialectArgs(
     verbose: flags.has("verbose") || undefined,
     includePartialMessages: flags.has("include-partial-messages") || undefined,
     forkSession: flags.has("fork-session") || undefined,
+    sessionId: sessionIdOf(flags.get("session-id")),
   };
   const input = flags.get("input-format");
   if (input !== undefined)
     fields.inputFormat = oneOf("--input-format", input, ["text", "stream-json"] as const);
   if (fields.strictMcpConfig && fields.mcpConfigs === undefined)
     throw new UsageError("--strict-mcp-config needs --mcp-config");
-  if (flags.has("session-id"))
-    throw new UsageError(
-      "--session-id is not supported: zeng names its sessions itself (ses_…); -r takes that id",
-    );
   return Object.fromEntries(
     Object.entries(fields).filter(([, v]) => v !== undefined),
   ) as DialectArgs;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `--session-id`'s value: a UUID, as Claude Code requires (lower-cased). */
+function sessionIdOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!UUID.test(value))
+    throw new UsageError(`--session-id needs a UUID (got ${JSON.stringify(value)})`);
+  return value.toLowerCase();
 }

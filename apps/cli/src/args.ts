@@ -212,8 +212,13 @@ function headless(scanned: Scanned, prompt: string | undefined): HeadlessArgs {
   const { flags } = scanned;
   if (flags.has("resume") && !flags.get("resume")) throw new UsageError("--resume needs a value");
   const dialect = dialectArgs(flags, scanned.lists);
-  if (dialect.forkSession && !flags.has("resume") && !flags.has("continue"))
+  const resuming = flags.has("resume") || flags.has("continue");
+  if (dialect.forkSession && !resuming)
     throw new UsageError("--fork-session needs --resume ID or --continue");
+  if (dialect.sessionId && resuming && !dialect.forkSession)
+    throw new UsageError(
+      "--session-id names a new session: with --resume or --continue it needs --fork-session",
+    );
   if (dialect.inputFormat === "stream-json" && prompt !== undefined)
     throw new UsageError(
       "--input-format stream-json reads the prompt from stdin (drop the prompt)",

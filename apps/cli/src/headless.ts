@@ -65,10 +65,18 @@ async function openSession(
     if (!latest) throw new SetupError(EXIT.failed, `no session to continue in ${projectRoot}`);
     id = latest.id;
   }
-  if (id === undefined) return engine.createSession(projectRoot, overrides);
+  const named = args.sessionId ? { ...overrides, sessionId: args.sessionId } : overrides;
+  if (id === undefined && !args.sessionId) return engine.createSession(projectRoot, overrides);
+  if (id === undefined)
+    return engine.createSession(projectRoot, named).catch((error: Error) => {
+      throw new SetupError(
+        EXIT.failed,
+        `cannot create session ${args.sessionId}: ${error.message}`,
+      );
+    });
   try {
     return args.forkSession
-      ? await engine.forkSession(id, overrides)
+      ? await engine.forkSession(id, named)
       : await engine.openSession(id, overrides);
   } catch (error) {
     const what = args.forkSession ? "fork" : "resume";

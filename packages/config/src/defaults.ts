@@ -29,7 +29,7 @@ export function defaultSettings(): EffectiveSettings {
     lsp: { enabled: true, servers: {} },
     verification: { mode: "auto", checks: [], max_continuations: 3 },
     context: { compact_at_percent: 80, repo_map_tokens: 1000 },
-    agents: { max_turns: 200 },
+    agents: { max_turns: 200, max_concurrent: 10, max_depth: 2 },
     shell: {
       sandbox: { enabled: false, allow_network: true, auto_allow: false, extra_writable: [] },
     },

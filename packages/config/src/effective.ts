@@ -81,7 +81,14 @@ export interface EffectiveSettings {
     /** Size of the repo map in the system prompt, in tokens; 0 turns it off. */
     repo_map_tokens: number;
   };
-  agents: { max_turns: number; session_cost_cap_usd?: number };
+  agents: {
+    max_turns: number;
+    session_cost_cap_usd?: number;
+    /** Subagents (foreground and background) running at once in a session. */
+    max_concurrent: number;
+    /** How deep subagents may start subagents (1: only the main agent starts them). */
+    max_depth: number;
+  };
   shell: {
     /** The shell program; undefined: `$SHELL`, else `/bin/sh`, chosen by the host. */
     program?: string;

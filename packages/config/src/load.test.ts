@@ -212,7 +212,12 @@ source = "off"
       max_continuations: 5,
     });
     expect(settings.context.compact_at_percent).toBe(70);
-    expect(settings.agents).toEqual({ max_turns: 50, session_cost_cap_usd: 2.5 });
+    expect(settings.agents).toEqual({
+      max_turns: 50,
+      session_cost_cap_usd: 2.5,
+      max_concurrent: 10,
+      max_depth: 2,
+    });
     expect(settings.shell.sandbox).toEqual({
       enabled: true,
       allow_network: false,

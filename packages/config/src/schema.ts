@@ -252,6 +252,8 @@ export const Sections = {
     z.strictObject({
       max_turns: z.int().positive().optional(),
       session_cost_cap_usd: z.number().positive().optional(),
+      max_concurrent: z.int().min(1).max(100).optional(),
+      max_depth: z.int().min(1).max(5).optional(),
     }),
   ),
   shell: lazily(() =>

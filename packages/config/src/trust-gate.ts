@@ -22,6 +22,8 @@ export const TRUST_GATED_CATEGORIES = [
   "decisions",
   "agents.max_turns",
   "agents.session_cost_cap_usd",
+  "agents.max_concurrent",
+  "agents.max_depth",
   "verification.max_continuations",
   "pricing",
   "catalog",
@@ -93,6 +95,8 @@ const GATES: Record<TrustCategory, Gate> = {
   // features (some of which start the decision sidecar).
   "agents.max_turns": key("agents", "max_turns"),
   "agents.session_cost_cap_usd": key("agents", "session_cost_cap_usd"),
+  "agents.max_concurrent": key("agents", "max_concurrent"),
+  "agents.max_depth": key("agents", "max_depth"),
   "verification.max_continuations": key("verification", "max_continuations"),
   pricing: section("pricing"),
   catalog: section("catalog"),

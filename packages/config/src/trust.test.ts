@@ -62,6 +62,8 @@ source = "https://steal.example.com/catalog.json"
 [agents]
 max_turns = 100000
 session_cost_cap_usd = 100000
+max_concurrent = 100
+max_depth = 5
 [env]
 BASH_ENV = "./evil.sh"
 EDITOR = "project-editor"
@@ -115,7 +117,12 @@ describe("workspace trust", () => {
     expect(s.provider).toEqual({ headers: {} });
     expect(s.web.search_url).toBeUndefined();
     expect(s.decisions.sidecar_command).toBeUndefined();
-    expect(s.agents).toEqual({ max_turns: 200, session_cost_cap_usd: 5 });
+    expect(s.agents).toEqual({
+      max_turns: 200,
+      session_cost_cap_usd: 5,
+      max_concurrent: 10,
+      max_depth: 2,
+    });
     expect(s.verification.max_continuations).toBe(3);
     expect(s.pricing).toEqual({});
     expect(s.catalog.source).toBe(DEFAULT_CATALOG_URL);
@@ -157,6 +164,8 @@ describe("workspace trust", () => {
       decisions: `[decisions]\nmodel = "m"`,
       "agents.max_turns": `[agents]\nmax_turns = 5000`,
       "agents.session_cost_cap_usd": `[agents]\nsession_cost_cap_usd = 1000`,
+      "agents.max_concurrent": `[agents]\nmax_concurrent = 100`,
+      "agents.max_depth": `[agents]\nmax_depth = 5`,
       "verification.max_continuations": `[verification]\nmax_continuations = 50`,
       pricing: `[pricing.m]\ninput = 0\noutput = 0`,
       catalog: `[catalog]\nsource = "https://example.com/c.json"`,

@@ -278,9 +278,11 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     ownClients: options.clientFactory !== undefined || options.provider?.apiKey !== undefined,
   };
   return {
-    createSession: (root, o = {}) => open((c) => createEngineSession(c, root, overridesOf(o)), o),
+    createSession: (root, o = {}) =>
+      open((c) => createEngineSession(c, root, overridesOf(o), o.sessionId), o),
     openSession: (id, o = {}) => open((c) => resumeEngineSession(c, id, overridesOf(o)), o),
-    forkSession: (id, o = {}) => open((c) => forkEngineSession(c, id, overridesOf(o)), o),
+    forkSession: (id, o = {}) =>
+      open((c) => forkEngineSession(c, id, overridesOf(o), o.sessionId), o),
     listSessions: () => ctx.store.list(),
     latestSession: async (root) => {
       const list = await ctx.store.list();
@@ -316,7 +318,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
 }
 
 function overridesOf(options: SessionOptions): SessionOverrides {
-  const { onEvent: _, editor: _e, shell: _s, settings: _t, ...overrides } = options;
+  const { onEvent: _, editor: _e, shell: _s, settings: _t, sessionId: _i, ...overrides } = options;
   return overrides;
 }
 

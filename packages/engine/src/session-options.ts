@@ -26,4 +26,10 @@ export interface SessionOptions extends SessionOverrides {
    * reload on trust. Bad keys become `settings.problem` notices.
    */
   readonly settings?: Readonly<Record<string, unknown>>;
+  /**
+   * The id of the session `createSession` or `forkSession` makes, when the host names it
+   * (Claude Code's `--session-id` UUID); default a new `ses_…` id. The store rejects an unsafe
+   * id (`invalidSessionId`) and one a session already has (`exists`). `openSession` ignores it.
+   */
+  readonly sessionId?: string;
 }

@@ -93,11 +93,20 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async create(options: CreateSessionOptions): Promise<PostgresSession> {
-    const id = newSessionId();
+    if (options.id !== undefined && !SAFE_ID.test(options.id))
+      throw new StoreError("invalidSessionId", `${JSON.stringify(options.id)} is not a session id`);
+    const id = (options.id ?? newSessionId()) as SessionId;
     const token = randomUUID();
     const { db } = this;
     const values = [id, Date.now(), token, db.owner, db.leaseMs];
-    await query(db, db.sql.insertSession, values, "io", `cannot create session ${id}`);
+    await query(db, db.sql.insertSession, values, "io", `cannot create session ${id}`).catch(
+      (error: StoreError) => {
+        // 23505: unique_violation, the id is taken.
+        if ((error.cause as { code?: string } | undefined)?.code === "23505")
+          throw new StoreError("exists", `a session ${id} already exists`);
+        throw error;
+      },
+    );
     const session = this.handle(id, token, foldFromResumePoint([]).fold, 0, 0);
     try {
       await session.appendAll(sessionStartRecords(id, options));

@@ -3,6 +3,8 @@ export type StoreErrorCode =
   | "notFound"
   | "locked"
   | "invalidSessionId"
+  /** `create` was given an id a session already has. */
+  | "exists"
   | "invalidRecord"
   | "appendFailed"
   | "closed"

@@ -75,11 +75,17 @@ export class FileSessionStore implements SessionStore {
   }
 
   async create(options: CreateSessionOptions): Promise<FileSession> {
-    const id = newSessionId();
+    const id = (options.id ?? newSessionId()) as SessionId;
     const dir = this.sessionDir(id);
+    if (options.id !== undefined && (await exists(join(this.legacyDir, `${id}.jsonl`))))
+      throw new StoreError("exists", `a session ${id} already exists`);
     try {
-      await mkdir(dir, { recursive: true, mode: PRIVATE_DIR });
+      await mkdir(this.sessionsDir, { recursive: true, mode: PRIVATE_DIR });
+      // Not recursive: the folder's creation is the claim on the id.
+      await mkdir(dir, { mode: PRIVATE_DIR });
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST")
+        throw new StoreError("exists", `a session ${id} already exists`);
       throw new StoreError("io", `cannot create session folder ${dir}`, { cause: error });
     }
     const { session } = await this.openFolder(id, dir, sessionStartRecords(id, options));

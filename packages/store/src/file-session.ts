@@ -158,6 +158,10 @@ export class FileSession implements Session {
     }
   }
 
+  agentTranscriptPath(agentId: string): string {
+    return this.agentPath(agentId);
+  }
+
   private agentPath(agentId: string): string {
     if (!SAFE_AGENT_ID.test(agentId)) {
       throw new StoreError(

@@ -45,7 +45,12 @@ export function createSessionStore(backend: RecordBackend): SessionStore {
   };
   return {
     async create(options: CreateSessionOptions) {
-      const session = handle(newSessionId(), new ReplayFold());
+      if (options.id !== undefined) {
+        safe(options.id);
+        if (open.has(options.id) || ((await read({ sessionId: options.id })) ?? "").trim() !== "")
+          throw new StoreError("exists", `a session ${options.id} already exists`);
+      }
+      const session = handle((options.id ?? newSessionId()) as SessionId, new ReplayFold());
       try {
         await session.appendAll(sessionStartRecords(session.id, options));
       } catch (error) {

@@ -8,6 +8,12 @@ import type { Replay, TranscriptRecord } from "./replay.js";
 export interface CreateSessionOptions {
   /** The folder the session runs in. */
   readonly projectRoot: string;
+  /**
+   * The new session's id, when the host names it (Claude Code's `--session-id` UUID); else a
+   * new `newSessionId()`. `create` rejects with `invalidSessionId` for an unsafe one and
+   * `exists` when a session already has it.
+   */
+  readonly id?: string;
   readonly title?: string;
   readonly mode?: PermissionMode;
   readonly model?: string;
@@ -35,6 +41,12 @@ export interface Session {
    * when the store keeps no such file.
    */
   readonly transcriptPath?: string;
+  /**
+   * The file a subagent's transcript is kept in (SubagentStop hooks receive it as
+   * `agent_transcript_path`); absent, or undefined, when the store keeps no such file.
+   * Throws `invalidRecord` for an unsafe agent id.
+   */
+  agentTranscriptPath?(agentId: string): string | undefined;
   /**
    * Appends a record. Resolves once the record is stored as durably as the store promises
    * (the file store: handed to the OS, safe from a process crash), so the caller may then

@@ -247,6 +247,24 @@ function registerTests(api: Api, factory: () => StoreUnderTest | Promise<StoreUn
     expect(await errorCode(store.open("sess_none"))).toBe("notFound");
   });
 
+  it("creates a session under the id a host names, once; an unsafe id is invalidSessionId", async () => {
+    const s = await subject();
+    const id = "0f8b2c9e-4d1a-4b7e-9c3f-2a6d8e1b5c70";
+    const session = track(await s.store.create({ projectRoot: "/p", id, title: "named" }));
+    expect(session.id).toBe(id);
+    expect(session.snapshot().state.sessionId).toBe(id);
+    expect(await errorCode(s.store.create({ projectRoot: "/p", id }))).toBe("exists");
+    await session.close();
+    const store = await reopened(s);
+    expect(await errorCode(store.create({ projectRoot: "/p", id }))).toBe("exists");
+    expect(await errorCode(store.create({ projectRoot: "/p", id: "../escape" }))).toBe(
+      "invalidSessionId",
+    );
+    const opened = track((await store.open(id)).session);
+    expect(opened.snapshot().state).toMatchObject({ sessionId: id, title: "named" });
+    expect((await store.list()).map((x) => x.id)).toEqual([id]);
+  });
+
   it("holds a session open once: a second open and a delete reject with locked", async () => {
     const s = await subject();
     const session = track(await s.store.create({ projectRoot: "/p" }));

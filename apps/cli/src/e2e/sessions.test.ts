@@ -63,6 +63,23 @@ describe("sessions and budgets through zeng -p", () => {
     expect(third).not.toContain("what was the word");
   });
 
+  it("--session-id names the new session; -r takes that id; a taken id fails with the reason", async () => {
+    w = await world({ format: "anthropic" });
+    w.provider.push(main(reply.text("Named.")), main(reply.text("Again.")));
+    const id = "7c1e9a52-3b4d-4f6a-8e2c-9d0b1a2f3e4c";
+    const first = await w.run(["-p", "hello", "--output-format", "json", "--session-id", id]);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ session_id: id, result: "Named." });
+    const again = await w.run(["-p", "and again", "-r", id]);
+    expect(again.code).toBe(0);
+    expect(JSON.stringify(w.mainRequests()[1]?.body)).toContain("hello");
+    const taken = await w.run(["-p", "x", "--session-id", id]);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toBe(
+      `zeng: cannot create session ${id}: a session ${id} already exists\n`,
+    );
+  });
+
   it("--continue without a session and --resume of an unknown id fail with one line (exit 1)", async () => {
     w = await world({ format: "anthropic" });
     const none = await w.run(["-p", "hi", "--continue"]);

@@ -37,18 +37,19 @@ export function toolEntryMatches(entry: string, tool: string): boolean {
 /**
  * The names of the tools a subagent gets from its parent's: those its definition lists
  * (all when it lists none or `*`), minus its `disallowedTools`, minus AskUserQuestion and
- * ExitPlanMode always, minus Agent and ApplyAgentChanges at {@link MAX_AGENT_DEPTH}.
- * Order follows the parent's list. Pure.
+ * ExitPlanMode always, minus Agent and ApplyAgentChanges at `maxDepth` (`[agents] max_depth`,
+ * default {@link MAX_AGENT_DEPTH}). Order follows the parent's list. Pure.
  */
 export function subagentToolNames(
   parentTools: readonly string[],
   definition: Pick<AgentDefinition, "tools" | "disallowedTools">,
   depth: number,
+  maxDepth: number = MAX_AGENT_DEPTH,
 ): string[] {
   const listed = definition.tools;
   return parentTools.filter((tool) => {
     if (NEVER_FOR_SUBAGENTS.has(tool)) return false;
-    if (AGENT_TOOLS.has(tool) && depth >= MAX_AGENT_DEPTH) return false;
+    if (AGENT_TOOLS.has(tool) && depth >= maxDepth) return false;
     if (definition.disallowedTools.some((entry) => toolEntryMatches(entry, tool))) return false;
     return listed === undefined || listed.some((entry) => toolEntryMatches(entry, tool));
   });

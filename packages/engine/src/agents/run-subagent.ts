@@ -51,6 +51,7 @@ function runAgentOf(
       core.tools.map((t) => t.name),
       def,
       run.depth,
+      core.config.settings.agents.max_depth,
     ),
   );
   const mcpFilter = subagentMcpFilter(def);

@@ -31,7 +31,17 @@ export interface SessionAgentsDeps {
   readonly worktreesFolder: string;
   /** The type of an agent stored by an earlier run of the session (resume after a reopen). */
   readonly storedAgentType?: (agentId: string) => Promise<string | null>;
+  /** `[agents] max_concurrent` and `max_depth` now (default 10 and 2). */
+  readonly limits?: () => AgentLimits;
 }
+
+/** How many subagents may run at once in a session, and how deep they may nest. */
+export interface AgentLimits {
+  readonly maxConcurrent: number;
+  readonly maxDepth: number;
+}
+
+const DEFAULT_LIMITS: AgentLimits = { maxConcurrent: 10, maxDepth: 2 };
 
 interface Finished {
   readonly type: AgentType;
@@ -49,6 +59,8 @@ export class SessionAgents implements AgentPort {
   private readonly finished = new Map<string, Finished>();
   /** Running agents' depth and mode, so that an agent's own Agent calls are bounded by them. */
   private readonly running = new Map<string, { depth: number; mode: PermissionMode }>();
+  /** Agents whose start is under way (not yet in `running`): they hold a slot. */
+  private readonly reserved = new Set<string>();
   private readonly worktrees: WorktreeAgents;
 
   constructor(private readonly deps: SessionAgentsDeps) {
@@ -75,7 +87,32 @@ export class SessionAgents implements AgentPort {
         `Unknown agent type "${request.agentType}". Available: ${names.join(", ")}.`,
       );
     }
+    const session = this.deps.sessionMode();
+    const caller = this.running.get(request.callerAgentId ?? "") ?? { depth: 0, mode: session };
+    const refused = this.overLimit(caller.depth + 1);
+    if (refused) return errorOutput(refused);
     const agentId = (request.resume ?? newAgentId()) as AgentId;
+    // Its slot is taken now: calls of one batch start side by side.
+    this.reserved.add(agentId);
+    try {
+      return await this.launch(request, signal, { agentId, known, type, caller, session });
+    } finally {
+      this.reserved.delete(agentId);
+    }
+  }
+
+  private async launch(
+    request: AgentSpawnRequest,
+    signal: AbortSignal,
+    start: {
+      agentId: AgentId;
+      known: Finished | undefined;
+      type: AgentType;
+      caller: { depth: number; mode: PermissionMode };
+      session: PermissionMode;
+    },
+  ): Promise<ToolOutput> {
+    const { agentId, known, type, caller, session } = start;
     // A worktree agent whose changes were applied or discarded goes on in a new worktree.
     const applied = known?.worktree !== undefined && !existsSync(known.worktree.path);
     let worktree = applied ? undefined : known?.worktree;
@@ -84,8 +121,6 @@ export class SessionAgents implements AgentPort {
       if (!created.ok) return errorOutput(created.error);
       worktree = created.worktree;
     }
-    const session = this.deps.sessionMode();
-    const caller = this.running.get(request.callerAgentId ?? "") ?? { depth: 0, mode: session };
     const run = {
       agentId,
       type,
@@ -109,6 +144,17 @@ export class SessionAgents implements AgentPort {
     if (request.background) return this.background(run, request.description, worktree);
     const end = await this.finish(run, signal, worktree);
     return agentResult(agentId, type.definition.name, end, end.changes);
+  }
+
+  /** Why a new agent at `depth` may not start now (a result for the model), if it may not. */
+  private overLimit(depth: number): string | undefined {
+    const { maxConcurrent, maxDepth } = this.deps.limits?.() ?? DEFAULT_LIMITS;
+    if (depth > maxDepth)
+      return `Not started: subagents may nest ${maxDepth} deep in this session ([agents] max_depth); do this part yourself.`;
+    const taken = new Set([...this.running.keys(), ...this.reserved]).size;
+    if (taken >= maxConcurrent)
+      return `Not started: ${taken} subagents are running, the most this session runs at once ([agents] max_concurrent = ${maxConcurrent}). Wait for one to finish (JobOutput for background ones), then start this one.`;
+    return undefined;
   }
 
   /** A finished agent of this process, else one the session's store still has. */

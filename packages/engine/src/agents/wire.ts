@@ -59,6 +59,13 @@ export async function sessionAgents(w: SessionAgentsWiring): Promise<{
     sessionSignal: w.lifetime,
     env: w.env,
     worktreesFolder: join(w.dataDir, "worktrees", w.log.id),
+    limits: () => {
+      const agents = w.session()?.config.settings.agents;
+      return {
+        maxConcurrent: agents?.max_concurrent ?? 10,
+        maxDepth: agents?.max_depth ?? 2,
+      };
+    },
     storedAgentType: async (agentId) => {
       const { replay } = await w.log.readAgent(agentId);
       return replay.state.runningAgents[0]?.agentType ?? null;

@@ -32,7 +32,7 @@ type VerifyCore = AutoCheckCore &
   >;
 
 /** What the stop boundary takes of its session: Stop hooks, steering, and verification's parts. */
-export type StopCore = VerifyCore & HookDeps & Pick<SessionCore, "steering">;
+export type StopCore = VerifyCore & HookDeps & Pick<SessionCore, "steering" | "log">;
 
 /** What the stop boundary takes of its agent's run: the gate's parts, its depth and transcript. */
 export type StopRun = GateRun & Pick<AgentRun, "depth" | "transcript">;
@@ -48,7 +48,7 @@ export type StopDecision =
 const text = (t: string): ContentBlock[] => [{ type: "text", text: t }];
 
 async function stopHooks(
-  core: HookDeps,
+  core: HookDeps & Pick<SessionCore, "log">,
   run: Pick<AgentRun, "depth" | "signal" | "agentId" | "agent">,
   turn: TurnState,
 ): Promise<StopDecision | null> {
@@ -58,7 +58,7 @@ async function stopHooks(
     run.depth === 0 ? "Stop" : "SubagentStop",
     {
       stop_hook_active: turn.stopHookContinuations > 0,
-      ...(run.agentId ? { agent_id: run.agentId, agent_type: run.agent.agentType } : {}),
+      ...(run.agentId ? subagentFields(core.log, run.agentId, run.agent.agentType) : {}),
     },
     { signal: run.signal, scope: { turnId: turn.turnId } },
   );
@@ -150,6 +150,16 @@ async function verification(
     if (!(await runAutoChecks(core, run, verdict.checkIds, turn.turnId, run.signal)))
       return { end: true };
   }
+}
+
+/** What a SubagentStop hook is told of the agent, as Claude Code tells it. */
+function subagentFields(log: SessionCore["log"], agentId: string, agentType: string) {
+  const path = log.agentTranscriptPath?.(agentId);
+  return {
+    agent_id: agentId,
+    agent_type: agentType,
+    ...(path ? { agent_transcript_path: path } : {}),
+  };
 }
 
 /**

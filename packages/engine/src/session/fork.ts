@@ -11,18 +11,20 @@ import type { EngineSession } from "./session.js";
  * title (marked as a fork), mode, model and effort, and a notice naming the original. The
  * original is only read; it is left as it was. Not copied: usage (the fork's cost starts at
  * zero), checkpoints (a rewind in the fork reaches back only to its own turns), subagent
- * transcripts, check records and artifacts. Rejects as resuming does (unknown id, locked, no
- * project folder); a copy that fails half-way is deleted.
+ * transcripts, check records and artifacts. The copy's id is `newId` when given. Rejects as
+ * resuming does (unknown id, locked, no project folder), or `exists` for a taken `newId`; a
+ * copy that fails half-way is deleted.
  */
 export async function forkEngineSession(
   ctx: OpenContext,
   id: string,
   overrides: SessionOverrides = {},
+  newId?: string,
 ): Promise<EngineSession> {
   const original = await ctx.store.open(id);
   let copyId: string;
   try {
-    copyId = await copyInto(ctx, id, original.replay);
+    copyId = await copyInto(ctx, id, original.replay, newId);
   } finally {
     await original.session.close();
   }
@@ -30,11 +32,17 @@ export async function forkEngineSession(
 }
 
 /** Writes the new session's log from the original's replay; resolves with its id. */
-async function copyInto(ctx: OpenContext, id: string, replay: Replay): Promise<string> {
+async function copyInto(
+  ctx: OpenContext,
+  id: string,
+  replay: Replay,
+  newId: string | undefined,
+): Promise<string> {
   const { state, workingSet } = replay;
   if (state.projectRoot === null)
     throw new Error(`session ${id} has no project folder (a v1 chat): it cannot be forked`);
   const copy = await ctx.store.create({
+    ...(newId === undefined ? {} : { id: newId }),
     projectRoot: state.projectRoot,
     title: `${state.title ?? id} (fork)`,
     ...(state.mode ? { mode: state.mode } : {}),

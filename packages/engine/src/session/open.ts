@@ -523,15 +523,20 @@ async function sessionStartHooks(
     session.reminders.add({ key: `session-start:${i}`, text });
 }
 
-/** Creates a session for a project folder and opens it (SessionStart hooks run). Rejects when the folder does not exist or the store fails. */
+/**
+ * Creates a session for a project folder (under `id` when given) and opens it (SessionStart
+ * hooks run). Rejects when the folder does not exist or the store fails (`exists` for a taken id).
+ */
 export async function createEngineSession(
   ctx: OpenContext,
   folder: string,
   overrides: SessionOverrides = {},
+  id?: string,
 ): Promise<EngineSession> {
   const projectRoot = await realFolder(folder);
   const prep = await prepare(ctx, projectRoot, overrides);
   const log = await ctx.store.create({
+    ...(id === undefined ? {} : { id }),
     projectRoot,
     mode: prep.config.mode,
     model: prep.config.model,

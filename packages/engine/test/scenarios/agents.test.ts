@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { ModelRequest, ToolResultBlock } from "@z-engine/protocol";
 import { reply, when } from "@z-engine/testkit";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -238,6 +238,12 @@ describe("SubagentStop hooks", () => {
       ["SubagentStop", false],
       ["SubagentStop", true],
     ]);
+    // As Claude Code sends it: the subagent's own transcript, a file that holds its messages.
+    const path = inputs[0]?.agent_transcript_path as string;
+    expect(path).toBe(
+      join(dirname(inputs[0]?.transcript_path), "agents", `${inputs[0]?.agent_id}.jsonl`),
+    );
+    expect(await readFile(path, "utf8")).toContain("first answer");
     expect(resultText(resultsOf(h, h.model.requests.length - 1)[0])).toContain(
       "second answer, tests checked",
     );

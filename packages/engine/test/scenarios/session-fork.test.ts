@@ -65,6 +65,24 @@ describe("forking a session", { timeout: 30_000 }, () => {
     await fork.close();
   });
 
+  it("names the copy when the host gives an id, and refuses a taken one", async () => {
+    h = await harness({ files: { "a.txt": "one\n" }, script: [reply.text("Hi.")], trusted: true });
+    await h.session.run("hello");
+    await h.session.idle();
+    const originalId = h.session.id;
+    await h.session.close();
+    const id = "2b7d4e1f-9a3c-4c5e-8f6a-1d2e3f4a5b6c";
+    const fork = await h.engine.forkSession(originalId, { sessionId: id });
+    expect(fork.id).toBe(id);
+    await fork.close();
+    await expect(h.engine.forkSession(originalId, { sessionId: id })).rejects.toMatchObject({
+      code: "exists",
+    });
+    expect((await h.engine.listSessions()).map((s) => s.id).sort()).toEqual(
+      [originalId, id].sort(),
+    );
+  });
+
   it("rejects an unknown id with the store's reason and creates nothing", async () => {
     h = await harness({ files: { "a.txt": "one\n" }, script: [] });
     const count = (await h.engine.listSessions()).length;
