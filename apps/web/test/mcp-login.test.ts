@@ -80,6 +80,22 @@ describe("MCP login on the Context screen", { timeout: 90_000 }, () => {
     expect(JSON.stringify(f.model.requests[1]?.messages)).toMatch(/client \S+ scopes tools/);
   });
 
+  it("in the real page: the login page opens in a new window, which brings the code back", async () => {
+    const f = await oauthFixture([], []);
+    const p = await page();
+    await newSession(p, f);
+    await openTab(p, "Context");
+    const row = p.getByTestId("mcp-servers").locator("li", { hasText: "remote" });
+    await expect.poll(() => row.getAttribute("data-state"), { timeout: 20_000 }).toBe("needsLogin");
+    const popup = p.context().waitForEvent("page");
+    await row.getByRole("button", { name: "Log in to remote" }).click();
+    const loginWindow = await popup;
+    // The authorization server redirects at once to the engine's loopback callback.
+    await loginWindow.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+    await row.getByText("Logged in to remote (2 tools).").waitFor();
+    await expect.poll(() => row.getAttribute("data-state"), { timeout: 20_000 }).toBe("ready");
+  });
+
   it("says in words when the login fails or the server is unknown", async () => {
     // No dynamic registration and no client id: the login cannot start.
     const f = await oauthFixture(["--no-dcr"], []);
