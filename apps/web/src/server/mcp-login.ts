@@ -73,7 +73,7 @@ export class McpLogins {
   }
 
   /** Resolves with how the last login of `server` ended (waiting while it runs). Rejects (notFound) when none was started. */
-  outcome(sessionId: string, server: string): Promise<McpLoginOutcome> {
+  async outcome(sessionId: string, server: string): Promise<McpLoginOutcome> {
     const found = this.pending.get(`${sessionId}\n${server}`);
     if (!found) throw new HttpError("notFound", `no login to ${server} was started here`);
     return found.outcome;
