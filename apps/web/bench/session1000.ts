@@ -7,13 +7,10 @@
 import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
-import { turnsRecords } from "../test/log-records.js";
+import { turnsRecords, variedAnswer } from "../test/log-records.js";
 import { launchBrowser, startFixture } from "../test/web-harness.js";
 
-const answer = (i: number) =>
-  i % 5 === 0
-    ? `Here is step **${i}**, with the code:\n\n\`\`\`ts\nexport function step${i}(input: number): number {\n  // scale it\n  return input * ${i} + 1;\n}\n\`\`\`\n\n- it keeps the \`input\`\n- it returns a number`
-    : `Answer number ${i}: the change in \`src/module${i}.ts\` keeps the API and adds a test. ${"It reads well. ".repeat(1 + (i % 7))}`;
+const answer = variedAnswer;
 
 const f = await startFixture({ files: { "a.txt": "a\n" }, script: [reply.text("first")] });
 const session = await f.engine.createSession(f.repo.root);

@@ -52,18 +52,54 @@ describe("the Context screen", { timeout: 90_000 }, () => {
     expect(await panel.getByRole("table", { name: "Instruction files" }).textContent()).toContain(
       f.repo.path("AGENTS.md"),
     );
-    expect(await panel.getByRole("table", { name: "System sections" }).textContent()).toContain(
-      "instructions",
+    const sections = panel.getByRole("table", { name: "System sections" });
+    expect(await sections.textContent()).toContain("instructions");
+    // Each section with its size.
+    expect(await sections.locator("tr", { hasText: "instructions" }).textContent()).toMatch(
+      /instructions[\d.,k]+$/,
     );
     expect(await panel.getByRole("region", { name: "Skills" }).textContent()).toContain("deploy");
     const server = panel.getByTestId("mcp-servers").locator("li", { hasText: "everything" });
     await expect.poll(() => server.getAttribute("data-state"), { timeout: 20_000 }).toBe("ready");
+    // The server's tools in the request, each with its size.
+    const mcpTools = panel.getByRole("table", { name: "MCP tools", includeHidden: true });
+    expect(await mcpTools.textContent()).toMatch(/mcp__everything__\w+[\d.,k]+/);
     const compaction = panel.getByTestId("compaction-summary");
     expect(await compaction.locator("summary").textContent()).toMatch(
       /overflow: \d+ messages dropped/,
     );
     await compaction.locator("summary").click();
     expect(await compaction.textContent()).toContain("Summary: the user asked two questions.");
+  });
+});
+
+describe("the Context screen's repo map", { timeout: 90_000 }, () => {
+  it("shows the repo map's state and size once it is built", async () => {
+    const f = await startFixture({
+      files: {
+        "src/a.ts": "export function alpha() { return 1; }\n",
+        "b.ts": "import { alpha } from './src/a';\nexport const b = alpha();\n",
+      },
+      script: [reply.text("mapped")],
+      repoMap: true,
+    });
+    cleanup.push(() => f.dispose());
+    const p = await page();
+    await newSession(p, f);
+    await send(p, "look");
+    await p.getByTestId("turn-end").waitFor();
+    await openTab(p, "Context");
+    // The panel reads the report when it opens: reopen it until the build is in.
+    await expect
+      .poll(
+        async () => {
+          await openTab(p, "Overview");
+          await openTab(p, "Context");
+          return p.getByTestId("repo-map").textContent();
+        },
+        { timeout: 30_000 },
+      )
+      .toMatch(/^(ready|active) · [\d.,k]+ tokens, [1-9]\d* files?, [1-9]\d* definitions?$/);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ImageBlock } from "@z-engine/protocol";
-import { reply } from "@z-engine/testkit";
+import { part, reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
 import { newSession, send, startFixture, sharedBrowser } from "./web-harness.js";
 
@@ -45,6 +45,33 @@ describe("the Inbox", { timeout: 90_000 }, () => {
     await expect.poll(() => p.getByTestId("inbox-count").count()).toBe(0);
     await expect.poll(() => f.model.requests.length).toBe(4);
     expect(JSON.stringify(f.model.requests.map((r) => r.messages.at(-1)))).toContain("not now");
+  });
+
+  it("answers a question waiting in a session from the Inbox", async () => {
+    const f = await startFixture({ files: { "a.txt": "a\n" }, script: [] });
+    cleanup.push(() => f.dispose());
+    const question = {
+      question: "Which database?",
+      header: "Storage",
+      options: [{ label: "SQLite" }, { label: "Postgres" }],
+      multiSelect: false,
+    };
+    f.model.push(
+      reply.of(part.toolCall("AskUserQuestion", { questions: [question] })),
+      reply.text("Postgres it is."),
+    );
+    const p = await page();
+    await newSession(p, f);
+    await send(p, "Set up storage");
+    await p.getByTestId("question").waitFor();
+    await expect.poll(() => p.getByTestId("inbox-count").textContent()).toBe("1");
+    await p.getByTestId("nav-inbox").click();
+    const item = p.getByTestId("inbox-item");
+    await item.getByTestId("question").getByLabel("Postgres").check();
+    await item.getByRole("button", { name: "Answer" }).click();
+    await p.getByText("Nothing is waiting on you.").waitFor();
+    await expect.poll(() => f.model.requests.length).toBe(2);
+    expect(JSON.stringify(f.model.requests[1]?.messages.at(-1))).toContain("Postgres");
   });
 });
 

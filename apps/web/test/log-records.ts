@@ -55,3 +55,9 @@ export function turnsRecords(
   }
   return `${lines.join("\n")}\n`;
 }
+
+/** Answers of varied heights (markdown; every fifth with a highlighted code block), as the session1000 bench uses. */
+export const variedAnswer = (i: number): string =>
+  i % 5 === 0
+    ? `Here is step **${i}**, with the code:\n\n\`\`\`ts\nexport function step${i}(input: number): number {\n  // scale it\n  return input * ${i} + 1;\n}\n\`\`\`\n\n- it keeps the \`input\`\n- it returns a number`
+    : `Answer number ${i}: the change in \`src/module${i}.ts\` keeps the API and adds a test. ${"It reads well. ".repeat(1 + (i % 7))}`;

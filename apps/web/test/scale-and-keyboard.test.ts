@@ -3,23 +3,28 @@ import { join } from "node:path";
 import { readFile } from "node:fs/promises";
 import { reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { turnsRecords } from "./log-records.js";
-import { newSession, SCREENSHOTS, startFixture, sharedBrowser } from "./web-harness.js";
+import { turnsRecords, variedAnswer } from "./log-records.js";
+import { newSession, SCREENSHOTS, sharedBrowser, startFixture } from "./web-harness.js";
 
 // A 10,000-event session stays a small DOM (the transcript is virtualised) and scrolls by
 // keyboard; at 360 px the page is usable with the keyboard alone, focus visible.
 
 const { cleanup, page } = sharedBrowser();
 
+/** A stored session of one real turn, then `records` written straight into its log; its id. */
+async function storedSession(records: string) {
+  const f = await startFixture({ files: { "a.txt": "a\n" }, script: [reply.text("first")] });
+  cleanup.push(() => f.dispose());
+  const session = await f.engine.createSession(f.repo.root);
+  await session.run("first");
+  await session.close();
+  await appendFile(join(f.dataDir, "sessions", session.id, "log.jsonl"), records);
+  return { f, id: session.id };
+}
+
 describe("scale and keyboard", { timeout: 90_000 }, () => {
   it("opens a 10,000-event session with a small DOM and scrolls it by keyboard", async () => {
-    const f = await startFixture({ files: { "a.txt": "a\n" }, script: [reply.text("first")] });
-    cleanup.push(() => f.dispose());
-    const session = await f.engine.createSession(f.repo.root);
-    await session.run("first");
-    const id = session.id;
-    await session.close();
-    await appendFile(join(f.dataDir, "sessions", id, "log.jsonl"), turnsRecords(2_500, Date.now()));
+    const { f, id } = await storedSession(turnsRecords(2_500, Date.now()));
 
     const p = await page({ width: 1280, height: 900 });
     await p.goto(`${f.server.url}&session=${id}`);
@@ -31,6 +36,20 @@ describe("scale and keyboard", { timeout: 90_000 }, () => {
     await p.keyboard.press("Home");
     await p.getByText("answer number 0", { exact: true }).waitFor();
     expect(await p.locator("[data-key]").count()).toBeLessThan(200);
+  });
+
+  it("opens a 1,000-message session of rows of varied heights at its last answer", async () => {
+    const { f, id } = await storedSession(turnsRecords(499, Date.now(), variedAnswer));
+    const p = await page({ width: 1280, height: 900 });
+    await p.goto(`${f.server.url}&session=${id}`);
+    // Rows that left the window were once measured at no size: the list then swung between
+    // the top and the bottom and never showed the end.
+    await p.getByText("Answer number 498:").waitFor({ timeout: 20_000 });
+    await p.getByTestId("transcript").focus();
+    await p.keyboard.press("Home");
+    await p.getByText("Here is step 0, with the code:").waitFor({ timeout: 20_000 });
+    await p.keyboard.press("End");
+    await p.getByText("Answer number 498:").waitFor({ timeout: 20_000 });
   });
 
   it("works with the keyboard alone at 360 px, with a visible focus ring", async () => {

@@ -122,6 +122,20 @@ describe("the fold's purity and the trial's fixes", () => {
     expect(reduceView(after, [])).toBe(after);
   });
 
+  it("keeps each MCP server's last state from mcpServerUpdated (what the Context screen re-reads on)", () => {
+    cursor = 0;
+    const server = (state: "needsLogin" | "starting" | "ready") =>
+      item({
+        type: "mcpServerUpdated",
+        server: { name: "remote", state, transport: "http", tools: state === "ready" ? 2 : 0 },
+      });
+    const before = reduceView(emptyView(), [server("needsLogin")]);
+    expect(before.mcpStates).toEqual({ remote: "needsLogin" });
+    const after = reduceView(before, [server("starting"), server("ready")]);
+    expect(after.mcpStates).toEqual({ remote: "ready" });
+    expect(before.mcpStates).toEqual({ remote: "needsLogin" });
+  });
+
   it("ends a failed turn's answer and running calls: no streaming cursor is left", () => {
     cursor = 0;
     const view = reduceView(emptyView(), [

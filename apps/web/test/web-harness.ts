@@ -92,6 +92,8 @@ export async function startFixture(options: {
   warning?: string;
   /** The fast model's script (titles, compaction summaries); default: titles. */
   fastScript?: readonly ScriptResponse[];
+  /** Build the repo map (default off: most tests want no background parsing). */
+  repoMap?: boolean;
 }): Promise<WebFixture> {
   const home = await mkdtemp(join(tmpdir(), "zeng-web-"));
   const repo = await createFixtureRepo({ files: options.files });
@@ -112,7 +114,7 @@ export async function startFixture(options: {
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
       homeDir: home,
       clientFactory: ({ role }) => (role === "fast" ? titles : model),
-      repoMap: false,
+      repoMap: options.repoMap ?? false,
       ...(options.settings ? { settings: options.settings } : {}),
     });
     const server = await startWebServer({

@@ -17,6 +17,7 @@ import type {
 } from "@z-engine/engine";
 import type { Badge, EngineCommand, EventEnvelope, JobInfo } from "@z-engine/protocol";
 import type { InboxItem } from "../src/server/inbox.js";
+import type { McpLoginOutcome, McpLoginStart } from "../src/server/mcp-login.js";
 import type { StreamItem } from "./view/types.js";
 
 export type { InboxItem };
@@ -110,6 +111,12 @@ export const api = {
   /** Trusts the session's folder; resolves once the engine applied it. */
   trustFolder: (id: string) => call<{ message: string | null }>("POST", s(id, "trust"), {}),
   models: (id: string) => call<ModelChoice[]>("GET", s(id, "models")),
+  /** Starts an MCP server's login: the authorization page to open, or done already. */
+  mcpLogin: (id: string, server: string) =>
+    call<McpLoginStart>("POST", s(id, "mcp/login"), { server }),
+  /** Waits for how the server's login ended. */
+  mcpLoginOutcome: (id: string, server: string) =>
+    call<McpLoginOutcome>("GET", s(id, `mcp/login?server=${encodeURIComponent(server)}`)),
 };
 
 /**

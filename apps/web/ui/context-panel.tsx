@@ -3,6 +3,7 @@
 import type { ContextPart } from "@z-engine/engine";
 import { api } from "./api.js";
 import { formatTokens } from "./format.js";
+import { McpServerList } from "./mcp-servers.js";
 import { useData } from "./use-data.js";
 import type { SessionView } from "./view/types.js";
 
@@ -39,7 +40,8 @@ export function ContextMeter({ used, window }: { used: number; window: number })
 }
 
 export function ContextPanel({ sessionId, view }: { sessionId: string; view: SessionView }) {
-  const key = `${view.entries.length}|${view.compacting}`;
+  // Read again when the transcript grows, a compaction starts or ends, or a server changes state.
+  const key = `${view.entries.length}|${view.compacting}|${JSON.stringify(view.mcpStates)}`;
   const report = useData(() => api.context(sessionId), [sessionId, key]);
   const r = report.value;
   if (report.error) return <p role="alert">{report.error}</p>;
@@ -96,16 +98,7 @@ export function ContextPanel({ sessionId, view }: { sessionId: string; view: Ses
       <section aria-label="MCP servers">
         <h3>MCP servers</h3>
         {r.mcpServers.length === 0 ? <p className="muted">None configured.</p> : null}
-        <ul data-testid="mcp-servers">
-          {r.mcpServers.map((m) => (
-            <li key={m.name} data-state={m.state}>
-              <strong>{m.name}</strong>{" "}
-              <span className={`mcp-state state-${m.state}`}>{m.state}</span> · {m.transport} ·{" "}
-              {m.tools} tools
-              {m.error ? <div className="muted">{m.error}</div> : null}
-            </li>
-          ))}
-        </ul>
+        <McpServerList sessionId={sessionId} servers={r.mcpServers} />
         {mcpTools.length > 0 ? (
           <details>
             <summary>{mcpTools.length} MCP tools in the request</summary>

@@ -78,8 +78,14 @@ export function VirtualList<T>({ items, keyOf, render }: Props<T>) {
     observer.current = new ResizeObserver((records) => {
       let changed = false;
       for (const r of records) {
-        const key = (r.target as HTMLElement).dataset.key;
-        if (key && record(key, (r.target as HTMLElement).offsetHeight)) changed = true;
+        const target = r.target as HTMLElement;
+        // A row that left the window is reported once more, at no size: it keeps its height.
+        if (!target.isConnected) {
+          observer.current?.unobserve(target);
+          continue;
+        }
+        const key = target.dataset.key;
+        if (key && record(key, target.offsetHeight)) changed = true;
       }
       if (changed) setMeasured((n) => n + 1);
     });

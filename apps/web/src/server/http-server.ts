@@ -2,6 +2,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { appRoutes, type ServerInfo } from "./app-routes.js";
 import { HttpError, json, matchRoute, STATUS } from "./http-io.js";
+import { McpLogins, mcpLoginRoutes } from "./mcp-login.js";
 import { checkRequest } from "./security.js";
 import type { SessionHub } from "./session-hub.js";
 import { sessionRoutes } from "./session-routes.js";
@@ -13,7 +14,7 @@ export interface WebServer {
   readonly url: string;
   readonly port: number;
   readonly token: string;
-  /** Stops accepting requests and ends every open event stream. Safe to call twice. */
+  /** Stops accepting requests, cancels MCP logins still waiting and ends every open event stream. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -30,7 +31,12 @@ export async function listen(
   port = 0,
 ): Promise<WebServer> {
   const streams = new Set<ServerResponse>();
-  const routes = [...appRoutes(hub, info, streams), ...sessionRoutes(hub)];
+  const logins = new McpLogins();
+  const routes = [
+    ...appRoutes(hub, info, streams),
+    ...sessionRoutes(hub),
+    ...mcpLoginRoutes(hub, logins),
+  ];
   let actualPort = 0;
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
@@ -58,6 +64,7 @@ export async function listen(
     token,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
+        logins.close();
         for (const stream of streams) stream.end();
         server.close(() => resolve());
         server.closeAllConnections();

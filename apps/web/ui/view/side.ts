@@ -160,6 +160,9 @@ export function applySideEvent(draft: Draft, envelope: EventEnvelope, cursor: nu
       view.sessionUsage = e.sessionUsage;
       return;
     }
+    case "mcpServerUpdated":
+      view.mcpStates = { ...view.mcpStates, [e.server.name]: e.server.state };
+      return;
     case "commandOutput":
       view.entries.push({ kind: "output", key: `o-${cursor}`, name: e.name, markdown: e.markdown });
       return;

@@ -7,6 +7,7 @@ import type {
   EngineEventOf,
   EventEnvelope,
   JobInfo,
+  McpServerStatus,
   Plan,
   Question,
   TodoItem,
@@ -108,6 +109,8 @@ export interface SessionView {
   rewind?: RewindFollowUp;
   /** Compactions started and not yet done. */
   compacting: boolean;
+  /** Each MCP server's last state, from the live `mcpServerUpdated` events. */
+  mcpStates: Record<string, McpServerStatus["state"]>;
   lastCursor: number;
 }
 
@@ -125,6 +128,7 @@ export function emptyView(): SessionView {
     agentUsage: {},
     turnUsage: {},
     compacting: false,
+    mcpStates: {},
     lastCursor: -1,
   };
 }
