@@ -41,7 +41,10 @@ ${onWasmCompile('events.push("wasm")')}
 process.on("exit", () => writeFileSync(process.env.ZENG_TEST_REPORT, JSON.stringify(events)));
 `;
 
-/** A preloaded module that lists, in order, each shell spawned and each code cache written. */
+/**
+ * A preloaded module that lists, in order, each shell spawned, each code cache written and
+ * the WebAssembly compiles.
+ */
 const CACHE_WATCHER = `
 const fs = require("node:fs");
 const childProcess = require("node:child_process");
@@ -56,6 +59,7 @@ childProcess.spawn = function (command, ...rest) {
   if (/(^|\\/)(ba)?sh$/.test(String(command))) events.push("shell");
   return spawn.call(this, command, ...rest);
 };
+${onWasmCompile('events.push("wasm")')}
 process.on("exit", () => fs.writeFileSync(process.env.ZENG_TEST_REPORT, JSON.stringify(events)));
 `;
 
@@ -98,7 +102,12 @@ describe("zeng -p's V8 flags and the code cache (src/memory-tuning.ts)", () => {
     const seen = JSON.parse(report) as string[];
     expect(seen.filter((e) => e === "cache")).toHaveLength(1);
     expect(seen.indexOf("shell"), seen.join(", ")).toBeGreaterThanOrEqual(0);
-    expect(seen.indexOf("shell")).toBeLessThan(seen.indexOf("cache"));
+    // The cache waits for the tool call's shell, unless the engine's first WebAssembly compile
+    // (the shell parser, loaded 100 ms after the first request) comes first, as on a loaded
+    // machine where the answer arrives later: then the cache is written just before it.
+    const cache = seen.indexOf("cache");
+    const beforeCompile = seen[cache + 1] === "wasm" && !seen.slice(0, cache).includes("wasm");
+    if (!beforeCompile) expect(seen.indexOf("shell"), seen.join(", ")).toBeLessThan(cache);
     expect(await cacheFiles(w.home)).toHaveLength(1);
   });
 
