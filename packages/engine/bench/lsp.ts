@@ -5,7 +5,12 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createShell, createShellSession } from "@z-engine/host";
+import {
+  childEnvironment,
+  createProjectFileReader,
+  createShell,
+  createShellSession,
+} from "@z-engine/host";
 import type { AgentId, ArtifactSink, SessionId, ToolCallId } from "@z-engine/protocol";
 import {
   createFileTracker,
@@ -98,7 +103,8 @@ async function main(): Promise<void> {
   const root = await tsProject();
   const lsp = new SessionLsp({
     root,
-    env: process.env,
+    env: () => childEnvironment(process.env),
+    files: createProjectFileReader({ roots: [root] }),
     trusted: () => true,
     settings: () => ({ enabled: true, servers: {} }),
   });
