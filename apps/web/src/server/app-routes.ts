@@ -47,24 +47,45 @@ export function projectsOf(sessions: readonly SessionEntry[]): ProjectEntry[] {
     .sort((a, b) => (b.sessions[0]?.updatedAt ?? 0) - (a.sessions[0]?.updatedAt ?? 0));
 }
 
+/**
+ * Writes to an event stream while it is open: a client that left, or the server's close
+ * (which ends every stream while its sessions still emit), is no error.
+ */
+function send(response: ServerResponse, text: string): void {
+  if (!response.writableEnded && !response.destroyed) response.write(text);
+}
+
+/** Stops a stream's subscription once the stream ends, by either side (at once if it has). */
+function whenEnded(response: ServerResponse, streams: Set<ServerResponse>, stop: () => void) {
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    stop();
+    streams.delete(response);
+  };
+  if (response.writableEnded || response.destroyed) return end();
+  streams.add(response);
+  response.once("close", end);
+  response.once("finish", end);
+}
+
 /** Streams one session's items as server-sent events; `id:` is the cursor (Last-Event-ID resumes). */
 async function sessionEvents(hub: SessionHub, ctx: RouteContext, streams: Set<ServerResponse>) {
   const { request, response, url } = ctx;
   const last = request.headers["last-event-id"] ?? url.searchParams.get("after") ?? "-1";
   const after = Number.parseInt(String(last), 10);
-  let stop: (() => void) | undefined;
-  stop = await hub.subscribe(ctx.params.id ?? "", Number.isFinite(after) ? after : -1, (item) => {
-    if (!response.headersSent) startStream(response);
-    response.write(`id: ${item.cursor}\ndata: ${JSON.stringify(item)}\n\n`);
-  });
-  if (!response.headersSent) startStream(response);
-  response.write(": ready\n\n");
-  streams.add(response);
-  request.on("close", () => {
-    stop?.();
-    stop = undefined;
-    streams.delete(response);
-  });
+  const stop = await hub.subscribe(
+    ctx.params.id ?? "",
+    Number.isFinite(after) ? after : -1,
+    (item) => {
+      if (!response.headersSent && !response.destroyed) startStream(response);
+      send(response, `id: ${item.cursor}\ndata: ${JSON.stringify(item)}\n\n`);
+    },
+  );
+  if (!response.headersSent && !response.destroyed) startStream(response);
+  send(response, ": ready\n\n");
+  whenEnded(response, streams, stop);
 }
 
 /** Streams the changes every page follows (the inbox, the session list) as `data:` lines. */
@@ -73,15 +94,11 @@ function hubEvents(
   ctx: RouteContext,
   streams: Set<ServerResponse>,
 ): Promise<void> {
-  const { request, response } = ctx;
+  const { response } = ctx;
   startStream(response);
-  response.write(": ready\n\n");
-  const stop = hub.watch((change) => response.write(`data: ${JSON.stringify(change)}\n\n`));
-  streams.add(response);
-  request.on("close", () => {
-    stop();
-    streams.delete(response);
-  });
+  send(response, ": ready\n\n");
+  const stop = hub.watch((change) => send(response, `data: ${JSON.stringify(change)}\n\n`));
+  whenEnded(response, streams, stop);
   return Promise.resolve();
 }
 
