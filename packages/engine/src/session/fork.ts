@@ -10,7 +10,7 @@ import type { EngineSession } from "./session.js";
  * sees it now (its working set: compaction summaries and cleared results included), its
  * title (marked as a fork), mode, model and effort, and a notice naming the original. The
  * original is only read; it is left as it was. Not copied: usage (the fork's cost starts at
- * zero), checkpoints (a rewind in the fork reaches back only to its own turns), subagent
+ * zero), checkpoints (code is restored only to the fork's own checkpoints), subagent
  * transcripts, check records and artifacts. The copy's id is `newId` when given. Rejects as
  * resuming does (unknown id, locked, no project folder), or `exists` for a taken `newId`; a
  * copy that fails half-way is deleted.
