@@ -97,6 +97,17 @@ describe("starting servers", () => {
     });
   });
 
+  it("reports no server once all are stopped, and starts none after", async () => {
+    const { manager, py } = await setUp();
+    const live = await manager.serverFor(py);
+    expect(manager.status().map((s) => s.state)).toEqual(["running"]);
+    await manager.stopAll();
+    await live.client.ended;
+    expect(manager.status()).toEqual([]);
+    await expect(manager.serverFor(py)).rejects.toThrow("the session is closing");
+    expect(manager.status()).toEqual([]);
+  }, 60_000);
+
   it("restarts a crashed server at most three times", async () => {
     const { manager, py } = await setUp();
     for (let crash = 1; crash <= 4; crash++) {

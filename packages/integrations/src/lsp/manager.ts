@@ -129,7 +129,7 @@ export class LspManager {
     return ready;
   }
 
-  /** Every server started so far. */
+  /** Every server started so far and not stopped: none once {@link stopAll} ran. */
   status(): LspServerStatus[] {
     return [...this.states.entries()].map(([name, s]) => ({
       name,
@@ -153,6 +153,7 @@ export class LspManager {
         await live?.client.stop();
       }),
     );
+    this.states.clear();
   }
 
   private async findRoute(path: string, ext: string): Promise<Route | LspError> {
@@ -195,7 +196,7 @@ export class LspManager {
       return live;
     } catch (error) {
       const reason = `${name} failed to start: ${error instanceof Error ? error.message : String(error)}`;
-      this.states.set(name, { kind: "failed", reason });
+      if (!this.stopped) this.states.set(name, { kind: "failed", reason });
       throw new LspError("startFailed", reason, { cause: error });
     }
   }
