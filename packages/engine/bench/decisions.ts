@@ -4,7 +4,7 @@
 // effort; turn start and the stop seam once a turn). Absolute figure: no tool does
 // the same work. Target: < 0.05 ms a round.
 import { defaultSettings } from "@z-engine/config";
-import type { Message, ToolCallId, TurnId } from "@z-engine/protocol";
+import type { Message, MessageId, ToolCallId, TurnId } from "@z-engine/protocol";
 import { answerFromDocs } from "../src/decisions/ask-seam.js";
 import { plannedClears, relevantParts, remindAtTurnStart } from "../src/decisions/context-seams.js";
 import { reviewAtGate } from "../src/decisions/gate-seam.js";
@@ -53,14 +53,21 @@ async function session(): Promise<number> {
     const id = `toolu_${i}` as ToolCallId;
     messages.push(
       {
-        id: `m${i}a`,
+        id: `m${i}a` as MessageId,
         role: "assistant",
         content: [{ type: "toolUse", id, name: "Read", input: {} }],
       },
       {
-        id: `m${i}u`,
+        id: `m${i}u` as MessageId,
         role: "user",
-        content: [{ type: "toolResult", toolUseId: id, content: [{ type: "text", text: RESULT }] }],
+        content: [
+          {
+            type: "toolResult",
+            toolUseId: id,
+            content: [{ type: "text", text: RESULT }],
+            isError: false,
+          },
+        ],
       },
     ) as unknown;
     const start = performance.now();

@@ -24,6 +24,7 @@ import { createEngine } from "../src/index.js";
 import { effectiveRules } from "../src/batch/gate.js";
 import { McpHub } from "../src/mcp/hub.js";
 import { hubPort } from "../src/mcp/port.js";
+import { childLaunch } from "../src/session/child-launch.js";
 
 const RUNS = 5;
 /** Calls of each kind in mcp.call (their median is stable to about 0.01 ms from about 300 on). */
@@ -147,10 +148,16 @@ async function gatedCall(): Promise<{
     journal: { emit: () => {}, notice: async () => {} },
     reminders: new ReminderQueue(),
     env: { PATH: process.env.PATH ?? "" },
-    cwd: tmpdir(),
     clock: Date.now,
   });
-  hub.reconcile({ s0: { command: process.execPath, args: [MCP_TEST_SERVER] } });
+  const childEnv = { PATH: process.env.PATH ?? "" };
+  hub.reconcile(
+    { s0: { command: process.execPath, args: [MCP_TEST_SERVER] } },
+    {
+      sources: {},
+      launch: childLaunch({ childEnv, paths: { dataDir: tmpdir() } }, tmpdir(), true, { env: {} }),
+    },
+  );
   await hub.settled();
   const tool = hub.find("mcp__s0__echo");
   if (!tool) throw new Error("the echo tool is missing");
@@ -175,7 +182,7 @@ async function gatedCall(): Promise<{
   };
   const gated = async (i: number) => {
     const input = { text: `n${i}` };
-    const ctx = { ...base, signal: new AbortController().signal } as ToolCtx;
+    const ctx = { ...base, signal: new AbortController().signal } as unknown as ToolCtx;
     const t = performance.now();
     const parsed = parseToolInput(tool, input);
     if (!parsed.ok) throw new Error(parsed.error);
@@ -184,7 +191,7 @@ async function gatedCall(): Promise<{
     const decision = decide(
       { toolName: tool.name, actions: described.actions },
       "ask",
-      effectiveRules(session as Parameters<typeof effectiveRules>[0]),
+      effectiveRules(session as unknown as Parameters<typeof effectiveRules>[0]),
       { projectRoot: root, additionalDirectories: [], homeDir: root, autoAllowReadOnlyBash: false },
     );
     if (decision.type !== "allow") throw new Error(`not allowed: ${decision.type}`);
