@@ -3,6 +3,7 @@
  * twice or a flag that does not fit the command is an error of one line (exit 2). Imports
  * nothing heavy, so that parsing costs nothing at start-up.
  */
+import { PERMISSION_MODES, type PermissionMode } from "@z-engine/protocol";
 import { type DialectArgs, dialectArgs } from "./args-dialect.js";
 import {
   ALIASES,
@@ -25,9 +26,9 @@ export const OUTPUT_FORMATS = [
 ] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** The `--permission-mode` values (protocol's PermissionMode). */
-export const PERMISSION_MODES = ["ask", "acceptEdits", "plan", "bypass"] as const;
-export type Mode = (typeof PERMISSION_MODES)[number];
+/** The `--permission-mode` values: protocol's permission modes. */
+export { PERMISSION_MODES };
+export type Mode = PermissionMode;
 
 /** Claude Code's permission mode names, as zeng's (`dontAsk`: asks are denied, which `-p` does). */
 export const MODE_ALIASES: Readonly<Record<string, Mode>> = {

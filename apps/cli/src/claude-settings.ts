@@ -1,9 +1,10 @@
 // `--settings`: a Claude Code settings object (settings.json's keys) as zeng settings.
 import { resolve } from "node:path";
 import { claudeEnv } from "@z-engine/config";
+import { PERMISSION_MODES } from "@z-engine/protocol";
 import { MODE_ALIASES } from "./args.js";
 
-const ZENG_MODES = new Set(["ask", "acceptEdits", "plan", "bypass"]);
+const ZENG_MODES = new Set<string>(PERMISSION_MODES);
 
 /** Claude Code's keys zeng reads elsewhere or has no use for in `--settings`: one notice each. */
 function unused(key: string, problems: string[]): void {

@@ -1,7 +1,21 @@
 // How numbers, costs, times and outcomes read on the page.
-import type { Usage } from "@z-engine/protocol";
+import type { Effort, PermissionMode, Usage } from "@z-engine/protocol";
 
 const n = (value: number) => value.toLocaleString("en-US");
+
+/** Each permission mode's label, keyed by protocol's type (a new mode must get one here). */
+export const MODE_LABEL: Readonly<Record<PermissionMode, string>> = {
+  ask: "Ask before acting",
+  acceptEdits: "Accept edits",
+  plan: "Plan only",
+  bypass: "Bypass (no asks)",
+};
+/** The permission modes, in protocol's order. */
+export const MODES = Object.keys(MODE_LABEL) as PermissionMode[];
+
+const EFFORT_ORDER: Readonly<Record<Effort, number>> = { low: 0, medium: 1, high: 2, max: 3 };
+/** The effort levels, lowest first (keyed by protocol's type). */
+export const EFFORTS = Object.keys(EFFORT_ORDER) as Effort[];
 
 /** Dollars: cents for sums over a cent, four places below. */
 export function formatCost(usd: number): string {

@@ -1,9 +1,10 @@
 // The command palette (Ctrl/Cmd+K): sessions, the app's commands, the session's panels and
 // slash commands, modes and settings, filtered as you type; ↑/↓ and Enter, Esc closes.
+import type { PermissionMode } from "@z-engine/protocol";
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import { Dialog } from "./dialog.js";
 import { api, type ProjectEntry, type SlashCommand } from "./api.js";
-import { baseName } from "./format.js";
+import { baseName, MODES } from "./format.js";
 
 /** One palette entry: what it says, its group, and what choosing it does. */
 export interface PaletteItem {
@@ -23,7 +24,7 @@ export interface PaletteActions {
   readonly openPanel: (tab: "overview" | "changes" | "agents" | "context") => void;
   readonly theme: (choice: "system" | "light" | "dark") => void;
   /** Sends a command to the open session. */
-  readonly setMode: (mode: "ask" | "acceptEdits" | "plan" | "bypass") => void;
+  readonly setMode: (mode: PermissionMode) => void;
   readonly interrupt: () => void;
 }
 
@@ -59,7 +60,7 @@ function itemsOf(a: PaletteActions, slash: SlashCommand[]): PaletteItem[] {
       ["overview", "Overview: badge, checkpoints, cost"],
     ] as const)
       items.push({ id: `panel-${tab}`, label, group: "Session", run: () => a.openPanel(tab) });
-    for (const mode of ["ask", "acceptEdits", "plan", "bypass"] as const)
+    for (const mode of MODES)
       items.push({
         id: `mode-${mode}`,
         label: `Mode: ${mode}`,

@@ -2,19 +2,19 @@
 // the badge, context left, and Interrupt/Cancel (icons on narrow screens).
 import type { ModelChoice, SessionStatus } from "@z-engine/engine";
 import { Icon, IconButton } from "./icons.js";
-import type { Badge, EngineCommand } from "@z-engine/protocol";
+import type { Badge, Effort, EngineCommand, PermissionMode } from "@z-engine/protocol";
 import { useState } from "react";
 import { api } from "./api.js";
-import { baseName, BADGE_LABEL, formatCost, formatTokens } from "./format.js";
+import {
+  BADGE_LABEL,
+  baseName,
+  EFFORTS,
+  formatCost,
+  formatTokens,
+  MODE_LABEL,
+  MODES,
+} from "./format.js";
 import { useData } from "./use-data.js";
-
-const MODES = [
-  ["ask", "Ask before acting"],
-  ["acceptEdits", "Accept edits"],
-  ["plan", "Plan only"],
-  ["bypass", "Bypass (no asks)"],
-] as const;
-const EFFORTS = ["low", "medium", "high", "max"] as const;
 
 interface Props {
   readonly sessionId: string;
@@ -123,19 +123,19 @@ export function SessionHeader(props: Props) {
         <select
           aria-label="Mode"
           value={mode ?? ""}
-          onChange={(e) => send({ type: "setMode", mode: e.target.value as "ask" })}
+          onChange={(e) => send({ type: "setMode", mode: e.target.value as PermissionMode })}
         >
           {mode ? null : <option value="">mode</option>}
-          {MODES.map(([m, label]) => (
+          {MODES.map((m) => (
             <option key={m} value={m}>
-              {label}
+              {MODE_LABEL[m]}
             </option>
           ))}
         </select>
         <select
           aria-label="Effort"
           value={effort ?? ""}
-          onChange={(e) => send({ type: "setEffort", effort: e.target.value as "low" })}
+          onChange={(e) => send({ type: "setEffort", effort: e.target.value as Effort })}
         >
           {effort ? null : <option value="">default effort</option>}
           {EFFORTS.map((m) => (

@@ -1,9 +1,13 @@
 import {
   CheckKind,
   Effort,
+  HOOK_EVENTS,
+  type HookEventName,
   lazily,
   once,
   PermissionMode,
+  PROVIDER_KINDS,
+  type ProviderKind as ProtocolProviderKind,
   VerificationMode,
 } from "@z-engine/protocol";
 import { parseRule } from "@z-engine/policy";
@@ -35,24 +39,12 @@ export const RuleText = lazily(() =>
 const ruleList = once(() => z.array(RuleText));
 
 /** `provider.kind`: which wire format to speak (forces the adapter). */
-export const ProviderKind = lazily(() => z.enum(["anthropic", "openai"]));
-export type ProviderKind = z.infer<typeof ProviderKind>;
+export const ProviderKind = lazily(() => z.enum(PROVIDER_KINDS));
+export type ProviderKind = ProtocolProviderKind;
 
 /** The hook events, named as Claude Code names them so hook scripts work unchanged. */
-export const HookEvent = lazily(() =>
-  z.enum([
-    "PreToolUse",
-    "PostToolUse",
-    "UserPromptSubmit",
-    "Stop",
-    "SubagentStop",
-    "SessionStart",
-    "SessionEnd",
-    "PreCompact",
-    "Notification",
-  ]),
-);
-export type HookEvent = z.infer<typeof HookEvent>;
+export const HookEvent = lazily(() => z.enum(HOOK_EVENTS));
+export type HookEvent = HookEventName;
 
 /** One `[[hooks.<Event>]]` entry. */
 export const HookEntry = lazily(() =>

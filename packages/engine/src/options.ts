@@ -1,6 +1,6 @@
 import type { EffectiveSettings, Env, Paths } from "@z-engine/config";
 import type { SandboxBackend, Shell } from "@z-engine/host";
-import type { EventEnvelope, ModelClient } from "@z-engine/protocol";
+import type { EventEnvelope, ModelClient, ProviderKind } from "@z-engine/protocol";
 import type { SessionStore } from "@z-engine/store";
 import type { Tool } from "@z-engine/tools";
 import type { ModelCatalog } from "./session/core.js";
@@ -25,7 +25,7 @@ export type ClientFactory = (request: ClientRequest) => ModelClient;
 /** The model provider in code (instead of `ZENGINE_*` variables or a settings file). */
 export interface ProviderOptions {
   /** The wire format; default: detected from `baseUrl` (Anthropic's host gets Anthropic, others OpenAI-compatible). */
-  readonly kind?: "anthropic" | "openai";
+  readonly kind?: ProviderKind;
   /** The endpoint (default: the kind's public one). */
   readonly baseUrl?: string;
   /** The key for `baseUrl`'s host; default: looked up (`ZENGINE_API_KEY`, the provider's variable, auth.json). */

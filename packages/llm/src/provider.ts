@@ -1,5 +1,6 @@
-/** The two wire formats. */
-export type ProviderKind = "anthropic" | "openai";
+import type { ProviderKind } from "@z-engine/protocol";
+
+export type { ProviderKind };
 
 /** Where requests go and in which format. */
 export interface ProviderEndpoint {

@@ -64,9 +64,11 @@ export {
   ToolResultContent,
   ToolUseBlock,
 } from "./content.js";
-export type { ModelClient, StreamOptions } from "./model.js";
+export type { ModelClient, ProviderKind, StreamOptions } from "./model.js";
+export { HOOK_EVENTS, type HookEventName } from "./hook-events.js";
 export {
   CacheMark,
+  EFFORT_LEVELS,
   Effort,
   isTerminalModelEvent,
   modelErrorKindForStatus,
@@ -74,6 +76,7 @@ export {
   ModelErrorKind,
   ModelEvent,
   ModelRequest,
+  PROVIDER_KINDS,
   StopReason,
   SystemSection,
   ToolSpec,
@@ -127,6 +130,7 @@ export {
   CheckpointInfo,
   JobInfo,
   NoticeLevel,
+  PERMISSION_MODES,
   PermissionMode,
   Plan,
   Question,

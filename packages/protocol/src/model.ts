@@ -4,8 +4,14 @@ import { ModelMessage } from "./content.js";
 import { ToolCallId } from "./ids.js";
 import { TokenUsage } from "./usage.js";
 
+/** The two wire formats a provider speaks: Anthropic's Messages API and OpenAI's Chat Completions. */
+export const PROVIDER_KINDS = ["anthropic", "openai"] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
 /** How hard a reasoning model thinks first: a thinking budget on Anthropic, a reasoning effort elsewhere. */
-export const Effort = lazily(() => z.enum(["low", "medium", "high", "max"]));
+export const EFFORT_LEVELS = ["low", "medium", "high", "max"] as const;
+/** One of {@link EFFORT_LEVELS}. */
+export const Effort = lazily(() => z.enum(EFFORT_LEVELS));
 export type Effort = z.infer<typeof Effort>;
 
 /**

@@ -8,8 +8,11 @@ export const TurnOutcome = lazily(() =>
 );
 export type TurnOutcome = z.infer<typeof TurnOutcome>;
 
+/** The permission modes: which actions run without asking (the one list apps and settings use). */
+export const PERMISSION_MODES = ["ask", "acceptEdits", "plan", "bypass"] as const;
+
 /** The permission mode: which actions run without asking. */
-export const PermissionMode = lazily(() => z.enum(["ask", "acceptEdits", "plan", "bypass"]));
+export const PermissionMode = lazily(() => z.enum(PERMISSION_MODES));
 export type PermissionMode = z.infer<typeof PermissionMode>;
 
 /**

@@ -1,6 +1,7 @@
 import { type Env, loadSettings, type Paths, TrustStore } from "@z-engine/config";
 import { detectSandbox, runGit } from "@z-engine/host";
 import { detectProvider, resolveApiKey } from "@z-engine/llm";
+import type { ProviderKind } from "@z-engine/protocol";
 import { findRipgrep } from "@z-engine/tools";
 
 /** One line of `zeng doctor`. */
@@ -28,7 +29,7 @@ const said = (error: unknown) => (error instanceof Error ? error.message : Strin
 async function provider(
   options: DiagnoseOptions,
   baseUrl: string | undefined,
-  kind?: "anthropic" | "openai",
+  kind?: ProviderKind,
 ) {
   const detected = detectProvider({ kind, baseUrl });
   if (!detected.ok)

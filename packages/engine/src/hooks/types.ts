@@ -1,16 +1,7 @@
-/** The hook events, with Claude Code's names. */
-export const HOOK_EVENTS = [
-  "PreToolUse",
-  "PostToolUse",
-  "UserPromptSubmit",
-  "Stop",
-  "SubagentStop",
-  "PreCompact",
-  "SessionStart",
-  "SessionEnd",
-  "Notification",
-] as const;
-export type HookEventName = (typeof HOOK_EVENTS)[number];
+import type { HookEventName } from "@z-engine/protocol";
+
+// The hook events are protocol's one list (settings validate against the same).
+export { HOOK_EVENTS, type HookEventName } from "@z-engine/protocol";
 
 /**
  * A host's hook in code (the Agent SDK's hook callbacks): it gets the input a command hook

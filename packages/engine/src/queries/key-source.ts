@@ -1,4 +1,5 @@
 import { detectProvider, resolveApiKey } from "@z-engine/llm";
+import type { ProviderKind } from "@z-engine/protocol";
 
 /** Where a session's provider key would come from, for a host's welcome line. */
 export interface KeySource {
@@ -18,7 +19,7 @@ export interface KeySource {
 export async function keySource(options: {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly dataDir: string;
-  readonly provider: { readonly kind?: "anthropic" | "openai"; readonly base_url?: string };
+  readonly provider: { readonly kind?: ProviderKind; readonly base_url?: string };
 }): Promise<KeySource> {
   const detected = detectProvider({
     kind: options.provider.kind,

@@ -1,9 +1,10 @@
 import { loadSettings, type Paths, TrustStore } from "@z-engine/config";
 import { detectProvider, resolveApiKey } from "@z-engine/llm";
+import type { ProviderKind } from "@z-engine/protocol";
 
 /** Whether a model request could be sent: the provider a folder's settings name and where its key comes from. */
 export interface ProviderKeyReport {
-  readonly kind: "anthropic" | "openai" | null;
+  readonly kind: ProviderKind | null;
   /** The endpoint's host (keys are per host), null when the base URL is not valid. */
   readonly host: string | null;
   readonly model: string;

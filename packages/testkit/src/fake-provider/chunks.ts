@@ -1,4 +1,10 @@
-import type { ModelErrorKind, ModelEvent, StopReason, TokenUsage } from "@z-engine/protocol";
+import type {
+  ModelErrorKind,
+  ModelEvent,
+  ProviderKind,
+  StopReason,
+  TokenUsage,
+} from "@z-engine/protocol";
 
 /** One server-sent event: an optional event name and its data (already serialised). */
 export interface SseEvent {
@@ -41,7 +47,7 @@ export function toolArguments(e: Extract<ModelEvent, { type: "toolCall" }>): str
 /** The HTTP status and provider error type that stand for an error kind. */
 export function statusForKind(
   kind: ModelErrorKind,
-  format: "anthropic" | "openai",
+  format: ProviderKind,
 ): { status: number; type: string; code?: string } {
   switch (kind) {
     case "contextOverflow":

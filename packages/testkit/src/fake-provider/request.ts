@@ -1,5 +1,7 @@
+import type { ProviderKind } from "@z-engine/protocol";
+
 /** The wire format of a request, by path. */
-export type WireFormat = "anthropic" | "openai";
+export type WireFormat = ProviderKind;
 
 /** One request the fake provider received, as it arrived. */
 export interface FakeProviderRequest {
