@@ -15,7 +15,7 @@ if (skip !== undefined) {
   console.log(
     `workload: ${DISK_ROWS.length} rows, each a real engine over the file store on a 4 MiB tmpfs or on eio-fs (FUSE, real EIO) (unshare -m), fake provider over HTTP`,
   );
-  const results = await runDiskSuite(eioSkip === undefined, (r) => {
+  const results = await runDiskSuite({ eio: eioSkip === undefined }, (r) => {
     console.log(`row "${r.name}": the turn ended with "${r.reason ?? "no reason (completed)"}"`);
     if (r.problems.length > 0) console.log(`FAILED ${r.name}:\n  ${r.problems.join("\n  ")}`);
   });

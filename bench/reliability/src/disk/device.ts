@@ -35,7 +35,9 @@ export function fillDisk(path: string): void {
 export const freeDisk = (path: string) => rmSync(path, { force: true });
 
 /** How a row's device fails: it fills up, or (eio-fs) the switch's words fail with EIO. */
-export type DeviceFault = { readonly kind: "full" } | { readonly kind: "eio"; readonly words: string };
+export type DeviceFault =
+  | { readonly kind: "full" }
+  | { readonly kind: "eio"; readonly words: string };
 
 /** A mounted data folder and its fault, turned on and off. */
 export interface Device {
@@ -51,7 +53,11 @@ export interface Device {
 export const EIO_FS = fileURLToPath(new URL("../../dist/native/eio-fs", import.meta.url));
 
 /** Mounts the device for `fault` at `dataDir`; `home` holds eio-fs's backing folder and switch. */
-export async function mountDevice(fault: DeviceFault, home: string, dataDir: string): Promise<Device> {
+export async function mountDevice(
+  fault: DeviceFault,
+  home: string,
+  dataDir: string,
+): Promise<Device> {
   if (fault.kind === "full") {
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", dataDir]);
     const filler = fillerOf(dataDir);
@@ -66,7 +72,9 @@ export async function mountDevice(fault: DeviceFault, home: string, dataDir: str
   const backing = join(home, "backing");
   const switchFile = join(home, "eio-switch");
   await mkdir(backing, { recursive: true });
-  const child = spawn(EIO_FS, [backing, switchFile, dataDir], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(EIO_FS, [backing, switchFile, dataDir], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   await mounted(child);
   return {
     // Synchronous, so that a scripted model's reply lands on a device that already fails.

@@ -45,7 +45,9 @@ export function prepareEioFs(): string | undefined {
   if (!existsSync("/dev/fuse")) return "no /dev/fuse here: the EIO rows need FUSE";
   const built = spawnSync("bash", [INSTALL], { encoding: "utf8" });
   if (built.status !== 0)
-    throw new Error(`scripts/install-eio-fs.sh failed: ${(built.stderr || built.error?.message || "").trim()}`);
+    throw new Error(
+      `scripts/install-eio-fs.sh failed: ${(built.stderr || built.error?.message || "").trim()}`,
+    );
   return undefined;
 }
 
@@ -78,17 +80,25 @@ function runRow(index: number): Promise<DiskResult> {
   });
 }
 
-/**
- * Every row of the full-disk suite, one after another (the EIO rows only when `withEio`:
- * see `prepareEioFs`).
- */
+/** Which rows a run takes: the EIO rows (see `prepareEioFs`), and only the CI subset. */
+export interface DiskSuiteOptions {
+  readonly eio: boolean;
+  readonly ci?: boolean;
+}
+
+/** The rows `options` takes, by index. */
+export const rowsOf = (options: DiskSuiteOptions) =>
+  [...DISK_ROWS.entries()].filter(
+    ([, row]) => (options.eio || row.fault.kind !== "eio") && !(options.ci && row.benchOnly),
+  );
+
+/** The rows `options` takes, one after another. */
 export async function runDiskSuite(
-  withEio: boolean,
+  options: DiskSuiteOptions,
   onRow?: (r: DiskResult) => void,
 ): Promise<DiskResult[]> {
   const results: DiskResult[] = [];
-  for (const [index, row] of DISK_ROWS.entries()) {
-    if (row.fault.kind === "eio" && !withEio) continue;
+  for (const [index] of rowsOf(options)) {
     const result = await runRow(index);
     results.push(result);
     onRow?.(result);
