@@ -42,6 +42,9 @@ fi
 # Debian's clangd, gopls (with golang-go) and rust-analyzer for the LSP tests.
 [ "$ZENG_SETUP" = "demo" ] || setup_step "installing the language servers" \
   bash scripts/install-language-servers.sh
+# Debian's fuse3 and libfuse3-dev, and eio-fs, for the full-disk suite's EIO rows.
+[ "$ZENG_SETUP" = "demo" ] || [ ! -e /dev/fuse ] || setup_step "building eio-fs" bash -c \
+  'bash scripts/install-eio-fs.sh >/dev/null || echo "setup: eio-fs not built: the EIO rows will fail" >&2'
 
 if [ "$(pnpm --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then
   pnpm_install() {

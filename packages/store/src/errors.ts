@@ -53,18 +53,25 @@ const IO_REASONS: Readonly<Record<string, string>> = {
   EFBIG: "the file is too large for the file system",
 };
 
+/** Why a system call failed, in words a user can act on: `an I/O error on the device (EIO)`. */
+function whyFailed(error: unknown): string {
+  const code = errnoCode(error);
+  const known = code === undefined ? undefined : IO_REASONS[code];
+  if (known !== undefined) return `${known} (${code})`;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /**
  * The `appendFailed` error of a write to `target` that failed with `error`: its message says
  * why in words a user can act on (`no space left on the device (ENOSPC)`), not only where.
  */
 export function appendFailedError(target: string, error: unknown): StoreError {
-  const code = errnoCode(error);
-  const known = code === undefined ? undefined : IO_REASONS[code];
-  const why =
-    known !== undefined
-      ? `${known} (${code})`
-      : error instanceof Error
-        ? error.message
-        : String(error);
-  return new StoreError("appendFailed", `cannot append to ${target}: ${why}`, { cause: error });
+  return new StoreError("appendFailed", `cannot append to ${target}: ${whyFailed(error)}`, {
+    cause: error,
+  });
+}
+
+/** The `io` error of an fsync of `target` that failed with `error`, saying why (see above). */
+export function syncFailedError(target: string, error: unknown): StoreError {
+  return new StoreError("io", `cannot sync ${target}: ${whyFailed(error)}`, { cause: error });
 }

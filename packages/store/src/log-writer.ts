@@ -2,7 +2,7 @@ import { closeSync, fstatSync, fsync, ftruncateSync, openSync, writeSync } from 
 import { PRIVATE_FILE } from "./private.js";
 import { truncate } from "node:fs/promises";
 import { promisify } from "node:util";
-import { appendFailedError, errnoCode, StoreError } from "./errors.js";
+import { appendFailedError, errnoCode, StoreError, syncFailedError } from "./errors.js";
 import { type ReadLogResult, readLog } from "./log-reader.js";
 import { checkRecord } from "./record-check.js";
 import type { LogRecord } from "./records.js";
@@ -19,6 +19,8 @@ export class AppendLog {
   readonly path: string;
   private fd: number | null;
   private bytes: number;
+  /** A failed write may have left part of its line past `bytes` that could not be cut yet. */
+  private torn = false;
 
   private constructor(path: string, fd: number, size: number) {
     this.path = path;
@@ -44,7 +46,8 @@ export class AppendLog {
   /**
    * Appends one record. Resolves once its line was written; rejects with `invalidRecord`
    * (the record fails the structural check or cannot be serialised), `appendFailed` (the
-   * write failed; a partial line is cut back off) or `closed`. Nothing is written on reject.
+   * write failed; a partial line is cut back off, or, when even that fails, before the next
+   * append writes, which rejects while it cannot) or `closed`. Nothing is written on reject.
    */
   append(record: LogRecord): Promise<void> {
     return this.appendAll([record]);
@@ -65,13 +68,16 @@ export class AppendLog {
     this.writeBytes(Buffer.from(serialise(records), "utf8"));
   }
 
-  /** Flushes the log to the disk (fsync). Rejects with `io` on failure, `closed` after close. */
+  /**
+   * Flushes the log to the disk (fsync). Rejects with `io` saying why (`an I/O error on the
+   * device (EIO)`) on failure, `closed` after close.
+   */
   async sync(): Promise<void> {
     const fd = this.openFd();
     try {
       await fsyncAsync(fd);
     } catch (error) {
-      throw new StoreError("io", `cannot sync ${this.path}`, { cause: error });
+      throw syncFailedError(this.path, error);
     }
   }
 
@@ -94,22 +100,31 @@ export class AppendLog {
 
   private writeBytes(bytes: Buffer): void {
     const fd = this.openFd();
+    // A line a failed write left behind must go before the next one lands after it (the file
+    // is opened for appending): else both become one damaged line.
+    if (this.torn) this.cutBack(fd, true);
     let done = 0;
     try {
       while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
     } catch (error) {
-      if (done > 0) cutBack(fd, this.bytes);
+      // Even a write that reports nothing written may have put part of the line on the
+      // device (EIO from a device that took some of it).
+      this.cutBack(fd, false);
       throw appendFailedError(this.path, error);
     }
     this.bytes += bytes.length;
   }
-}
 
-function cutBack(fd: number, size: number): void {
-  try {
-    ftruncateSync(fd, size);
-  } catch {
-    // The torn line stays; the next open cuts or reports it.
+  /** Cuts the file back to the last whole line; `strict` throws `appendFailed` when it cannot. */
+  private cutBack(fd: number, strict: boolean): void {
+    try {
+      ftruncateSync(fd, this.bytes);
+      this.torn = false;
+    } catch (error) {
+      // The torn line stays until a later append cuts it, or the next open does.
+      this.torn = true;
+      if (strict) throw appendFailedError(this.path, error);
+    }
   }
 }
 

@@ -144,6 +144,26 @@ describe("AppendLog", () => {
     expect(log.size).toBe(0);
   });
 
+  it("rejects a sync that fails with io, saying why (a device that cannot flush)", async () => {
+    const log = AppendLog.openRepaired("/dev/null");
+    await expect(log.sync()).rejects.toMatchObject({
+      code: "io",
+      message: "cannot sync /dev/null: EINVAL: invalid argument, fsync",
+    });
+  });
+
+  it("cuts what a failed write left before the next append, and refuses it while it cannot", async () => {
+    // /dev/full refuses every write, and cannot be truncated either: the writer cannot know
+    // that nothing reached the device, so the next append first tries to cut, and says why.
+    const log = AppendLog.openRepaired("/dev/full");
+    await expect(log.append(title("x"))).rejects.toMatchObject({ code: "appendFailed" });
+    await expect(log.append(title("y"))).rejects.toMatchObject({
+      code: "appendFailed",
+      message: "cannot append to /dev/full: EINVAL: invalid argument, ftruncate",
+    });
+    expect(log.size).toBe(0);
+  });
+
   it("rejects appends after close, and close twice is fine", async () => {
     const log = AppendLog.openRepaired(join(dir, "log.jsonl"));
     await log.close();

@@ -1,9 +1,8 @@
 // One row of the full-disk suite, inside a private mount namespace as root (see suite.ts):
 //   unshare -m node dist/disk/run.js <row index>
-// Mounts a tiny tmpfs as the data folder, runs a session until the disk fills, frees the
-// space, resumes the session in a new engine and runs the next step. Prints one JSON line:
+// Mounts the row's device as the data folder (a tiny tmpfs, or eio-fs), runs a session until
+// the device fails, heals it, resumes the session in a new engine and runs the next step. Prints one JSON line:
 // { name, problems } (empty problems: the row passed).
-import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,10 +13,8 @@ import { createFixtureRepo, startFakeProvider } from "@z-engine/testkit";
 import { lostRecords } from "../crash/acknowledged.js";
 import { readFileSessionLogs } from "../crash/logs.js";
 import { wireShapeProblems } from "../wire/shape.js";
-import { DISK_ROWS, type DiskRow, fillDisk, fillerOf, freeDisk } from "./rows.js";
-
-/** What a reason or notice says when the disk is full. */
-const FULL = /no space left|ENOSPC/i;
+import { type Device, fillerOf, mountDevice } from "./device.js";
+import { DISK_ROWS, type DiskRow } from "./rows.js";
 
 /** What a row found, and the failed turn's reason (the bench prints it). */
 interface RowOutcome {
@@ -32,18 +29,18 @@ async function runRow(row: DiskRow): Promise<RowOutcome> {
   await mkdir(dataDir, { recursive: true });
   await mkdir(configDir, { recursive: true });
   await writeFile(join(configDir, "settings.toml"), '[catalog]\nsource = "off"\n');
-  execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", dataDir]);
+  const device = await mountDevice(row.fault, home, dataDir);
   const filler = fillerOf(dataDir);
   const repo = await createFixtureRepo({ files: { "README.md": "A full disk.\n" } });
   const provider = await startFakeProvider({
-    respond: (request) => row.respond(request, () => fillDisk(filler), filler),
+    respond: (request) => row.respond(request, () => device.fail(), filler),
   });
   try {
-    return await scenario(row, { home, dataDir, configDir, root: repo.root, provider, filler });
+    return await scenario(row, { home, dataDir, configDir, root: repo.root, provider, device });
   } finally {
     await provider.close();
     await repo.dispose();
-    execFileSync("umount", [dataDir]);
+    await device.unmount();
     await rm(home, { recursive: true, force: true });
   }
 }
@@ -54,7 +51,7 @@ interface RowWorld {
   readonly configDir: string;
   readonly root: string;
   readonly provider: Awaited<ReturnType<typeof startFakeProvider>>;
-  readonly filler: string;
+  readonly device: Device;
 }
 
 function engineFor(w: RowWorld, events: EventEnvelope[]) {
@@ -77,48 +74,61 @@ function engineFor(w: RowWorld, events: EventEnvelope[]) {
   });
 }
 
-async function scenario(row: DiskRow, w: RowWorld): Promise<RowOutcome> {
-  const problems: string[] = [];
+/** Step 1 meets the fault: the turn must end as the row says, and a notice must say why. */
+async function failingStep(row: DiskRow, w: RowWorld, problems: string[]) {
   const acknowledged: EventEnvelope[] = [];
-  const first = await engineFor(w, acknowledged);
-  const session = await first.createSession(w.root, { mode: "bypass" });
-  if (row.fillFirst) fillDisk(w.filler);
+  const engine = await engineFor(w, acknowledged);
+  const session = await engine.createSession(w.root, { mode: "bypass" });
+  if (row.fillFirst) w.device.fail();
   const summary = await session
     // A long prompt: its record cannot fit in the slack of the log's last page either.
     .run(`step 1 ${"a long pasted prompt ".repeat(500)}`)
     .catch((e: Error) => ({ outcome: `threw ${e.message}`, reason: undefined }));
-  if (summary.outcome !== "failed")
-    problems.push(`the full turn ended ${summary.outcome}, not failed`);
-  if (!FULL.test(summary.reason ?? ""))
-    problems.push(`the failed reason does not say the disk is full: ${summary.reason}`);
-  if (!acknowledged.some((e) => e.event.type === "notice" && FULL.test(e.event.message)))
-    problems.push("no notice said the disk is full");
-  await first
+  const outcome = row.outcome ?? "failed";
+  if (summary.outcome !== outcome)
+    problems.push(`the turn ended ${summary.outcome}, not ${outcome}: ${summary.reason}`);
+  if (outcome === "failed" && !row.says.test(summary.reason ?? ""))
+    problems.push(`the failed reason does not match ${row.says}: ${summary.reason}`);
+  if (!acknowledged.some((e) => e.event.type === "notice" && row.says.test(e.event.message)))
+    problems.push(`no notice matched ${row.says}`);
+  return { engine, session, acknowledged, reason: summary.reason };
+}
+
+async function scenario(row: DiskRow, w: RowWorld): Promise<RowOutcome> {
+  const problems: string[] = [];
+  const { engine, session, acknowledged, reason } = await failingStep(row, w, problems);
+  if (row.live) {
+    w.device.heal();
+    const next = await session.run("step 2");
+    if (next.outcome !== "completed")
+      problems.push(`the healed session's turn ended ${next.outcome}: ${next.reason}`);
+  }
+  await engine
     .shutdown()
-    .catch((e: Error) => problems.push(`shutdown on a full disk threw: ${e.message}`));
-  freeDisk(w.filler);
+    .catch((e: Error) => problems.push(`shutdown on a failing disk threw: ${e.message}`));
+  w.device.heal();
   const before = w.provider.requests.length;
   const second = await engineFor(w, []);
   try {
     const resumed = await second.openSession(session.id, { mode: "bypass" });
-    const next = await resumed.run("step 2");
+    const next = await resumed.run(row.live ? "step 3" : "step 2");
     if (next.outcome !== "completed")
       problems.push(`the resumed turn ended ${next.outcome}: ${next.reason}`);
   } catch (error) {
-    problems.push(`resume once space is back failed: ${(error as Error).message}`);
+    problems.push(`resume once the disk is healthy failed: ${(error as Error).message}`);
   } finally {
     await second.shutdown();
   }
   const logs = await readFileSessionLogs(w.dataDir, session.id);
   problems.push(...logs.problems);
-  // The notice that says the disk is full cannot be recorded on it: the engine emits it
+  // A notice that says the disk fails cannot be recorded on it: the engine emits it
   // live-only (it never rejects). Every other acknowledged record must be in the log.
   const recordable = acknowledged.filter((e) => e.event.type !== "notice");
   for (const e of lostRecords(recordable, logs.records))
     problems.push(`lost an acknowledged ${e.type}`);
   for (const request of w.provider.requests.slice(before))
     for (const p of wireShapeProblems(request)) problems.push(`resumed request: ${p}`);
-  return { problems, reason: summary.reason };
+  return { problems, reason };
 }
 
 const index = Number(process.argv[2]);

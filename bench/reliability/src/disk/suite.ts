@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { DISK_ROWS } from "./rows.js";
 
@@ -32,6 +33,24 @@ export function diskSkipReason(): string | undefined {
   return undefined;
 }
 
+// Builds eio-fs (installing libfuse3 when missing): tests run from src/, bench from dist/.
+const INSTALL = fileURLToPath(new URL("../../../../scripts/install-eio-fs.sh", import.meta.url));
+
+/**
+ * Why the EIO rows cannot run here (no /dev/fuse), or undefined once eio-fs is built. Throws
+ * with the set-up script's words when /dev/fuse is there but eio-fs cannot be built: the
+ * rows then fail, never skip.
+ */
+export function prepareEioFs(): string | undefined {
+  if (!existsSync("/dev/fuse")) return "no /dev/fuse here: the EIO rows need FUSE";
+  const built = spawnSync("bash", [INSTALL], { encoding: "utf8" });
+  if (built.status !== 0)
+    throw new Error(
+      `scripts/install-eio-fs.sh failed: ${(built.stderr || built.error?.message || "").trim()}`,
+    );
+  return undefined;
+}
+
 /** Runs one row in its own `unshare -m` process. */
 function runRow(index: number): Promise<DiskResult> {
   const name = DISK_ROWS[index]?.name ?? String(index);
@@ -61,10 +80,25 @@ function runRow(index: number): Promise<DiskResult> {
   });
 }
 
-/** Every row of the full-disk suite, one after another. */
-export async function runDiskSuite(onRow?: (r: DiskResult) => void): Promise<DiskResult[]> {
+/** Which rows a run takes: the EIO rows (see `prepareEioFs`), and only the CI subset. */
+export interface DiskSuiteOptions {
+  readonly eio: boolean;
+  readonly ci?: boolean;
+}
+
+/** The rows `options` takes, by index. */
+export const rowsOf = (options: DiskSuiteOptions) =>
+  [...DISK_ROWS.entries()].filter(
+    ([, row]) => (options.eio || row.fault.kind !== "eio") && !(options.ci && row.benchOnly),
+  );
+
+/** The rows `options` takes, one after another. */
+export async function runDiskSuite(
+  options: DiskSuiteOptions,
+  onRow?: (r: DiskResult) => void,
+): Promise<DiskResult[]> {
   const results: DiskResult[] = [];
-  for (const index of DISK_ROWS.keys()) {
+  for (const [index] of rowsOf(options)) {
     const result = await runRow(index);
     results.push(result);
     onRow?.(result);

@@ -176,7 +176,25 @@ export async function runTurn(
   };
   turn.ended = true;
   await core.journal.record("turnEnded", fields, { type: "turnFinished", ...fields }, scope);
-  await core.log.sync().catch(() => {});
+  await syncTurn(core, turnId);
   judgeTurn(core, turnId, submission.text);
   return { ...fields };
+}
+
+/**
+ * Flushes the log at the turn's end. A device that cannot (EIO) says nothing of what reached
+ * the kernel, but what the turn recorded may not survive a crash: a warning says so.
+ */
+async function syncTurn(core: TurnCore, turnId: TurnId): Promise<void> {
+  try {
+    await core.log.sync();
+  } catch (error) {
+    const why = (error as Error).message;
+    await core.journal.notice(
+      "warning",
+      "store.syncFailed",
+      `the session log could not be flushed to the disk: ${why}; what this turn recorded may not survive a crash`,
+      { turnId },
+    );
+  }
 }

@@ -1,0 +1,64 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { resolvePaths } from "@z-engine/config";
+import { createEngine } from "@z-engine/engine";
+import type { EventEnvelope } from "@z-engine/protocol";
+import { AppendLog, type CreateSessionOptions, FileSessionStore } from "@z-engine/store";
+import { createFixtureRepo, reply, ScriptedModel } from "@z-engine/testkit";
+import { describe, expect, it } from "vitest";
+
+/**
+ * A file store whose sessions flush through a device that cannot (/dev/null refuses fsync):
+ * the log's own writes land, its fsync fails for real, as on a disk that returns EIO (the
+ * full-disk suite's eio-fs row does that on a real FUSE mount).
+ */
+class UnflushableStore extends FileSessionStore {
+  override async create(options: CreateSessionOptions) {
+    const session = await super.create(options);
+    const device = AppendLog.openRepaired("/dev/null");
+    session.sync = () => device.sync();
+    return session;
+  }
+}
+
+describe("a log that cannot be flushed at the turn's end (issue 47)", () => {
+  it("keeps the turn's outcome and warns that its records may not survive a crash", async () => {
+    const repo = await createFixtureRepo({ files: { "a.txt": "alpha\n" } });
+    const home = await mkdtemp(join(tmpdir(), "zeng-sync-fail-"));
+    const env = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      ZENGINE_HOME: join(home, "data"),
+      ZENGINE_CONFIG_HOME: join(home, "config"),
+    };
+    const paths = resolvePaths(env);
+    const events: EventEnvelope[] = [];
+    const engine = await createEngine({
+      paths,
+      env,
+      headless: true,
+      store: new UnflushableStore({ dataDir: paths.dataDir }),
+      clientFactory: () => new ScriptedModel([reply.text("done")]),
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      const session = await engine.createSession(repo.root, { mode: "bypass" });
+      const summary = await session.run("hello");
+      expect(summary.outcome).toBe("completed");
+      const notices = events.flatMap((e) => (e.event.type === "notice" ? [e.event] : []));
+      expect(notices).toContainEqual(
+        expect.objectContaining({
+          level: "warning",
+          code: "store.syncFailed",
+          message:
+            "the session log could not be flushed to the disk: cannot sync /dev/null: EINVAL: invalid argument, fsync; what this turn recorded may not survive a crash",
+        }),
+      );
+    } finally {
+      await engine.shutdown();
+      await repo.dispose();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
