@@ -2,7 +2,11 @@ import { relative } from "node:path";
 import { type LoadedSettings, type SettingsProblem, settingsFiles } from "@z-engine/config";
 import type { SessionLsp } from "../lsp/hub.js";
 import type { FileWatches } from "../settings/file-watch.js";
-import { type SessionConfig, type SessionOverrides, sessionConfig } from "../settings/session-config.js";
+import {
+  type SessionConfig,
+  type SessionOverrides,
+  sessionConfig,
+} from "../settings/session-config.js";
 import { changedEntries, changedSettings } from "../settings/settings-diff.js";
 import type { LiveSettingsHooks } from "./core.js";
 import type { Journal } from "./journal.js";
@@ -134,7 +138,8 @@ export class LiveSettings implements LiveSettingsHooks {
   /** A mode, model or effort the settings now give differently moves the session's, if it follows them. */
   private async move(previous: SessionConfig, config: SessionConfig): Promise<void> {
     const state = this.target.state;
-    if (config.mode !== previous.mode && state.mode === previous.mode) await state.setMode(config.mode);
+    if (config.mode !== previous.mode && state.mode === previous.mode)
+      await state.setMode(config.mode);
     if (config.model !== previous.model && state.model === previous.model)
       await state.setModel(config.model);
     if (config.effort && config.effort !== previous.effort && state.effort === previous.effort)
@@ -152,7 +157,11 @@ export class LiveSettings implements LiveSettingsHooks {
     );
   }
 
-  private changeText(files: readonly string[], changed: readonly string[], lsp: readonly string[]): string {
+  private changeText(
+    files: readonly string[],
+    changed: readonly string[],
+    lsp: readonly string[],
+  ): string {
     const root = this.target.projectRoot;
     const where = files.map((f) => (f.startsWith(`${root}/`) ? relative(root, f) : f)).join(", ");
     const parts = [`Settings changed${where ? ` (${where})` : ""}: ${changed.join(", ")}.`];

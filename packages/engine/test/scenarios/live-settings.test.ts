@@ -66,7 +66,9 @@ describe("live settings", { timeout: 60_000 }, () => {
     await h.session.run("hello");
     expect(h.model.requests.at(-1)?.model).toBe("model-from-the-edit");
     expect(h.recorder.ofType("modelChanged").map((m) => m.model)).toEqual(["model-from-the-edit"]);
-    expect(h.recorder.ofType("notice").filter((n) => n.code === "settings.changed")).toHaveLength(2);
+    expect(h.recorder.ofType("notice").filter((n) => n.code === "settings.changed")).toHaveLength(
+      2,
+    );
   });
 
   it("a malformed edit keeps the last good settings and says once what is wrong", async () => {
@@ -103,7 +105,9 @@ describe("live settings", { timeout: 60_000 }, () => {
     h.model.push(reply.toolCall("Read", { file_path: "README.md" }), reply.text("read"));
     await h.session.run("read it now");
     expect(readStatuses(h)).toEqual(["denied", "ok"]);
-    expect(h.recorder.ofType("notice").filter((n) => n.code === "settings.invalid")).toHaveLength(2);
+    expect(h.recorder.ofType("notice").filter((n) => n.code === "settings.invalid")).toHaveLength(
+      2,
+    );
   });
 
   it("a changed MCP server entry restarts only that server", async () => {

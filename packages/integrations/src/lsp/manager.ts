@@ -147,9 +147,7 @@ export class LspManager {
    * changed or went (the next use starts the new one), keeps the others running, and routes
    * files afresh. Resolves with the names stopped, once they are; never rejects.
    */
-  async updateServers(
-    servers: Readonly<Record<string, ConfiguredLspServer>>,
-  ): Promise<string[]> {
+  async updateServers(servers: Readonly<Record<string, ConfiguredLspServer>>): Promise<string[]> {
     const next = lspServerSpecs(servers);
     const key = (specs: readonly LspServerSpec[], name: string) =>
       JSON.stringify(specs.find((s) => s.name === name) ?? null);
