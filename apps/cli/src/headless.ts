@@ -21,6 +21,7 @@ import { guardConsole } from "./console-guard.js";
 import { startHostTelemetry } from "./host-telemetry.js";
 import { favourMemory } from "./memory-tuning.js";
 import { outputFor } from "./output/formatter.js";
+import { showsThinking } from "./output/text.js";
 import type { Io, OutputFormatter, RunEnd } from "./output/result.js";
 import { watchSignals } from "./signals.js";
 
@@ -238,14 +239,20 @@ export async function runHeadless(
     const dialect = await dialectSetup(args, projectRoot);
     const warn = (message: string) => io.stderr(`zeng: warning: ${message}\n`);
     for (const problem of dialect.problems) warn(problem);
-    const known: { session?: SessionHandle; commands?: string[] } = {};
-    const output = outputFor(args.outputFormat, io, {
-      partial: args.includePartialMessages === true,
-      facts: { cwd: projectRoot, model: args.model ?? "", permissionMode: claudeMode(args) },
-      session: () => sessionFacts(known),
-    });
+    const known: { session?: SessionHandle; commands?: string[]; showThinking?: boolean } = {};
+    const output = outputFor(
+      args.outputFormat,
+      io,
+      {
+        partial: args.includePartialMessages === true,
+        facts: { cwd: projectRoot, model: args.model ?? "", permissionMode: claudeMode(args) },
+        session: () => sessionFacts(known),
+      },
+      { showThinking: () => known.showThinking !== false },
+    );
     const opened = async (session: SessionHandle) => {
       known.session = session;
+      if (args.outputFormat === "text") known.showThinking = showsThinking(session);
       if (args.outputFormat === "claude-stream-json")
         known.commands = (await session.commands()).map((c) => c.name);
     };

@@ -53,6 +53,9 @@ export {
 } from "./layers.js";
 /** `~/.claude/settings.json` as a user layer (below the user's settings.toml), and its path. */
 export { claudeUserSettingsFile, loadClaudeUserLayer } from "./layers.js";
+/** Every settings file a project's settings are loaded from (to watch them); pure. */
+export type { SettingsFileRef } from "./settings-files.js";
+export { settingsFiles } from "./settings-files.js";
 export { parseMcpJson, readMcpJson } from "./mcp-json.js";
 /**
  * Claude Code's settings.json as a layer: `readClaudeSettings(file, level, root, problems)`

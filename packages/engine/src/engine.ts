@@ -35,6 +35,7 @@ import { TelemetryHub } from "./telemetry/hub.js";
 import { privateFolder } from "./util/private-folder.js";
 import { createRedactor, scrubbedEnvironment, secretValues } from "./util/secrets.js";
 import type { OpenContext } from "./session/open-context.js";
+import { FileWatches } from "./settings/file-watch.js";
 import { forkEngineSession } from "./session/fork.js";
 import { createEngineSession, resumeEngineSession } from "./session/open.js";
 import type { EngineSession } from "./session/session.js";
@@ -235,6 +236,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     headless: options.headless ?? false,
     ...(options.mcpSampling ? { mcpSampling: options.mcpSampling } : {}),
     repoMap: options.repoMap ?? true,
+    ...(options.watchSettings === false ? {} : { settingsWatch: new FileWatches() }),
     clock: options.clock ?? Date.now,
     homeDir: options.homeDir ?? homedir(),
     parent: lifetime.signal,
@@ -307,6 +309,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         await Promise.allSettled([...sessions.values()].map((s) => s.close()));
         sessions.clear();
         telemetries.closeAll();
+        ctx.settingsWatch?.close();
         lifetime.abort(new EngineShutdown());
         await opening?.catch(() => {});
         llmCatalog?.close();

@@ -81,6 +81,12 @@ export interface EngineOptions {
   readonly sandbox?: SandboxBackend | null;
   /** No one answers approvals, questions or plans: asks are denied (design.md §3, `zeng -p`). */
   readonly headless?: boolean;
+  /**
+   * Watch every session's settings files and put edits in place between rounds (default
+   * true; see `LiveSettings`). False: a session keeps the settings it opened with until a
+   * trust or settings-screen reload.
+   */
+  readonly watchSettings?: boolean;
   /** Milliseconds since the epoch (default `Date.now`). */
   readonly clock?: () => number;
   /** The user's home folder (default `os.homedir()`). */

@@ -103,3 +103,21 @@ describe("output formats", () => {
     expect(JSON.parse(out.stdout)).toMatchObject({ type: "result", text: "final" });
   });
 });
+
+describe("text output's thinking (`[appearance] show_thinking`)", () => {
+  const events = [
+    envelope(0, { type: "thinkingDelta", messageId: "m1" as never, text: "Which file? " }),
+    envelope(1, { type: "thinkingDelta", messageId: "m1" as never, text: "auth.ts." }),
+    envelope(2, { type: "textDelta", messageId: "m1" as never, text: "Fixed." }),
+  ];
+  it("goes to stderr, marked, when on; nowhere when off; stdout holds only the answer", () => {
+    for (const show of [true, false]) {
+      const { out, io } = capture();
+      const output = outputFor("text", io, undefined, { showThinking: () => show });
+      for (const e of events) output.onEvent(e);
+      expect(out.stdout).toBe("Fixed.");
+      if (show) expect(out.stderr).toBe("✻ thinking: Which file? auth.ts.\n");
+      else expect(out.stderr).toBe("");
+    }
+  });
+});

@@ -4,7 +4,7 @@ import { type ClaudeOutputOptions, claudeOutput } from "./claude.js";
 import { jsonOutput } from "./json.js";
 import type { Io, OutputFormatter } from "./result.js";
 import { streamJsonOutput } from "./stream-json.js";
-import { textOutput } from "./text.js";
+import { type TextOptions, textOutput } from "./text.js";
 
 /** What the Claude-shaped formats need besides the format. */
 export type ClaudeFacts = Omit<ClaudeOutputOptions, "stream">;
@@ -13,6 +13,7 @@ function formatterFor(
   format: OutputFormat,
   io: Io,
   claude: ClaudeFacts | undefined,
+  text: TextOptions,
 ): OutputFormatter {
   if (format === "claude-json" || format === "claude-stream-json") {
     const facts = claude ?? {
@@ -22,7 +23,7 @@ function formatterFor(
     return withNotices(claudeOutput(io, { ...facts, stream: format === "claude-stream-json" }), io);
   }
   if (format === "stream-json") return streamJsonOutput(io);
-  if (format === "text") return textOutput(io);
+  if (format === "text") return textOutput(io, text);
   return withNotices(jsonOutput(io), io);
 }
 
@@ -42,12 +43,18 @@ function withNotices(json: OutputFormatter, io: Io): OutputFormatter {
 }
 
 /**
- * The formatter for an `--output-format`; json also reports notices and denials on stderr.
+ * The formatter for an `--output-format`; json also reports notices and denials on stderr;
+ * `text` says what the text format shows besides the answer (thinking).
  * `finish` writes once, and events that arrive after it (a notice while the engine shuts
  * down) are dropped, so the result stays the last line.
  */
-export function outputFor(format: OutputFormat, io: Io, claude?: ClaudeFacts): OutputFormatter {
-  const inner = formatterFor(format, io, claude);
+export function outputFor(
+  format: OutputFormat,
+  io: Io,
+  claude?: ClaudeFacts,
+  text: TextOptions = {},
+): OutputFormatter {
+  const inner = formatterFor(format, io, claude, text);
   let finished = false;
   return {
     onEvent: (envelope) => {

@@ -19,7 +19,7 @@ import { Panel } from "./panel.js";
 import { EditorView, editorRows, StatusLine } from "./status-line.js";
 import type { ViewStore } from "./store.js";
 import { type Terminal, useProgressive, useTerminal } from "./terminal.js";
-import { ExpandedContext, useColor } from "./theme.js";
+import { ExpandedContext, ThemeContext, useColor } from "./theme.js";
 import { type HandOff, useHandOff } from "./hand-off.js";
 import type { HostActions, ScreenHost } from "./ui.js";
 import { runUiCommand, withUiCommands } from "./ui-commands.js";
@@ -202,11 +202,14 @@ export function App(props: AppProps) {
       {(item) => <ItemView key={item.id} item={item} />}
     </Static>
   );
-  if (suspended) return transcript;
+  if (suspended)
+    return <ThemeContext.Provider value={view.theme}>{transcript}</ThemeContext.Provider>;
   return (
-    <ExpandedContext.Provider value={ui.expanded === true}>
-      {transcript}
-      <LiveScreen view={view} ui={ui} ctx={ctx} term={term} />
-    </ExpandedContext.Provider>
+    <ThemeContext.Provider value={view.theme}>
+      <ExpandedContext.Provider value={ui.expanded === true}>
+        {transcript}
+        <LiveScreen view={view} ui={ui} ctx={ctx} term={term} />
+      </ExpandedContext.Provider>
+    </ThemeContext.Provider>
   );
 }

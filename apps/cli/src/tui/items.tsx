@@ -87,6 +87,15 @@ function TurnEnd({ item }: { item: Extract<Item, { kind: "turnEnd" }> }) {
   );
 }
 
+/** A thinking block (`[appearance] show_thinking`): dimmed and marked, so it never reads as the answer. */
+export function ThinkingView({ text }: { text: string }) {
+  return (
+    <Text dimColor italic>
+      ✻ {text}
+    </Text>
+  );
+}
+
 /** One finished transcript item. */
 export function ItemView({ item }: { item: Item }) {
   const c = useColor();
@@ -104,6 +113,8 @@ export function ItemView({ item }: { item: Item }) {
       );
     case "assistant":
       return <Markdown text={item.text} />;
+    case "thinking":
+      return <ThinkingView text={item.text} />;
     case "output":
       return (
         <Box flexDirection="column">

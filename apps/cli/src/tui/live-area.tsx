@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { useEffect, useState } from "react";
-import { LiveToolView, Markdown } from "./items.js";
+import { LiveToolView, Markdown, ThinkingView } from "./items.js";
 import { tailLines } from "./live-text.js";
 import { useColor } from "./theme.js";
 import type { View } from "./view.js";
@@ -23,6 +23,13 @@ function useSpinner(running: boolean): string {
 export function rowsOf(text: string, columns: number): number {
   const w = Math.max(1, columns);
   return text.split("\n").reduce((n, line) => n + Math.max(1, Math.ceil(line.length / w)), 0);
+}
+
+/** The last of the streaming thinking that fits in `rows` rows at `columns`. */
+function thinkingTail(thinking: string, rows: number, columns: number): string {
+  const text = tailLines(thinking.trim(), Math.max(1, rows - 1)).text;
+  const cap = Math.max(1, rows - 1) * Math.max(1, columns) - 2;
+  return text.length > cap ? `…${text.slice(-(cap - 1))}` : text;
 }
 
 /**
@@ -53,12 +60,15 @@ export function LiveArea({ view, rows, columns }: { view: View; rows: number; co
       {hidden > 0 ? (
         <Text dimColor>… {hidden} lines above (printed when the paragraph ends)</Text>
       ) : null}
+      {view.thinking && !live ? (
+        <ThinkingView text={thinkingTail(view.thinking, textRows, columns)} />
+      ) : null}
       {live ? <Markdown text={live} /> : null}
       {more > 0 ? <Text dimColor>{more} more running</Text> : null}
       {tools.map((tool) => (
         <LiveToolView key={tool.toolCallId} tool={tool} frame={frame} />
       ))}
-      {view.running && view.tools.length === 0 && !view.live ? (
+      {view.running && view.tools.length === 0 && !view.live && !view.thinking ? (
         <Text color={c("accent")}>{frame} working… (Esc to interrupt)</Text>
       ) : null}
     </Box>

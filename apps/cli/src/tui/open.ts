@@ -46,6 +46,8 @@ export function startingState(env: Env, paths: Paths, root: string, args: Intera
     model: args.model ?? settings.model.main,
     trusted,
     provider: settings.provider,
+    theme: settings.appearance.theme,
+    showThinking: settings.appearance.show_thinking,
   };
 }
 
@@ -73,6 +75,8 @@ export async function openInteractive(
     mode: start.mode,
     model: start.model,
     trusted: start.trusted,
+    theme: start.theme,
+    showThinking: start.showThinking,
   }));
   // The log goes to the data folder's file, at debug with --debug: the screen is the UI's.
   const telemetry = await startHostTelemetry(env, paths.dataDir, args.debug === true, {

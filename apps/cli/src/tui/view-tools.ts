@@ -14,14 +14,29 @@ export function checkLine(record: CheckRecord): CheckLine {
   };
 }
 
+/** Moves streamed thinking into the transcript (its text begins, or the message ends). */
+export function flushThinking(view: View): View {
+  if (view.thinking === "") return view;
+  const text = view.thinking.trim();
+  const next = { ...view, thinking: "" };
+  return text === "" ? next : add(next, { kind: "thinking", text });
+}
+
+/** Streamed thinking: kept live while it streams, when `show_thinking` is on; else dropped. */
+export function streamThinking(view: View, text: string): View {
+  return view.showThinking ? { ...view, thinking: view.thinking + text } : view;
+}
+
 /** Moves streamed text into the transcript (when a message ends, or before a tool line). */
 export function flushLive(view: View): View {
-  if (view.live.trim() === "") return { ...view, live: "" };
-  return { ...add(view, { kind: "assistant", text: view.live.trimEnd() }), live: "" };
+  const thought = flushThinking(view);
+  if (thought.live.trim() === "") return { ...thought, live: "" };
+  return { ...add(thought, { kind: "assistant", text: thought.live.trimEnd() }), live: "" };
 }
 
 /** Streamed text: finished paragraphs go to the transcript at once, the rest stays live. */
-export function streamText(view: View, text: string): View {
+export function streamText(current: View, text: string): View {
+  const view = flushThinking(current);
   const { done, rest } = splitFinished(view.live + text);
   if (done === "") return { ...view, live: view.live + text };
   return { ...add(view, { kind: "assistant", text: done }), live: rest };

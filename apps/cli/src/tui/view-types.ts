@@ -42,6 +42,7 @@ export type Item =
       readonly messageId?: string;
     }
   | { readonly id: number; readonly kind: "assistant"; readonly text: string }
+  | { readonly id: number; readonly kind: "thinking"; readonly text: string }
   | {
       readonly id: number;
       readonly kind: "tool";
@@ -99,6 +100,12 @@ export interface View {
   readonly items: readonly Item[];
   /** The assistant text streaming now (finished paragraphs have moved to `items`). */
   readonly live: string;
+  /** The thinking streaming now (shown only with `[appearance] show_thinking`). */
+  readonly thinking: string;
+  /** `[appearance] show_thinking`: thinking blocks are shown, dimmed (default true). */
+  readonly showThinking: boolean;
+  /** `[appearance] theme`: the palette. */
+  readonly theme: "system" | "light" | "dark";
   readonly tools: readonly LiveTool[];
   readonly approvals: readonly Approval[];
   readonly questions: readonly Question[];
@@ -132,10 +139,15 @@ export function initialView(init: {
   items?: Item[];
   targets?: Target[];
   trusted?: boolean;
+  showThinking?: boolean;
+  theme?: View["theme"];
 }): View {
   return {
     items: init.items ?? [],
     live: "",
+    thinking: "",
+    showThinking: init.showThinking ?? true,
+    theme: init.theme ?? "system",
     tools: [],
     approvals: [],
     questions: [],

@@ -4,6 +4,7 @@ import {
   checkRecorded,
   flushLive,
   streamText,
+  streamThinking,
   subagentEvent,
   toolEvent,
 } from "./view-tools.js";
@@ -102,6 +103,8 @@ export function reduce(view: View, envelope: EventEnvelope): View {
   switch (event.type) {
     case "textDelta":
       return streamText(view, event.text);
+    case "thinkingDelta":
+      return streamThinking(view, event.text);
     case "toolStarted":
     case "toolProgress":
     case "toolFinished":

@@ -38,3 +38,12 @@ describe("resolveAgentModel", () => {
     expect(resolveAgentModel("claude-opus-4-1", session)).toBe("claude-opus-4-1");
   });
 });
+
+describe("resolveAgentModel's review role", () => {
+  it("is the review model when the settings name one, else the main model", () => {
+    expect(resolveAgentModel("review", { ...session, review: "claude-opus-5-5" })).toBe(
+      "claude-opus-5-5",
+    );
+    expect(resolveAgentModel("Review", session)).toBe("claude-sonnet-5-5");
+  });
+});

@@ -15,12 +15,15 @@ export interface SessionModels {
   readonly main: string;
   /** The fast role's model. */
   readonly fast: string;
+  /** `[model] review` when the settings name one (else reviews inherit the main model). */
+  readonly review?: string;
 }
 
 /**
  * The model id a subagent runs with, from its definition's `model`:
  * - `inherit` (the default), `main` or empty: the session's main model, read at each request;
  * - `fast`: the session's fast model;
+ * - `review`: the session's review model (`[model] review`), else its main model;
  * - a Claude Code alias (`opus`, `sonnet`, `haiku`): the session's main model when it is of
  *   that family, else its fast model when that is, else, when the session runs a Claude
  *   model, the same provider prefix (`anthropic/`, a Bedrock region, ...) with the newest
@@ -34,10 +37,20 @@ export function resolveAgentModel(model: string, session: SessionModels): string
   const key = name.toLowerCase();
   if (INHERITED.has(key)) return session.main;
   if (key === "fast") return session.fast;
+  if (key === "review") return session.review || session.main;
   if (!FAMILIES.has(key)) return name;
   if (familyOf(session.main) === key) return session.main;
   if (familyOf(session.fast) === key) return session.fast;
   const claude = /^(.*?)claude-/i.exec(session.main);
   const latest = latestBuiltinModel(key);
   return claude && latest ? `${claude[1]}${latest}` : session.main;
+}
+
+/** A session's models as {@link resolveAgentModel} takes them: its main model now, and its roles'. */
+export function sessionModels(core: {
+  readonly model: string;
+  readonly config: { readonly fastModel: string; readonly reviewModel: string | undefined };
+}): SessionModels {
+  const review = core.config.reviewModel;
+  return { main: core.model, fast: core.config.fastModel, ...(review ? { review } : {}) };
 }

@@ -8,7 +8,7 @@ import { transcriptSink } from "../run/agent-context.js";
 import { runAgent } from "../run/agent-run.js";
 import { newTurnState, TurnGitWork } from "../run/turn-state.js";
 import type { SessionCore } from "../session/core.js";
-import { resolveAgentModel } from "./agent-model.js";
+import { resolveAgentModel, sessionModels } from "./agent-model.js";
 import { subagentMcpFilter, subagentToolNames } from "./blueprint.js";
 import { preloadSkills } from "./preload-skills.js";
 import { agentHooks } from "./agent-hooks.js";
@@ -44,8 +44,7 @@ function runAgentOf(
   hooks: HookRunner | undefined,
 ): RunAgent {
   const def = run.definition;
-  const model = () =>
-    resolveAgentModel(def.model, { main: core.model, fast: core.config.fastModel });
+  const model = () => resolveAgentModel(def.model, sessionModels(core));
   const names = new Set(
     subagentToolNames(
       core.tools.map((t) => t.name),

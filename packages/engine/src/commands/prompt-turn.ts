@@ -7,7 +7,7 @@ import {
   type PermissionRules,
 } from "@z-engine/policy";
 import type { CommandDefinition } from "@z-engine/prompts";
-import { resolveAgentModel } from "../agents/agent-model.js";
+import { resolveAgentModel, sessionModels } from "../agents/agent-model.js";
 import type { Submission } from "../run/turn.js";
 import { effectiveRules } from "../batch/gate.js";
 import type { CommandHost } from "./host.js";
@@ -158,10 +158,7 @@ export async function preparePromptTurn(
     // A Claude Code alias (`opus`, `haiku`) resolves as a subagent's does.
     ...(definition.model
       ? {
-          model: resolveAgentModel(definition.model, {
-            main: host.model,
-            fast: host.config.fastModel,
-          }),
+          model: resolveAgentModel(definition.model, sessionModels(host)),
         }
       : {}),
   });

@@ -91,6 +91,22 @@ export class SessionLsp implements LspPort {
     return this.manager?.status() ?? [];
   }
 
+  /**
+   * The settings changed: stops only the started servers whose `[lsp.servers]` entry changed
+   * or went (the next file of their type starts the new one), or all of them when `[lsp]` is
+   * now off or the project no longer trusted. Resolves with the names stopped; never rejects.
+   */
+  async reconcile(): Promise<string[]> {
+    const manager = this.manager;
+    if (!manager || this.closed) return [];
+    const settings = this.options.settings();
+    if (settings.enabled && this.options.trusted()) return manager.updateServers(settings.servers);
+    this.manager = undefined;
+    const names = manager.status().map((s) => s.name);
+    await manager.stopAll();
+    return names.sort();
+  }
+
   /** Stops every server the session started, and refuses new ones. Never rejects. */
   async close(): Promise<void> {
     this.closed = true;

@@ -22,7 +22,7 @@ export type AgentRunCore = PressureCore &
   StreamCore &
   BatchCore &
   StopCore &
-  Pick<SessionCore, "mcp" | "todos" | "config" | "state">;
+  Pick<SessionCore, "mcp" | "todos" | "config" | "state" | "liveSettings">;
 
 /** The largest response asked for, whatever the catalog allows. */
 const MAX_RESPONSE_TOKENS = 32_000;
@@ -95,6 +95,8 @@ export async function runAgent(
   const ownTools = agentToolSpecs(run.agent);
   for (;;) {
     if (run.signal.aborted) return cancelled(run);
+    // A settings edit made during the turn applies from the next round on (issue 46).
+    await core.liveSettings?.atRound();
     const budget = budgetEnd(core, run, turn);
     if (budget) return budget;
     // MCP tools join each request as the servers are then (list_changed, LoadMcpTools).

@@ -39,6 +39,7 @@ export type TurnCore = AgentRunCore &
     | "state"
     | "checkRecords"
     | "hooks"
+    | "liveSettings"
   >;
 
 /** What a user turn submits. */
@@ -123,6 +124,8 @@ export async function runTurn(
   onState: (turn: TurnState) => void = () => {},
 ): Promise<TurnSummary> {
   const startedAt = core.clock();
+  // A settings edit made while idle or during the last turn is in place before the hooks run.
+  await core.liveSettings?.atTurnStart();
   const blocked = await promptHooks(core, turnId, submission.text, signal);
   if (blocked !== null) {
     await core.journal.notice("warning", "hook.promptBlocked", blocked);

@@ -68,6 +68,21 @@ export interface SandboxState {
 }
 
 /**
+ * The session's live settings (session/live-settings.ts): edits of its settings files put in
+ * place between rounds. None of the calls rejects.
+ */
+export interface LiveSettingsHooks {
+  /** At each round's start (the main agent's and subagents'). */
+  atRound(): Promise<void>;
+  /** At each user turn's start, before its first round. */
+  atTurnStart(): Promise<void>;
+  /** As a turn ends: an edit made during its last round goes in now. */
+  afterTurn(): void;
+  /** Stops watching the files (the session closes). */
+  close(): void;
+}
+
+/**
  * Everything the run code (turns, rounds, the batch, the stop boundary) needs of its
  * session: state, services and the journal. Implemented by `EngineSession`. Each phase takes
  * only its part (a `Pick` named beside it: `StreamCore`, `GateCore`, `StopCore`, ...).
@@ -123,6 +138,8 @@ export interface SessionCore {
   readonly repoMap?: SessionRepoMap;
   /** Replaced when trusting the workspace reloads the settings. */
   readonly hooks: HookRunner;
+  /** Edits of the settings files, put in place between rounds (absent when the host does not watch them). */
+  readonly liveSettings?: LiveSettingsHooks;
 
   readonly tools: readonly Tool[];
   /** The session's MCP servers: their tools join each request's list and the gate's lookup. */

@@ -3,6 +3,7 @@ import type { SandboxBackend, Shell } from "@z-engine/host";
 import type { SessionStore } from "@z-engine/store";
 import type { EditorFiles, Tool } from "@z-engine/tools";
 import type { ClientFactory, EngineOptions } from "../options.js";
+import type { FileWatches } from "../settings/file-watch.js";
 import type { Redactor } from "../util/secrets.js";
 import type { ModelCatalog } from "./core.js";
 import type { EventSink } from "./journal.js";
@@ -41,6 +42,8 @@ export interface OpenContext {
   readonly clock: () => number;
   readonly homeDir: string;
   readonly parent: AbortSignal;
+  /** The engine's watches of settings files; absent when the host turned live settings off. */
+  readonly settingsWatch?: FileWatches;
   /** The host's answer to MCP sampling, when it opted in. */
   readonly mcpSampling?: EngineOptions["mcpSampling"];
 }

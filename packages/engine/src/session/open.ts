@@ -43,6 +43,7 @@ import { childLaunch, mcpContext } from "./child-launch.js";
 import { sessionChildEnv } from "./program-env.js";
 import { TurnCheckpoints } from "./checkpoint.js";
 import { instructionDoors } from "./instruction-gate.js";
+import { LiveSettings } from "./live-settings.js";
 import {
   projectDoor,
   readableDoor,
@@ -405,7 +406,17 @@ async function assemble(
     ...(parts.repoMap ? { repoMap: parts.repoMap } : {}),
     mcp,
   };
-  const session = new EngineSession(parts, {
+  const watches = ctx.settingsWatch;
+  const live = watches
+    ? new LiveSettings(
+        ctx,
+        { ...trustTarget, lsp, busy: () => built?.busy ?? true },
+        prep.overrides,
+        prep.loaded,
+        watches,
+      )
+    : undefined;
+  const session = new EngineSession(live ? { ...parts, liveSettings: live } : parts, {
     interaction,
     jobs,
     lsp,

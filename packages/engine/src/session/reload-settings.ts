@@ -1,3 +1,4 @@
+import type { LoadedSettings } from "@z-engine/config";
 import { HookRunner } from "../hooks/runner.js";
 import {
   type SessionConfig,
@@ -27,15 +28,19 @@ export interface ReloadTarget {
  * through a host) and puts them in place: hooks, checks, rules, additional directories, the
  * repo map's size and MCP servers (only new or changed entries start). Resolves with the
  * settings before and after. Never rejects for bad files (they are skipped, as at open).
+ * `options.loaded`: settings the caller already loaded (the live reload validated them);
+ * `options.rebuildMap: false` keeps the repo map (its size did not change, and a rebuild
+ * would change the cached prefix).
  */
 export async function reloadSessionSettings(
   ctx: OpenContext,
   session: ReloadTarget,
   overrides: SessionOverrides,
+  options: { readonly loaded?: LoadedSettings; readonly rebuildMap?: boolean } = {},
 ): Promise<{ previous: SessionConfig; config: SessionConfig }> {
   const root = session.projectRoot;
   const previous = session.state.settings.config;
-  const loaded = loadProjectSettings(ctx, root, overrides);
+  const loaded = options.loaded ?? loadProjectSettings(ctx, root, overrides);
   const config = sessionConfig(loaded, overrides);
   session.state.replaceSettings({
     config,
@@ -50,7 +55,7 @@ export async function reloadSessionSettings(
     checks: await projectChecks({ projectRoot: root, homeDir: ctx.homeDir }, config),
   });
   // A reload is a rebuild point for the repo map (its size may have changed).
-  session.repoMap?.rebuild();
+  if (options.rebuildMap !== false) session.repoMap?.rebuild();
   session.mcp.reconcile(config.settings.mcp.servers, mcpContext(ctx, root, loaded));
   return { previous, config };
 }

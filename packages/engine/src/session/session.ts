@@ -443,6 +443,7 @@ export class EngineSession implements SessionCore {
         controller.release();
         this.running = null;
         this.state.setCurrentTurn(undefined);
+        this.liveSettings?.afterTurn();
         if (summary.outcome !== null) this.turnCount++;
         if (first && !this.headless && summary.outcome !== null) title();
         for (const wake of this.turnWaiters.splice(0)) wake(summary);
@@ -471,6 +472,7 @@ export class EngineSession implements SessionCore {
    */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.liveSettings?.close();
       this.dropQueued("the session closed before the turn ran");
       this.running?.controller.abort(new UserStop("cancel"));
       // A turn waiting on git (a snapshot blocked on a FIFO the project swapped in) does not

@@ -74,6 +74,11 @@ export interface SessionConfig {
   readonly mode: PermissionMode;
   readonly model: string;
   readonly fastModel: string;
+  /**
+   * `[model] review` when it names a model other than `[model] main`: the review agent's (and
+   * `/review`'s) model. Undefined: reviews run on the session's main model, whatever `/model` chose.
+   */
+  readonly reviewModel: string | undefined;
   readonly effort: Effort | undefined;
   readonly maxTurns: number;
   readonly costCapUsd: number | undefined;
@@ -147,6 +152,7 @@ export function sessionConfig(
     mode: overrides.mode ?? s.permissions.mode,
     model: overrides.model ?? s.model.main,
     fastModel: s.model.fast || s.model.main,
+    reviewModel: s.model.review && s.model.review !== s.model.main ? s.model.review : undefined,
     effort: overrides.effort ?? s.model.effort,
     maxTurns: overrides.maxTurns ?? s.agents.max_turns,
     costCapUsd: s.agents.session_cost_cap_usd,

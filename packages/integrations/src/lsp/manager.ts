@@ -68,7 +68,7 @@ export interface Route {
  * and stops them all on {@link LspManager.stopAll}.
  */
 export class LspManager {
-  private readonly specs: LspServerSpec[];
+  private specs: LspServerSpec[];
   private readonly states = new Map<string, ServerState>();
   private readonly restarts = new Map<string, number>();
   private readonly routes = new Map<string, Promise<Route | LspError>>();
@@ -140,6 +140,38 @@ export class LspManager {
         ? { busy: s.client.busy, ...(s.client.pid !== undefined ? { pid: s.client.pid } : {}) }
         : {}),
     }));
+  }
+
+  /**
+   * Takes new `[lsp.servers]` (a settings edit): stops only the started servers whose spec
+   * changed or went (the next use starts the new one), keeps the others running, and routes
+   * files afresh. Resolves with the names stopped, once they are; never rejects.
+   */
+  async updateServers(servers: Readonly<Record<string, ConfiguredLspServer>>): Promise<string[]> {
+    const next = lspServerSpecs(servers);
+    const key = (specs: readonly LspServerSpec[], name: string) =>
+      JSON.stringify(specs.find((s) => s.name === name) ?? null);
+    const changed = [...this.states.keys()].filter(
+      (name) => key(this.specs, name) !== key(next, name),
+    );
+    this.specs = next;
+    this.routes.clear();
+    await Promise.all(changed.map((name) => this.stopOne(name)));
+    return changed.sort();
+  }
+
+  private async stopOne(name: string): Promise<void> {
+    const s = this.states.get(name);
+    this.states.delete(name);
+    this.restarts.delete(name);
+    if (s?.kind === "running") return s.client.stop();
+    if (s?.kind !== "starting") return;
+    const live = await s.ready.catch(() => null);
+    // The old start put itself back as it ended (running, or failed): that state goes too.
+    const now = this.states.get(name);
+    if ((now?.kind === "running" && now.client === live?.client) || now?.kind === "failed")
+      this.states.delete(name);
+    await live?.client.stop();
   }
 
   /** Stops every server (and the processes they started); later starts are refused. Never rejects. */
