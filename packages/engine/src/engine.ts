@@ -46,6 +46,8 @@ import { commandInfo, type SlashCommandInfo } from "./commands/catalog.js";
 import { sessionCatalog } from "./commands/run.js";
 import type { CommandResult } from "./commands/result.js";
 import { registerHandle } from "./queries/registry.js";
+import { childEnvironment, neutralFolder } from "@z-engine/host";
+import { SidecarPool } from "./decisions/sidecar-pool.js";
 
 /** A host's handle on one open session. */
 export interface SessionHandle {
@@ -207,10 +209,16 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     });
     return opening;
   };
+  const childEnv = scrubbedEnvironment(env);
   const ctx: Omit<OpenContext, "sink"> = {
     paths,
     env,
-    childEnv: scrubbedEnvironment(env),
+    childEnv,
+    // The configured decision sidecars start in the engine's empty folder, shared by sessions.
+    sidecars: new SidecarPool({
+      folder: () => neutralFolder(paths.dataDir),
+      env: childEnvironment(childEnv),
+    }),
     redactor: createRedactor([
       ...secretValues(env),
       ...(options.provider?.apiKey ? [options.provider.apiKey] : []),
@@ -307,6 +315,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         await Promise.allSettled([...sessions.values()].map((s) => s.close()));
         sessions.clear();
         telemetries.closeAll();
+        await ctx.sidecars?.close();
         lifetime.abort(new EngineShutdown());
         await opening?.catch(() => {});
         llmCatalog?.close();

@@ -4,6 +4,7 @@ import type { SessionStore } from "@z-engine/store";
 import type { EditorFiles, Tool } from "@z-engine/tools";
 import type { ClientFactory, EngineOptions } from "../options.js";
 import type { Redactor } from "../util/secrets.js";
+import type { SidecarPool } from "../decisions/sidecar-pool.js";
 import type { ModelCatalog } from "./core.js";
 import type { EventSink } from "./journal.js";
 
@@ -17,6 +18,8 @@ export interface OpenContext {
   /** Replaces the engine's known secret values in what is recorded and emitted. */
   readonly redactor: Redactor;
   readonly sink: EventSink;
+  /** The engine's decision sidecars (`[decisions] sidecar_command`), shared by sessions. */
+  readonly sidecars?: SidecarPool;
   readonly store: SessionStore;
   readonly clientFactory: ClientFactory;
   /** The catalog a session prices with, from its own settings (`[pricing]` is per session). */

@@ -393,6 +393,7 @@ async function assemble(
       : null,
     checkRecords: records,
     catalog: ctx.catalogFor(() => sessionState.settings.config.settings),
+    ...(ctx.sidecars ? { sidecars: ctx.sidecars } : {}),
     clientFor,
     fingerprintOf,
   };
