@@ -44,7 +44,13 @@ function eagerAnswer(request: ModelRequest): string {
   }
   if (system.includes("How urgent")) return '{"level": "high", "reason": "a delete waits"}';
   if (system.includes("one short factual note")) return '{"note": "nothing failed"}';
-  if (system.includes("reasoning effort")) return '{"effort": "low", "reason": "small task"}';
+  if (system.includes("reasoning effort")) {
+    // The first offered model, when any is offered (the most a route can push).
+    const offered = question.match(/^Offered models: ([^,\s]+)/m)?.[1];
+    const model = offered && offered !== "none" ? offered : null;
+    const effort = question.includes("Allowed efforts: none") ? null : "low";
+    return JSON.stringify({ effort, model, reason: "small task" });
+  }
   if (system.includes("cautions the request calls for"))
     return JSON.stringify({ reminders: [TURN_START_REMINDER] });
   if (system.includes("line ranges that matter")) return '{"keep": [[1, 10]]}';

@@ -109,8 +109,17 @@ export interface SeamTypes {
     advice: { readonly answers: readonly DocAnswer[] };
   };
   route: {
-    input: { readonly prompt: string; readonly efforts: readonly Effort[] };
-    advice: { readonly effort: Effort; readonly reason: string };
+    /**
+     * The task, the efforts the use may pick (empty when the session set its own, or for a
+     * subagent's launch) and the models it may pick instead of the session's (empty unless
+     * `[decisions] allow_model_switch` allows the fast model).
+     */
+    input: {
+      readonly prompt: string;
+      readonly efforts: readonly Effort[];
+      readonly models: readonly string[];
+    };
+    advice: { readonly effort?: Effort; readonly model?: string; readonly reason: string };
   };
   completion: {
     input: { readonly answer: string; readonly checksThisTurn: number };

@@ -1,4 +1,4 @@
-import type { CheckId, CheckKind, ContentBlock, Effort, Message, TurnId } from "@z-engine/protocol";
+import type { CheckId, CheckKind, ContentBlock, Message, TurnId } from "@z-engine/protocol";
 import type { AgentRun } from "../run/agent-context.js";
 import type { SessionCore } from "../session/core.js";
 import { type DecisionHost, decisionsOf } from "./session-hub.js";
@@ -99,37 +99,6 @@ export async function selectChecks(
   const skip = new Set(advice.flatMap((a) => a.skip));
   const kept = ids.filter((id) => !skip.has(id));
   return kept.length > 0 ? kept : ids;
-}
-
-const routed = new WeakMap<SeamTurn, Effort>();
-/** The efforts a route may pick (never `max`: it only ever costs more). */
-const ROUTE_EFFORTS: readonly Effort[] = ["low", "medium", "high"];
-
-/**
- * The route seam at turn start: when the session has no effort of its own, a route use may
- * pick one for this turn's requests (`routeChosen`). Never rejects.
- */
-export async function routeTurn(
-  core: DecisionHost & Pick<SessionCore, "effort">,
-  turn: SeamTurn,
-  prompt: string,
-): Promise<void> {
-  // Made at turn start, so the uses' models start loading while the first request streams.
-  const hub = decisionsOf(core);
-  if (core.effort !== undefined || !hub.joins("route")) return;
-  const scope = { signal: turn.signal, turnId: turn.turnId };
-  const [advice] = await hub.consult("route", { prompt, efforts: ROUTE_EFFORTS }, scope);
-  if (!advice || !ROUTE_EFFORTS.includes(advice.effort)) return;
-  routed.set(turn, advice.effort);
-  core.journal.emit(
-    { type: "routeChosen", route: { effort: advice.effort, reason: advice.reason } },
-    { turnId: turn.turnId },
-  );
-}
-
-/** The effort the route chose for the main agent's requests in `turn`, if any. */
-export function routedEffort(run: Pick<AgentRun, "depth">, turn: SeamTurn): Effort | undefined {
-  return run.depth === 0 ? routed.get(turn) : undefined;
 }
 
 /**
