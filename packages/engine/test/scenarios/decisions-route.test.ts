@@ -89,7 +89,11 @@ describe("route: the model", { timeout: 60_000 }, () => {
   });
 
   it("without allow_model_switch, in Shadow and Off, keeps the session's model", async () => {
-    for (const [mode, allow] of [["on", false], ["shadow", true], ["off", true]] as const) {
+    for (const [mode, allow] of [
+      ["on", false],
+      ["shadow", true],
+      ["off", true],
+    ] as const) {
       const { routes, models } = await run(mode, allow);
       const all = models(() => true);
       expect(all.filter((m) => m === "fast-model")).toEqual([]);

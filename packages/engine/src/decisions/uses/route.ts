@@ -33,7 +33,8 @@ export const route: DecisionUse<"route"> = {
     const question = `${offered}\n\nRequest:\n${input.prompt}`;
     const chosen = await ctx.sidecar.ask(INSTRUCTIONS, question, Route, ctx.signal);
     if (!chosen) return undefined;
-    const effort = chosen.effort && input.efforts.includes(chosen.effort) ? chosen.effort : undefined;
+    const effort =
+      chosen.effort && input.efforts.includes(chosen.effort) ? chosen.effort : undefined;
     const model = chosen.model && input.models.includes(chosen.model) ? chosen.model : undefined;
     if (!effort && !model) return undefined;
     return { ...(effort ? { effort } : {}), ...(model ? { model } : {}), reason: chosen.reason };
