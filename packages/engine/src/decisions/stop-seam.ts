@@ -101,6 +101,27 @@ export async function selectChecks(
   return kept.length > 0 ? kept : ids;
 }
 
+/** One item waiting for the person at the screen, as the attention seam scores it. */
+interface AttentionItem {
+  readonly item: string;
+  readonly kind: "approval" | "notice";
+  readonly text: string;
+}
+
+function score(core: DecisionHost, items: readonly AttentionItem[], turnId?: TurnId): void {
+  const hub = decisionsOf(core);
+  if (items.length === 0 || !hub.joins("attention")) return;
+  const scope = turnId ? { turnId } : {};
+  for (const input of items)
+    void hub.consult("attention", input, scope).then(([advice]) => {
+      if (advice)
+        core.journal.emit(
+          { type: "urgencyScored", urgency: { item: input.item, ...advice } },
+          scope,
+        );
+    });
+}
+
 /**
  * The attention seam, in the background: each waiting approval (id and request) is scored,
  * and `urgencyScored` reports the level. Returns at once; never rejects.
@@ -110,15 +131,28 @@ export function scoreAttention(
   waiting: readonly (readonly [string, { readonly title: string; readonly reason: string }])[],
   turnId: TurnId,
 ): void {
-  const hub = decisionsOf(core);
-  if (waiting.length === 0 || !hub.joins("attention")) return;
-  for (const [item, request] of waiting) {
-    const input = { item, kind: "approval" as const, text: `${request.title}: ${request.reason}` };
-    void hub.consult("attention", input, { turnId }).then(([advice]) => {
-      if (advice)
-        core.journal.emit({ type: "urgencyScored", urgency: { item, ...advice } }, { turnId });
-    });
-  }
+  const items = waiting.map(([item, request]) => ({
+    item,
+    kind: "approval" as const,
+    text: `${request.title}: ${request.reason}`,
+  }));
+  score(core, items, turnId);
+}
+
+/**
+ * The attention seam for a warning or error notice, in the background: `urgencyScored` with
+ * item `notice:<code>`. Info notices are not scored, nor the decision layer's own
+ * (`decisions.*`: a failing sidecar must not be asked about itself). Returns at once; never
+ * rejects.
+ */
+export function scoreNotice(
+  core: DecisionHost,
+  notice: { readonly level: string; readonly code: string; readonly message: string },
+  turnId?: TurnId,
+): void {
+  if (notice.level === "info" || notice.code.startsWith("decisions.")) return;
+  const text = `${notice.level} ${notice.code}: ${notice.message.slice(0, 500)}`;
+  score(core, [{ item: `notice:${notice.code}`, kind: "notice", text }], turnId);
 }
 
 /**
