@@ -143,6 +143,9 @@ export {
   DecisionRoute,
   DecisionSeam,
   DecisionTrace,
+  Suggestion,
+  SuggestionKind,
+  TaskViewInfo,
   TurnTone,
   Urgency,
 } from "./decisions.js";

@@ -1,5 +1,13 @@
 import type { Action } from "@z-engine/policy";
-import { type CheckId, DecisionSeam, type Effort, type TurnTone } from "@z-engine/protocol";
+import {
+  type CheckId,
+  DecisionSeam,
+  type Effort,
+  type PermissionMode,
+  type TurnTone,
+} from "@z-engine/protocol";
+import type { SuggestionAdvice } from "./suggestions.js";
+import type { ExchangeDigest } from "./task-view.js";
 
 /** A value in a new tool result that may be a credential, to ask about before it is sent. */
 export interface FlaggedValue {
@@ -50,8 +58,25 @@ export interface DocAnswer {
  */
 export interface SeamTypes {
   turnStart: {
-    input: { readonly prompt: string };
-    advice: { readonly reminders: readonly string[] };
+    input: {
+      readonly prompt: string;
+      /** The mode the turn runs in (a plan suggestion is for `ask` only). */
+      readonly mode: PermissionMode;
+      /** Earlier exchanges a task view may set aside (empty for a short history). */
+      readonly exchanges: readonly ExchangeDigest[];
+      /** The session's skills (name, description), for hints. */
+      readonly skills: readonly { readonly name: string; readonly description: string }[];
+    };
+    /**
+     * Reminders for the opening message; exchanges (their `index`) to set aside from what
+     * the model reads (never the newest ones: the transcript keeps them all, and
+     * `includeFullHistory` brings them back); a card for the user.
+     */
+    advice: {
+      readonly reminders?: readonly string[];
+      readonly setAside?: readonly number[];
+      readonly suggestion?: SuggestionAdvice;
+    };
   };
   contextPressure: {
     input: {
@@ -135,8 +160,13 @@ export interface SeamTypes {
     advice: { readonly keepLines: readonly (readonly [number, number])[] };
   };
   turnEnd: {
-    input: { readonly prompt: string; readonly answer: string };
-    advice: { readonly tone: TurnTone };
+    input: {
+      readonly prompt: string;
+      readonly answer: string;
+      /** Files the turn wrote (a review suggestion names them). */
+      readonly changedPaths: readonly string[];
+    };
+    advice: { readonly tone?: TurnTone; readonly suggestion?: SuggestionAdvice };
   };
   attention: {
     input: { readonly item: string; readonly kind: "approval" | "notice"; readonly text: string };

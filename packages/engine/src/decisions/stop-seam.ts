@@ -2,6 +2,7 @@ import type { CheckId, CheckKind, ContentBlock, Message, TurnId } from "@z-engin
 import type { AgentRun } from "../run/agent-context.js";
 import type { SessionCore } from "../session/core.js";
 import { type DecisionHost, decisionsOf } from "./session-hub.js";
+import { offerSuggestion } from "./suggestions.js";
 
 /** The stop seam may continue a run at most this often per turn (architecture.md step 4). */
 export const MAX_DECISION_CONTINUATIONS = 1;
@@ -157,18 +158,22 @@ export function scoreNotice(
 
 /**
  * The turn-end seam, in the background: a tone use judges the finished turn
- * (`turnToneJudged`). Returns at once; never rejects.
+ * (`turnToneJudged`), a review use may offer a review card for the files it changed
+ * (`suggested`). Returns at once; never rejects.
  */
 export function judgeTurn(
   core: DecisionHost & Pick<SessionCore, "workingSet">,
   turnId: TurnId,
   prompt: string,
+  changedPaths: readonly string[] = [],
 ): void {
   const hub = decisionsOf(core);
   if (!hub.joins("turnEnd")) return;
   const answer = finalAnswer(core.workingSet());
-  void hub.consult("turnEnd", { prompt, answer }, { turnId }).then(([advice]) => {
-    if (advice)
-      core.journal.emit({ type: "turnToneJudged", turnId, tone: advice.tone }, { turnId });
+  const input = { prompt, answer, changedPaths };
+  void hub.consult("turnEnd", input, { turnId }).then((advice) => {
+    const tone = advice.find((a) => a.tone)?.tone;
+    if (tone) core.journal.emit({ type: "turnToneJudged", turnId, tone }, { turnId });
+    for (const a of advice) if (a.suggestion) offerSuggestion(core, a.suggestion, turnId);
   });
 }

@@ -50,8 +50,7 @@ describe("attention: notices", { timeout: 60_000 }, () => {
       const x = await run(mode);
       expect(x.recorder.ofType("notice").some((n) => n.level === "warning")).toBe(true);
       expect(x.recorder.ofType("urgencyScored")).toEqual([]);
-      if (mode === "shadow")
-        await x.recorder.waitFor("decisionTraced", {});
+      if (mode === "shadow") await x.recorder.waitFor("decisionTraced", {});
       await x.dispose();
       h = undefined;
     }

@@ -101,7 +101,7 @@ describe("route", () => {
 describe("turn_tone", () => {
   it("judges the tone, and abstains on an unknown one", async () => {
     const { ctx } = ctxWith(reply('{"tone": "frustrated"}'), reply('{"tone": "angry"}'));
-    const input = { prompt: "It is STILL broken!", answer: "Sorry." };
+    const input = { prompt: "It is STILL broken!", answer: "Sorry.", changedPaths: [] };
     expect(await turnTone.decide(input, ctx)).toEqual({ tone: "frustrated" });
     expect(await turnTone.decide(input, ctx)).toBeUndefined();
   });
