@@ -95,3 +95,22 @@ export async function resolveSuggestion(
     return `The suggestion could not be carried out: ${(error as Error).message}`;
   }
 }
+
+/**
+ * `/suggestion [accept|dismiss <id>]`: lists the open cards, or answers one (as
+ * `resolveSuggestion` does), for hosts without cards (the terminal UI, headless runs).
+ */
+export async function suggestionCommand(host: CommandHost, args: string): Promise<string> {
+  const [verb = "", id = ""] = args.trim().split(/\s+/);
+  if (verb === "") {
+    const open = openSuggestions(host);
+    if (open.length === 0) return "No open suggestions.";
+    return ["**Suggestions**", "", ...open.map((s) => `- \`${s.id}\` (${s.kind}): ${s.text}`)].join(
+      "\n",
+    );
+  }
+  if ((verb !== "accept" && verb !== "dismiss") || id === "")
+    return "Usage: `/suggestion [accept|dismiss <id>]`";
+  const said = await resolveSuggestion(host, id, verb === "accept");
+  return said ?? `No open suggestion has the id ${id}.`;
+}
