@@ -9,7 +9,8 @@ import { type Harness, harness } from "../harness.js";
 // there are no cards), and accepting goes through the usual paths (plan mode, /remember's
 // Write gate, a queued turn). Shadow shows no card.
 
-const LARGE = "Migrate the whole storage layer from files to Postgres across every package and test";
+const LARGE =
+  "Migrate the whole storage layer from files to Postgres across every package and test";
 
 function settings(mode: "on" | "shadow", features: readonly string[]): string {
   return [
@@ -69,7 +70,10 @@ describe("suggestions", { timeout: 60_000 }, () => {
     const x = await open("on", ["memory_suggest"], { mode: "acceptEdits" });
     await x.session.run("From now on always use pnpm for package commands here.");
     const card = (await x.recorder.waitFor("suggested", {})).suggestion;
-    expect(card).toMatchObject({ kind: "memory", detail: "always use pnpm for package commands here" });
+    expect(card).toMatchObject({
+      kind: "memory",
+      detail: "always use pnpm for package commands here",
+    });
     expect(await readFile(x.repo.path("AGENTS.md"), "utf8")).not.toContain("pnpm");
     const out = await x.session.command("suggestion", `accept ${card.id}`);
     expect(JSON.stringify(out)).not.toContain("Usage");
