@@ -6,8 +6,21 @@ import {
   type PermissionMode,
   type TurnTone,
 } from "@z-engine/protocol";
-import type { SuggestionAdvice } from "./suggestions.js";
-import type { ExchangeDigest } from "./task-view.js";
+import type { SuggestionKind } from "@z-engine/protocol";
+
+/** A suggestion a use offers: what the card says and, for memory and review, what accepting does. */
+export interface SuggestionAdvice {
+  readonly kind: SuggestionKind;
+  readonly text: string;
+  readonly detail?: string;
+}
+
+/** What the turn-start seam shows a task-view use of one earlier exchange. */
+export interface ExchangeDigest {
+  readonly index: number;
+  readonly prompt: string;
+  readonly chars: number;
+}
 
 /** A value in a new tool result that may be a credential, to ask about before it is sent. */
 export interface FlaggedValue {

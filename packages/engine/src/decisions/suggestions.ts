@@ -2,14 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Suggestion, SuggestionKind, TurnId } from "@z-engine/protocol";
 import type { CommandHost } from "../commands/host.js";
 import { rememberNote } from "../commands/remember.js";
+import type { SuggestionAdvice } from "./seams.js";
 import type { DecisionHost } from "./session-hub.js";
-
-/** A suggestion a use offers: what the card says and, for memory and review, what accepting does. */
-export interface SuggestionAdvice {
-  readonly kind: SuggestionKind;
-  readonly text: string;
-  readonly detail?: string;
-}
 
 /** A session's open cards, and the kinds the user dismissed (plan and review stop for the chat). */
 interface Cards {

@@ -1,5 +1,6 @@
 import { type Message, type MessageId, newMessageId, type TurnId } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
+import type { ExchangeDigest } from "./seams.js";
 import type { DecisionHost } from "./session-hub.js";
 
 /** The newest exchanges a task view always keeps (besides the new request). */
@@ -13,13 +14,6 @@ const INDEX_HEAD = "[Task view]";
 export interface Exchange {
   readonly messages: readonly Message[];
   /** The request's text (its start), for the decision model. */
-  readonly prompt: string;
-  readonly chars: number;
-}
-
-/** What the turn-start seam shows a task-view use of one exchange. */
-export interface ExchangeDigest {
-  readonly index: number;
   readonly prompt: string;
   readonly chars: number;
 }
