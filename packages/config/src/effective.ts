@@ -105,6 +105,7 @@ export interface EffectiveSettings {
     model?: string;
     sidecar_command?: string;
     sidecar_args: string[];
+    allow_model_switch: boolean;
     timeout_ms: number;
   };
   /** `[env]`: variables the session's programs get over the scrubbed environment. */

@@ -276,6 +276,8 @@ export const Sections = {
       model: text().optional(),
       sidecar_command: text().optional(),
       sidecar_args: z.array(z.string()).optional(),
+      /** The route use may run a simple task on the fast model (default false: effort only). */
+      allow_model_switch: z.boolean().optional(),
       timeout_ms: z.int().positive().optional(),
     }),
   ),

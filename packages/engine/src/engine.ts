@@ -47,6 +47,8 @@ import { commandInfo, type SlashCommandInfo } from "./commands/catalog.js";
 import { sessionCatalog } from "./commands/run.js";
 import type { CommandResult } from "./commands/result.js";
 import { registerHandle } from "./queries/registry.js";
+import { childEnvironment, neutralFolder } from "@z-engine/host";
+import { SidecarPool } from "./decisions/sidecar-pool.js";
 
 /** A host's handle on one open session. */
 export interface SessionHandle {
@@ -208,10 +210,16 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     });
     return opening;
   };
+  const childEnv = scrubbedEnvironment(env);
   const ctx: Omit<OpenContext, "sink"> = {
     paths,
     env,
-    childEnv: scrubbedEnvironment(env),
+    childEnv,
+    // The configured decision sidecars start in the engine's empty folder, shared by sessions.
+    sidecars: new SidecarPool({
+      folder: () => neutralFolder(paths.dataDir),
+      env: childEnvironment(childEnv),
+    }),
     redactor: createRedactor([
       ...secretValues(env),
       ...(options.provider?.apiKey ? [options.provider.apiKey] : []),
@@ -310,6 +318,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
         sessions.clear();
         telemetries.closeAll();
         ctx.settingsWatch?.close();
+        await ctx.sidecars?.close();
         lifetime.abort(new EngineShutdown());
         await opening?.catch(() => {});
         llmCatalog?.close();

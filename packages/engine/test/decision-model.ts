@@ -25,6 +25,31 @@ function docAnswers(question: string): string {
   return JSON.stringify({ answers });
 }
 
+/** The task view acts only on a request that says so (so a test can run a follow-up turn). */
+export const NEW_TASK = "NEW TASK:";
+
+/** The eager answers of the uses of issue 46 (undefined: not one of theirs). */
+function eagerNewUses(system: string, question: string): string | undefined {
+  if (system.includes("start another task")) {
+    const numbers = [...question.matchAll(/^(\d+)\. /gm)].map((m) => Number(m[1]));
+    return JSON.stringify({ newTask: question.includes(NEW_TASK), notNeeded: numbers });
+  }
+  if (system.includes("Is the coding request below large")) return '{"large": true}';
+  if (system.includes("standing rule")) {
+    const rule = question.match(/always [^.]+/i)?.[0] ?? null;
+    return JSON.stringify({ rule });
+  }
+  if (system.includes("careful review")) return '{"review": true}';
+  if (system.includes("correct what the agent did"))
+    return '{"correcting": true, "frustrated": true}';
+  if (system.includes("skills listed below")) {
+    const fits = [...question.matchAll(/^- ([^:]+):/gm)].map((m) => m[1]);
+    return JSON.stringify({ fits });
+  }
+  if (system.includes("searched the code")) return '{"keep": [1, 2, 3]}';
+  return undefined;
+}
+
 /** The answer an eager decision model gives to each use's question, by its instructions. */
 function eagerAnswer(request: ModelRequest): string {
   const system = request.system.map((s) => s.text).join("\n");
@@ -32,6 +57,8 @@ function eagerAnswer(request: ModelRequest): string {
     .flatMap((m) => m.content)
     .map((b) => (b.type === "text" ? b.text : ""))
     .join("");
+  const extra = eagerNewUses(system, question);
+  if (extra !== undefined) return extra;
   if (system.includes("claimsSuccess")) return '{"claimsSuccess": true, "hasEvidence": false}';
   if (system.includes("verifiable result")) {
     const claim = question.match(/All tests pass\./)?.[0];
@@ -44,7 +71,13 @@ function eagerAnswer(request: ModelRequest): string {
   }
   if (system.includes("How urgent")) return '{"level": "high", "reason": "a delete waits"}';
   if (system.includes("one short factual note")) return '{"note": "nothing failed"}';
-  if (system.includes("reasoning effort")) return '{"effort": "low", "reason": "small task"}';
+  if (system.includes("reasoning effort")) {
+    // The first offered model, when any is offered (the most a route can push).
+    const offered = question.match(/^Offered models: ([^,\s]+)/m)?.[1];
+    const model = offered && offered !== "none" ? offered : null;
+    const effort = question.includes("Allowed efforts: none") ? null : "low";
+    return JSON.stringify({ effort, model, reason: "small task" });
+  }
   if (system.includes("cautions the request calls for"))
     return JSON.stringify({ reminders: [TURN_START_REMINDER] });
   if (system.includes("line ranges that matter")) return '{"keep": [[1, 10]]}';

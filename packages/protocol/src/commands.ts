@@ -59,6 +59,12 @@ const VARIANTS = {
    * prompt commands start a turn (queued like a submit); an unknown name gets a notice.
    * `turnId` names the turn a prompt command starts.
    */
+  /** Brings back the full history a task view set aside, until the next task view. */
+  includeFullHistory: lazily(() => command("includeFullHistory", {})),
+  /** Accepts or dismisses a suggestion card (`suggested`). */
+  resolveSuggestion: lazily(() =>
+    command("resolveSuggestion", { suggestionId: z.string().min(1), accepted: z.boolean() }),
+  ),
   runCommand: lazily(() =>
     command("runCommand", {
       name: z.string().min(1),
@@ -89,6 +95,8 @@ export const EngineCommand = lazily(() =>
     VARIANTS.trustWorkspace,
     VARIANTS.killJob,
     VARIANTS.runCommand,
+    VARIANTS.includeFullHistory,
+    VARIANTS.resolveSuggestion,
   ]),
 );
 export type EngineCommand = z.infer<typeof EngineCommand>;

@@ -85,3 +85,43 @@ export const Urgency = lazily(() =>
   }),
 );
 export type Urgency = z.infer<typeof Urgency>;
+
+/**
+ * A task view as it applied: earlier exchanges set aside for a new task (their messages stay
+ * in the transcript and in an artifact the index message names), or, with `restored`, the
+ * full history brought back (`includeFullHistory`).
+ */
+export const TaskViewInfo = lazily(() =>
+  z.object({
+    restored: z.boolean(),
+    /** Exchanges set aside (0 when restored). */
+    setAside: z.number().int().nonnegative(),
+    /** Messages of the working set kept, besides the index message. */
+    keptMessages: z.number().int().nonnegative(),
+    /** The artifact that holds the set-aside exchanges whole. */
+    artifact: z.string().optional(),
+  }),
+);
+export type TaskViewInfo = z.infer<typeof TaskViewInfo>;
+
+/** What a suggestion card offers; accepting it is the user's act (`resolveSuggestion`). */
+export const SuggestionKind = lazily(() => z.enum(["plan", "memory", "review"]));
+export type SuggestionKind = z.infer<typeof SuggestionKind>;
+
+/**
+ * A suggestion card: `plan` offers plan mode for a large request, `memory` offers to save a
+ * standing rule the user stated to the project's local instructions, `review` offers a review
+ * turn of the files the turn changed. Nothing happens unless the user accepts it.
+ */
+export const Suggestion = lazily(() =>
+  z.object({
+    id: z.string().min(1),
+    kind: SuggestionKind,
+    /** What the card says. */
+    text: z.string(),
+    /** For `memory`, the rule to save; for `review`, the prompt of the review turn. */
+    detail: z.string().optional(),
+    turnId: TurnId.optional(),
+  }),
+);
+export type Suggestion = z.infer<typeof Suggestion>;

@@ -29,7 +29,15 @@ import {
   TurnOutcome,
 } from "./records.js";
 import { SpendSource, Usage } from "./usage.js";
-import { CompletionClaim, DecisionRoute, DecisionTrace, TurnTone, Urgency } from "./decisions.js";
+import {
+  CompletionClaim,
+  DecisionRoute,
+  DecisionTrace,
+  Suggestion,
+  TaskViewInfo,
+  TurnTone,
+  Urgency,
+} from "./decisions.js";
 import { lazily, once } from "./lazy.js";
 
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
@@ -233,6 +241,12 @@ const engineEvent = once(() => {
     event("turnToneJudged", { turnId: TurnId, tone: TurnTone }),
     /** The urgency of an approval or a notice. */
     event("urgencyScored", { urgency: Urgency }),
+    /** A task view applied, or the full history came back (its `taskView` record is in the log). */
+    event("taskViewApplied", { view: TaskViewInfo }),
+    /** A suggestion card for the user; nothing happens unless it is accepted. */
+    event("suggested", { suggestion: Suggestion }),
+    /** The user accepted or dismissed a suggestion (`resolveSuggestion`). */
+    event("suggestionResolved", { suggestionId: z.string(), accepted: z.boolean() }),
     /** One decision of a use at a seam (the decision trace). */
     event("decisionTraced", { trace: DecisionTrace }),
   ]);

@@ -89,6 +89,8 @@ export const COMMAND_EXAMPLES: { [T in EngineCommandType]: Extract<EngineCommand
   trustWorkspace: { type: "trustWorkspace", trusted: true },
   killJob: { type: "killJob", jobId },
   runCommand: { type: "runCommand", name: "fix-issue", args: "123" },
+  includeFullHistory: { type: "includeFullHistory" },
+  resolveSuggestion: { type: "resolveSuggestion", suggestionId: "sg-1", accepted: true },
 };
 
 /** One example of each event. */
@@ -260,6 +262,15 @@ export const EVENT_EXAMPLES: { [T in EngineEventType]: Extract<EngineEvent, { ty
     type: "urgencyScored",
     urgency: { item: approvalId, level: "high", reason: "a force push waits" },
   },
+  taskViewApplied: {
+    type: "taskViewApplied",
+    view: { restored: false, setAside: 3, keptMessages: 4, artifact: "task-view-turn-5.txt" },
+  },
+  suggested: {
+    type: "suggested",
+    suggestion: { id: "sg-1", kind: "plan", text: "This looks large: plan it first?", turnId },
+  },
+  suggestionResolved: { type: "suggestionResolved", suggestionId: "sg-1", accepted: true },
   decisionTraced: {
     type: "decisionTraced",
     trace: {

@@ -147,6 +147,9 @@ export {
   DecisionRoute,
   DecisionSeam,
   DecisionTrace,
+  Suggestion,
+  SuggestionKind,
+  TaskViewInfo,
   TurnTone,
   Urgency,
 } from "./decisions.js";

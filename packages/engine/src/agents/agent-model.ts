@@ -3,6 +3,11 @@ import { latestBuiltinModel } from "@z-engine/llm";
 /** Names in a definition's `model` that mean "the parent session's model". */
 const INHERITED = new Set(["", "inherit", "main"]);
 
+/** Whether a definition's `model` means the parent session's model (`inherit`, `main`, empty). */
+export function inheritsModel(model: string): boolean {
+  return INHERITED.has(model.trim().toLowerCase());
+}
+
 /** Claude Code's family aliases for a definition's `model`. */
 const FAMILIES = new Set(["opus", "sonnet", "haiku"]);
 

@@ -8,7 +8,8 @@ import { transcriptSink } from "../run/agent-context.js";
 import { runAgent } from "../run/agent-run.js";
 import { newTurnState, TurnGitWork } from "../run/turn-state.js";
 import type { SessionCore } from "../session/core.js";
-import { resolveAgentModel, sessionModels } from "./agent-model.js";
+import { routeSubagent } from "../decisions/route-seam.js";
+import { inheritsModel, resolveAgentModel, sessionModels } from "./agent-model.js";
 import { subagentMcpFilter, subagentToolNames } from "./blueprint.js";
 import { preloadSkills } from "./preload-skills.js";
 import { agentHooks } from "./agent-hooks.js";
@@ -42,9 +43,10 @@ function runAgentOf(
   run: SubagentRun,
   preloaded: string,
   hooks: HookRunner | undefined,
+  routed: string | undefined,
 ): RunAgent {
   const def = run.definition;
-  const model = () => resolveAgentModel(def.model, sessionModels(core));
+  const model = () => routed ?? resolveAgentModel(def.model, sessionModels(core));
   const names = new Set(
     subagentToolNames(
       core.tools.map((t) => t.name),
@@ -99,8 +101,12 @@ export async function runSubagent(
     () => "",
   );
   const hooks = await agentHooks(core, run).catch(() => undefined);
+  // The route seam at launch: an agent that inherits the session's model may be routed (model only).
+  const routed = inheritsModel(run.definition.model)
+    ? await routeSubagent(core, run.prompt, { signal: run.signal, turnId })
+    : undefined;
   const agentRun: AgentRun = {
-    agent: runAgentOf(core, run, preloaded, hooks),
+    agent: runAgentOf(core, run, preloaded, hooks, routed),
     transcript: transcriptSink(journal, () => fold.snapshot().workingSet.slice()),
     root: run.root,
     depth: run.depth,

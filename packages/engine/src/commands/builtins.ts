@@ -10,6 +10,7 @@ import { compactNow } from "../run/pressure.js";
 import { cost } from "./cost.js";
 import type { CommandHost } from "./host.js";
 import { rememberNote } from "./remember.js";
+import { suggestionCommand } from "../decisions/suggestions.js";
 import { knownModels, modelList } from "./model-list.js";
 import { agents, bashLine, config, memory, permissions } from "./session-builtins.js";
 
@@ -237,6 +238,12 @@ export const ENGINE_BUILTINS: readonly EngineBuiltin[] = [
     description: "Add a note to the project's instructions file",
     argumentHint: "<note>",
     run: rememberNote,
+  },
+  {
+    name: "suggestion",
+    description: "List the decision layer's suggestions, or accept or dismiss one",
+    argumentHint: "[accept|dismiss <id>]",
+    run: suggestionCommand,
   },
   {
     name: "model",

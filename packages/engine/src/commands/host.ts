@@ -15,4 +15,6 @@ export interface CommandHost extends SessionCore {
   readonly userConfigDir: string;
   /** The instruction files changed: re-read them at the next turn. */
   reloadInstructions(): void;
+  /** Queues `text` as the user's next turn (an accepted review suggestion). */
+  queuePrompt(text: string): void;
 }

@@ -2,6 +2,8 @@ import type { Message, ToolCallId, ToolResultContent, TurnId } from "@z-engine/p
 import type { SessionCore } from "../session/core.js";
 import type { ClearableResult, SeamAdvice } from "./seams.js";
 import { type DecisionHost, decisionsOf } from "./session-hub.js";
+import { offerSuggestion } from "./suggestions.js";
+import { planTaskView, viewCandidates } from "./task-view.js";
 
 /** The part of a turn the context seams need. */
 interface SeamScope {
@@ -129,16 +131,29 @@ export async function relevantParts(
 
 /**
  * The turn-start seam, after the UserPromptSubmit hooks and before the opening message is
- * built: the uses' reminders join that message. Never rejects.
+ * built: the uses' reminders join that message, their cards are offered (`suggested`), and
+ * the exchanges a task view sets aside are planned, to apply once the request is saved
+ * (`applyTaskView`). Never rejects.
  */
 export async function remindAtTurnStart(
-  core: DecisionHost & Pick<SessionCore, "reminders">,
+  core: DecisionHost & Pick<SessionCore, "reminders" | "mode" | "workingSet" | "definitions">,
   scope: SeamScope,
   prompt: string,
 ): Promise<void> {
   const hub = decisionsOf(core);
   if (!hub.joins("turnStart")) return;
-  const advice = await hub.consult("turnStart", { prompt }, scope);
-  for (const [i, text] of advice.flatMap((a) => a.reminders).entries())
+  const exchanges = viewCandidates(core.workingSet());
+  const skills = (core.definitions?.skills ?? []).map((k) => ({
+    name: k.name,
+    description: k.description,
+  }));
+  const input = { prompt, mode: core.mode, exchanges, skills };
+  const advice = await hub.consult("turnStart", input, scope);
+  for (const [i, text] of advice.flatMap((a) => a.reminders ?? []).entries())
     core.reminders.add({ key: `turnStart:${scope.turnId}:${i}`, text });
+  planTaskView(
+    scope,
+    advice.flatMap((a) => a.setAside ?? []),
+  );
+  for (const a of advice) if (a.suggestion) offerSuggestion(core, a.suggestion, scope.turnId);
 }

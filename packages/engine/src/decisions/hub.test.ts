@@ -54,22 +54,31 @@ describe("the USES table", () => {
     }
   });
 
-  it("registers the 13 uses of issue 26, one at each of the 13 seams", () => {
+  it("registers the 21 uses of the spec's list (issue 46), at the 13 seams", () => {
     expect(USES.map((u) => u.name)).toEqual([
       "screen_request",
       "review_call",
       "after_call_notes",
+      "loop_guard",
       "stop_reminder",
       "completion_claim",
       "check_select",
+      "search_rank",
       "relevance",
       "pressure_keep",
       "route",
       "ask_user",
       "turn_start",
+      "user_signal",
+      "hints",
+      "task_view",
+      "plan_suggest",
+      "memory_suggest",
       "turn_tone",
+      "review_suggest",
       "attention",
     ]);
+    expect(USES).toHaveLength(21);
     expect(new Set(USES.map((u) => u.seam))).toEqual(new Set(SEAMS));
   });
 

@@ -1,5 +1,26 @@
 import type { Action } from "@z-engine/policy";
-import { type CheckId, DecisionSeam, type Effort, type TurnTone } from "@z-engine/protocol";
+import {
+  type CheckId,
+  DecisionSeam,
+  type Effort,
+  type PermissionMode,
+  type TurnTone,
+} from "@z-engine/protocol";
+import type { SuggestionKind } from "@z-engine/protocol";
+
+/** A suggestion a use offers: what the card says and, for memory and review, what accepting does. */
+export interface SuggestionAdvice {
+  readonly kind: SuggestionKind;
+  readonly text: string;
+  readonly detail?: string;
+}
+
+/** What the turn-start seam shows a task-view use of one earlier exchange. */
+export interface ExchangeDigest {
+  readonly index: number;
+  readonly prompt: string;
+  readonly chars: number;
+}
 
 /** A value in a new tool result that may be a credential, to ask about before it is sent. */
 export interface FlaggedValue {
@@ -50,8 +71,25 @@ export interface DocAnswer {
  */
 export interface SeamTypes {
   turnStart: {
-    input: { readonly prompt: string };
-    advice: { readonly reminders: readonly string[] };
+    input: {
+      readonly prompt: string;
+      /** The mode the turn runs in (a plan suggestion is for `ask` only). */
+      readonly mode: PermissionMode;
+      /** Earlier exchanges a task view may set aside (empty for a short history). */
+      readonly exchanges: readonly ExchangeDigest[];
+      /** The session's skills (name, description), for hints. */
+      readonly skills: readonly { readonly name: string; readonly description: string }[];
+    };
+    /**
+     * Reminders for the opening message; exchanges (their `index`) to set aside from what
+     * the model reads (never the newest ones: the transcript keeps them all, and
+     * `includeFullHistory` brings them back); a card for the user.
+     */
+    advice: {
+      readonly reminders?: readonly string[];
+      readonly setAside?: readonly number[];
+      readonly suggestion?: SuggestionAdvice;
+    };
   };
   contextPressure: {
     input: {
@@ -109,8 +147,17 @@ export interface SeamTypes {
     advice: { readonly answers: readonly DocAnswer[] };
   };
   route: {
-    input: { readonly prompt: string; readonly efforts: readonly Effort[] };
-    advice: { readonly effort: Effort; readonly reason: string };
+    /**
+     * The task, the efforts the use may pick (empty when the session set its own, or for a
+     * subagent's launch) and the models it may pick instead of the session's (empty unless
+     * `[decisions] allow_model_switch` allows the fast model).
+     */
+    input: {
+      readonly prompt: string;
+      readonly efforts: readonly Effort[];
+      readonly models: readonly string[];
+    };
+    advice: { readonly effort?: Effort; readonly model?: string; readonly reason: string };
   };
   completion: {
     input: { readonly answer: string; readonly checksThisTurn: number };
@@ -126,8 +173,13 @@ export interface SeamTypes {
     advice: { readonly keepLines: readonly (readonly [number, number])[] };
   };
   turnEnd: {
-    input: { readonly prompt: string; readonly answer: string };
-    advice: { readonly tone: TurnTone };
+    input: {
+      readonly prompt: string;
+      readonly answer: string;
+      /** Files the turn wrote (a review suggestion names them). */
+      readonly changedPaths: readonly string[];
+    };
+    advice: { readonly tone?: TurnTone; readonly suggestion?: SuggestionAdvice };
   };
   attention: {
     input: { readonly item: string; readonly kind: "approval" | "notice"; readonly text: string };

@@ -17,7 +17,7 @@ export interface Sidecar {
 }
 
 /** The largest question sent to the decision model, in characters. */
-const MAX_QUESTION = 8_000;
+export const MAX_QUESTION = 8_000;
 
 /** The first balanced `{...}` of `text`, parsed; undefined when there is none. */
 export function firstJsonObject(text: string): unknown {

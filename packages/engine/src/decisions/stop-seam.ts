@@ -1,7 +1,8 @@
-import type { CheckId, CheckKind, ContentBlock, Effort, Message, TurnId } from "@z-engine/protocol";
+import type { CheckId, CheckKind, ContentBlock, Message, TurnId } from "@z-engine/protocol";
 import type { AgentRun } from "../run/agent-context.js";
 import type { SessionCore } from "../session/core.js";
 import { type DecisionHost, decisionsOf } from "./session-hub.js";
+import { offerSuggestion } from "./suggestions.js";
 
 /** The stop seam may continue a run at most this often per turn (architecture.md step 4). */
 export const MAX_DECISION_CONTINUATIONS = 1;
@@ -101,35 +102,25 @@ export async function selectChecks(
   return kept.length > 0 ? kept : ids;
 }
 
-const routed = new WeakMap<SeamTurn, Effort>();
-/** The efforts a route may pick (never `max`: it only ever costs more). */
-const ROUTE_EFFORTS: readonly Effort[] = ["low", "medium", "high"];
-
-/**
- * The route seam at turn start: when the session has no effort of its own, a route use may
- * pick one for this turn's requests (`routeChosen`). Never rejects.
- */
-export async function routeTurn(
-  core: DecisionHost & Pick<SessionCore, "effort">,
-  turn: SeamTurn,
-  prompt: string,
-): Promise<void> {
-  // Made at turn start, so the uses' models start loading while the first request streams.
-  const hub = decisionsOf(core);
-  if (core.effort !== undefined || !hub.joins("route")) return;
-  const scope = { signal: turn.signal, turnId: turn.turnId };
-  const [advice] = await hub.consult("route", { prompt, efforts: ROUTE_EFFORTS }, scope);
-  if (!advice || !ROUTE_EFFORTS.includes(advice.effort)) return;
-  routed.set(turn, advice.effort);
-  core.journal.emit(
-    { type: "routeChosen", route: { effort: advice.effort, reason: advice.reason } },
-    { turnId: turn.turnId },
-  );
+/** One item waiting for the person at the screen, as the attention seam scores it. */
+interface AttentionItem {
+  readonly item: string;
+  readonly kind: "approval" | "notice";
+  readonly text: string;
 }
 
-/** The effort the route chose for the main agent's requests in `turn`, if any. */
-export function routedEffort(run: Pick<AgentRun, "depth">, turn: SeamTurn): Effort | undefined {
-  return run.depth === 0 ? routed.get(turn) : undefined;
+function score(core: DecisionHost, items: readonly AttentionItem[], turnId?: TurnId): void {
+  const hub = decisionsOf(core);
+  if (items.length === 0 || !hub.joins("attention")) return;
+  const scope = turnId ? { turnId } : {};
+  for (const input of items)
+    void hub.consult("attention", input, scope).then(([advice]) => {
+      if (advice)
+        core.journal.emit(
+          { type: "urgencyScored", urgency: { item: input.item, ...advice } },
+          scope,
+        );
+    });
 }
 
 /**
@@ -141,31 +132,48 @@ export function scoreAttention(
   waiting: readonly (readonly [string, { readonly title: string; readonly reason: string }])[],
   turnId: TurnId,
 ): void {
-  const hub = decisionsOf(core);
-  if (waiting.length === 0 || !hub.joins("attention")) return;
-  for (const [item, request] of waiting) {
-    const input = { item, kind: "approval" as const, text: `${request.title}: ${request.reason}` };
-    void hub.consult("attention", input, { turnId }).then(([advice]) => {
-      if (advice)
-        core.journal.emit({ type: "urgencyScored", urgency: { item, ...advice } }, { turnId });
-    });
-  }
+  const items = waiting.map(([item, request]) => ({
+    item,
+    kind: "approval" as const,
+    text: `${request.title}: ${request.reason}`,
+  }));
+  score(core, items, turnId);
+}
+
+/**
+ * The attention seam for a warning or error notice, in the background: `urgencyScored` with
+ * item `notice:<code>`. Info notices are not scored, nor the decision layer's own
+ * (`decisions.*`: a failing sidecar must not be asked about itself). Returns at once; never
+ * rejects.
+ */
+export function scoreNotice(
+  core: DecisionHost,
+  notice: { readonly level: string; readonly code: string; readonly message: string },
+  turnId?: TurnId,
+): void {
+  if (notice.level === "info" || notice.code.startsWith("decisions.")) return;
+  const text = `${notice.level} ${notice.code}: ${notice.message.slice(0, 500)}`;
+  score(core, [{ item: `notice:${notice.code}`, kind: "notice", text }], turnId);
 }
 
 /**
  * The turn-end seam, in the background: a tone use judges the finished turn
- * (`turnToneJudged`). Returns at once; never rejects.
+ * (`turnToneJudged`), a review use may offer a review card for the files it changed
+ * (`suggested`). Returns at once; never rejects.
  */
 export function judgeTurn(
   core: DecisionHost & Pick<SessionCore, "workingSet">,
   turnId: TurnId,
   prompt: string,
+  changedPaths: readonly string[] = [],
 ): void {
   const hub = decisionsOf(core);
   if (!hub.joins("turnEnd")) return;
   const answer = finalAnswer(core.workingSet());
-  void hub.consult("turnEnd", { prompt, answer }, { turnId }).then(([advice]) => {
-    if (advice)
-      core.journal.emit({ type: "turnToneJudged", turnId, tone: advice.tone }, { turnId });
+  const input = { prompt, answer, changedPaths };
+  void hub.consult("turnEnd", input, { turnId }).then((advice) => {
+    const tone = advice.find((a) => a.tone)?.tone;
+    if (tone) core.journal.emit({ type: "turnToneJudged", turnId, tone }, { turnId });
+    for (const a of advice) if (a.suggestion) offerSuggestion(core, a.suggestion, turnId);
   });
 }

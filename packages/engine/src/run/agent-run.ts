@@ -4,7 +4,7 @@ import { type BatchCore, executeBatch } from "../batch/execute.js";
 import { agentVision, type SessionCore } from "../session/core.js";
 import { UserStop } from "../util/abort.js";
 import { screenedMessages } from "../decisions/screen.js";
-import { routedEffort } from "../decisions/stop-seam.js";
+import { routedEffort, routedModel } from "../decisions/route-seam.js";
 import { type AgentRun, agentToolSpecs } from "./agent-context.js";
 import { type PressureCore, relievePressure } from "./pressure.js";
 import { type StopCore, stopBoundary } from "./stop.js";
@@ -108,7 +108,7 @@ export async function runAgent(
     // A compaction's summary may have spent the rest of the budget: no request then.
     const spent = costEnd(core, turn);
     if (spent) return spent;
-    const model = run.agent.model();
+    const model = routedModel(run, turn) ?? run.agent.model();
     const info = core.catalog.info(model);
     const effort = run.agent.effort() ?? routedEffort(run, turn);
     const request = buildRequest({

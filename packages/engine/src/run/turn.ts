@@ -13,8 +13,10 @@ import { turnBadge } from "../verification/badge.js";
 import { beginTurnOverrides } from "../commands/turn-overrides.js";
 import type { AgentRun } from "./agent-context.js";
 import { type AgentRunCore, runAgent } from "./agent-run.js";
-import { judgeTurn, routeTurn } from "../decisions/stop-seam.js";
+import { routeTurn } from "../decisions/route-seam.js";
+import { judgeTurn } from "../decisions/stop-seam.js";
 import { remindAtTurnStart } from "../decisions/context-seams.js";
+import { applyTaskView } from "../decisions/task-view.js";
 import { mainAgentRun, type MainRunCore } from "./main-agent.js";
 import { newTurnState, type RunEnd, TurnGitWork, type TurnState } from "./turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
@@ -151,6 +153,7 @@ export async function runTurn(
   try {
     await remindAtTurnStart(core, turn, submission.text);
     await openTurn(core, run, turn, submission);
+    await applyTaskView(core, turn);
     await routeTurn(core, turn, submission.text);
     turn.recordCheckpoint = core.beginCheckpoint?.(turn);
     end = await runAgent(core, run, turn);
@@ -180,7 +183,7 @@ export async function runTurn(
   turn.ended = true;
   await core.journal.record("turnEnded", fields, { type: "turnFinished", ...fields }, scope);
   await syncTurn(core, turnId);
-  judgeTurn(core, turnId, submission.text);
+  judgeTurn(core, turnId, submission.text, [...turn.writtenPaths]);
   return { ...fields };
 }
 

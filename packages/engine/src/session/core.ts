@@ -26,6 +26,7 @@ import type {
 } from "@z-engine/tools";
 import type { HookRunner } from "../hooks/runner.js";
 import type { SessionConfig } from "../settings/session-config.js";
+import type { SidecarPool } from "../decisions/sidecar-pool.js";
 import type { Approvals } from "../batch/approvals.js";
 import type { Journal } from "./journal.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
@@ -155,6 +156,8 @@ export interface SessionCore {
   readonly checks: () => readonly CheckDefinition[];
   readonly checkRecords: CheckRecord[];
   readonly catalog: ModelCatalog;
+  /** The engine's decision sidecars, shared by its sessions (absent in a bare core). */
+  readonly sidecars?: SidecarPool;
   /** The client for a model of a role; a client that cannot be built fails each request with the reason. */
   client(role: "main" | "fast", model: string): ModelClient;
   fingerprint(): Promise<string>;

@@ -5,6 +5,7 @@ import type { EditorFiles, Tool } from "@z-engine/tools";
 import type { ClientFactory, EngineOptions } from "../options.js";
 import type { FileWatches } from "../settings/file-watch.js";
 import type { Redactor } from "../util/secrets.js";
+import type { SidecarPool } from "../decisions/sidecar-pool.js";
 import type { ModelCatalog } from "./core.js";
 import type { EventSink } from "./journal.js";
 
@@ -18,6 +19,8 @@ export interface OpenContext {
   /** Replaces the engine's known secret values in what is recorded and emitted. */
   readonly redactor: Redactor;
   readonly sink: EventSink;
+  /** The engine's decision sidecars (`[decisions] sidecar_command`), shared by sessions. */
+  readonly sidecars?: SidecarPool;
   readonly store: SessionStore;
   readonly clientFactory: ClientFactory;
   /** The catalog a session prices with, from its own settings (`[pricing]` is per session). */

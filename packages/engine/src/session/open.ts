@@ -51,6 +51,7 @@ import {
   sessionDoorView,
   userDoor,
 } from "./project-doors.js";
+import { noticeAttention } from "../decisions/notice-attention.js";
 import { Journal } from "./journal.js";
 import type { OpenContext } from "./open-context.js";
 import { repairCrash } from "./repair.js";
@@ -193,7 +194,9 @@ async function assemble(
   const { projectRoot, config } = prep;
   const state = opened?.replay.state;
   const { clientFor } = prep;
-  const journal = new Journal(log.id as SessionId, log, ctx.sink, ctx.clock, ctx.redactor);
+  let watched: EngineSession | undefined;
+  const sink = noticeAttention(ctx.sink, () => watched);
+  const journal = new Journal(log.id as SessionId, log, sink, ctx.clock, ctx.redactor);
   // The checks' discovery walks the project: it runs while the shell and git are looked up.
   const checksFound = projectChecks({ projectRoot, homeDir: ctx.homeDir }, config);
   const repoRoot = await gitToplevel(projectRoot);
@@ -394,6 +397,7 @@ async function assemble(
       : null,
     checkRecords: records,
     catalog: ctx.catalogFor(() => sessionState.settings.config.settings),
+    ...(ctx.sidecars ? { sidecars: ctx.sidecars } : {}),
     clientFor,
     fingerprintOf,
   };
@@ -426,6 +430,7 @@ async function assemble(
     trust: (trusted) => trustWorkspace(ctx, trustTarget, trusted, prep.overrides),
   });
   built = session;
+  watched = session;
   // The main client now: a built-in client starts loading its SDK while the session opens.
   session.client("main", session.model);
   session.repoMap?.startAfterFirstResponse();

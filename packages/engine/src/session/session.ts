@@ -19,6 +19,8 @@ import type { SessionConfig } from "../settings/session-config.js";
 import { runTurn, type Submission, type TurnSummary } from "../run/turn.js";
 import type { TurnState } from "../run/turn-state.js";
 import { type LinkedController, linkedController, UserStop } from "../util/abort.js";
+import { resolveSuggestion } from "../decisions/suggestions.js";
+import { includeFullHistory } from "../decisions/task-view.js";
 import type { SessionCore } from "./core.js";
 import { generateTitle } from "./title.js";
 import type { SessionLsp } from "../lsp/hub.js";
@@ -166,6 +168,11 @@ export class EngineSession implements SessionCore {
   }
 
   /** The session's lifetime signal, for work a command starts. */
+  queuePrompt(text: string): void {
+    this.queue.push({ turnId: newTurnId(), submission: { text } });
+    this.pump();
+  }
+
   get commandSignal(): AbortSignal {
     return this.lifetime.signal;
   }
@@ -343,6 +350,14 @@ export class EngineSession implements SessionCore {
         if ((await this.services.jobs.kill(command.jobId as JobId)) === null)
           await this.unknown("job", command.jobId);
         return;
+      case "includeFullHistory":
+        return includeFullHistory(this);
+      case "resolveSuggestion": {
+        const said = await resolveSuggestion(this, command.suggestionId, command.accepted);
+        if (said === undefined) return this.unknown("suggestion", command.suggestionId);
+        this.journal.emit({ type: "commandOutput", name: "suggestion", markdown: said });
+        return;
+      }
     }
   }
 

@@ -10,7 +10,7 @@ import { type Harness, harness, loginProject, resultsOf, waitForCount } from "..
 // feature in Shadow: no seam allows, denies, cancels a turn or sets a badge; a failing or
 // stalling decision model abstains (behaviour equals Off); Shadow advice is dropped but traced.
 
-/** Every feature of the USES table (context pressure has its own scenario, decisions-pressure). */
+/** Every feature of the USES table, all 21 (context pressure has its own scenario, decisions-pressure). */
 const FEATURES = [
   "screen_request",
   "review_call",
@@ -25,6 +25,15 @@ const FEATURES = [
   "turn_start",
   "turn_tone",
   "attention",
+  // issue 46: the spec's list, 21 of 21
+  "loop_guard",
+  "search_rank",
+  "user_signal",
+  "hints",
+  "task_view",
+  "plan_suggest",
+  "memory_suggest",
+  "review_suggest",
 ];
 const REMINDER = "Your answer says the work succeeded";
 const QUESTION = "Which package manager should I use?";

@@ -29,19 +29,26 @@ describe("turn_start", () => {
     const { ctx, model } = ctxWith(
       reply('{"reminders": [" plan only: edit no file ", "", "a", "b"]}'),
     );
-    const advice = await turnStart.decide({ prompt: "Plan the auth refactor" }, ctx);
+    const advice = await turnStart.decide(
+      { prompt: "Plan the auth refactor", mode: "ask", exchanges: [], skills: [] },
+      ctx,
+    );
     expect(advice).toEqual({ reminders: ["plan only: edit no file", "a"] });
-    expect(advice?.reminders.length).toBeLessThanOrEqual(MAX_TURN_START_REMINDERS);
+    expect(advice?.reminders?.length).toBeLessThanOrEqual(MAX_TURN_START_REMINDERS);
     expect(question(model)).toContain("Plan the auth refactor");
   });
 
   it("abstains on an empty list, a failure, prose, and asks nothing for an empty prompt", async () => {
     for (const r of [reply('{"reminders": []}'), failure, reply("be careful")]) {
       const { ctx } = ctxWith(r);
-      expect(await turnStart.decide({ prompt: "fix it" }, ctx)).toBeUndefined();
+      expect(
+        await turnStart.decide({ prompt: "fix it", mode: "ask", exchanges: [], skills: [] }, ctx),
+      ).toBeUndefined();
     }
     const { ctx, model } = ctxWith();
-    expect(await turnStart.decide({ prompt: "  " }, ctx)).toBeUndefined();
+    expect(
+      await turnStart.decide({ prompt: "  ", mode: "ask", exchanges: [], skills: [] }, ctx),
+    ).toBeUndefined();
     expect(model.requests).toHaveLength(0);
   });
 });

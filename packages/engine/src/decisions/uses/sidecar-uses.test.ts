@@ -75,7 +75,11 @@ describe("completion_claim", () => {
 describe("route", () => {
   it("picks an allowed effort and abstains for one outside the allowed set", async () => {
     const ok = ctxWith(reply('{"effort": "low", "reason": "a one-line question"}'));
-    const input = { prompt: "What does ls do?", efforts: ["low", "medium", "high"] as const };
+    const input = {
+      prompt: "What does ls do?",
+      efforts: ["low", "medium", "high"] as const,
+      models: [],
+    };
     expect(await route.decide(input, ok.ctx)).toEqual({
       effort: "low",
       reason: "a one-line question",
@@ -83,12 +87,21 @@ describe("route", () => {
     const max = ctxWith(reply('{"effort": "max", "reason": "hard"}'));
     expect(await route.decide(input, max.ctx)).toBeUndefined();
   });
+
+  it("picks an offered model, and drops a model it was not offered", async () => {
+    const input = { prompt: "What does ls do?", efforts: [], models: ["small-model"] };
+    const ok = ctxWith(reply('{"effort": null, "model": "small-model", "reason": "simple"}'));
+    expect(await route.decide(input, ok.ctx)).toEqual({ model: "small-model", reason: "simple" });
+    const other = ctxWith(reply('{"effort": "low", "model": "big-model", "reason": "x"}'));
+    // Neither the effort (none allowed) nor the model (not offered) may apply: it abstains.
+    expect(await route.decide(input, other.ctx)).toBeUndefined();
+  });
 });
 
 describe("turn_tone", () => {
   it("judges the tone, and abstains on an unknown one", async () => {
     const { ctx } = ctxWith(reply('{"tone": "frustrated"}'), reply('{"tone": "angry"}'));
-    const input = { prompt: "It is STILL broken!", answer: "Sorry." };
+    const input = { prompt: "It is STILL broken!", answer: "Sorry.", changedPaths: [] };
     expect(await turnTone.decide(input, ctx)).toEqual({ tone: "frustrated" });
     expect(await turnTone.decide(input, ctx)).toBeUndefined();
   });

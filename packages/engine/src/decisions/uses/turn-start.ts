@@ -28,5 +28,5 @@ export const turnStart: DecisionUse<"turnStart"> = {
       .slice(0, MAX_TURN_START_REMINDERS);
     return reminders.length > 0 ? { reminders } : undefined;
   },
-  describe: (advice) => `${advice.reminders.length} reminder(s)`,
+  describe: (advice) => `${advice.reminders?.length ?? 0} reminder(s)`,
 };

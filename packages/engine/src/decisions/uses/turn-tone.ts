@@ -16,5 +16,5 @@ export const turnTone: DecisionUse<"turnEnd"> = {
     const question = `User:\n${input.prompt.slice(0, 3000)}\n\nAgent:\n${input.answer.slice(0, 3000)}`;
     return ctx.sidecar.ask(INSTRUCTIONS, question, Tone, ctx.signal);
   },
-  describe: (advice) => `tone ${advice.tone}`,
+  describe: (advice) => `tone ${advice.tone ?? "none"}`,
 };
