@@ -11,12 +11,15 @@ function ago(now: number, then: number): string {
   return `${Math.round(s / 86_400)} days ago`;
 }
 
-/** `/context`'s repo map line: state, size, where the map came from and its age. */
+/**
+ * `/context`'s repo map line: state, size, where the map came from (the cache an earlier
+ * session's build left, or a build of this session) and its age.
+ */
 export function mapStatusLine(map: RepoMapStatus, now: number): string {
   const size = `${n(map.tokens)} tokens (${n(map.files)} files, ${n(map.definitions)} definitions)`;
-  const from = map.source === "cache" ? ", from the cache" : map.source ? ", built this session" : "";
-  const age = map.builtAt !== undefined ? `, built ${ago(now, map.builtAt)}` : "";
+  const age = map.builtAt !== undefined ? `built ${ago(now, map.builtAt)}` : "";
+  const from = map.source === "cache" ? `, from the cache${age ? ` (${age})` : ""}` : age ? `, ${age}` : "";
   const next = map.state === "ready" ? ", joins the next message" : "";
-  return `Repo map: ${map.state}, ${size}${from}${age}${next}`;
+  return `Repo map: ${map.state}, ${size}${from}${next}`;
 }
 

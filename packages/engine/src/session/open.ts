@@ -362,6 +362,7 @@ async function assemble(
           projectRoot,
           cacheFile: repoMapCacheFile(ctx.paths.dataDir, projectRoot),
           mapFile: repoMapSnapshotFile(ctx.paths.dataDir, projectRoot),
+          clock: ctx.clock,
           env: ctx.env,
           files: doors.project,
           tokens: () => sessionState.settings.config.settings.context.repo_map_tokens,
