@@ -31,8 +31,8 @@ import { visibleMap } from "./visible-map.js";
  * the next user message the session records (a prompt or a round's tool results), so the
  * system prompt and the tools never change for it and every request extends the previous one.
  * When the project has a snapshot from an earlier session's build, its map (checked against
- * the door now) joins the first prompt, and a build refreshes the snapshot after the first
- * round; a fresh project's first build starts when the first request goes out, in a worker.
+ * the door now) joins the first prompt; the first build starts when the first request goes
+ * out (a fresh project's in a worker) and only refreshes the snapshot when one was shown.
  * A rebuild (after a compaction or a reload) queues the new map the same way.
  */
 export class SessionRepoMap {
@@ -74,21 +74,22 @@ export class SessionRepoMap {
 
   /**
    * The session opened: starts reading the snapshot (its files through the door), to join the
-   * first prompt ({@link beforeUserMessage}). With one, the first build waits out the first
-   * round and only refreshes it; without, it starts when the first request goes out (or
-   * `fallbackMs` from now). A no-op when the map is off.
+   * first prompt ({@link beforeUserMessage}). The first build starts when the first request
+   * goes out (or `fallbackMs` from now), so that it runs while the model answers: with a
+   * snapshot it only refreshes it for the next session; without, its map joins the next user
+   * message. A no-op when the map is off.
    */
-  open(fallbackMs = 1000, roundMs = FIRST_ROUND_WAIT_MS): void {
+  open(fallbackMs = 1000): void {
     const budget = this.options.tokens();
     if (budget <= 0 || this.controller.signal.aborted) return;
     const { mapFile, projectRoot, files } = this.options;
     this.cached = mapFile ? loadCachedMap(mapFile, projectRoot, budget, files) : this.cached;
     this.opened = this.cached.then((cached) => {
       if (this.controller.signal.aborted) return;
-      if (cached) return this.gate.untilAfterFirstResponse(fallbackMs, roundMs);
-      this.firstBuild = new Promise((resolve) => {
-        this.endFirstBuild = resolve;
-      });
+      if (!cached)
+        this.firstBuild = new Promise((resolve) => {
+          this.endFirstBuild = resolve;
+        });
       this.gate.untilRequest(fallbackMs);
     });
   }

@@ -2,9 +2,8 @@ import { FIRST_ROUND_WAIT_MS } from "./map-status.js";
 
 /**
  * When a session's first repo map build starts: at once, at the first request that goes out
- * (a fresh project: the build runs while the model answers it), or after the first round (a
- * project whose map was shown from its snapshot: the build only refreshes it), each with a
- * timer for a session whose requests never come.
+ * (the build runs while the model answers it), or after the first round (the model works on
+ * its results meanwhile), each with a timer for a session whose requests never come.
  */
 export class StartGate {
   private release: (() => void) | null = null;
