@@ -34,7 +34,12 @@ interface Sample {
 
 /** One session of five requests (four Reads, then an answer) with the map on or off. */
 async function session(root: string, home: string, map: boolean): Promise<Sample> {
-  const env = { PATH: process.env.PATH ?? "", HOME: home, ZENGINE_HOME: join(home, "data"), ZENGINE_CONFIG_HOME: join(home, "config") };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    ZENGINE_HOME: join(home, "data"),
+    ZENGINE_CONFIG_HOME: join(home, "config"),
+  };
   const script = [
     ...[1, 2, 3, 4].map((i) => reply.toolCall("Read", { file_path: `src/m${i}.ts` })),
     reply.text("done"),
@@ -106,4 +111,6 @@ for (const shape of ["fresh", "cached"] as const) {
   }
 }
 for (const shape of ["fresh", "cached"] as const)
-  console.log(`${shape}: the map first joined request ${samples.map((s) => s[shape].mapAt || "never").join(", ")}`);
+  console.log(
+    `${shape}: the map first joined request ${samples.map((s) => s[shape].mapAt || "never").join(", ")}`,
+  );

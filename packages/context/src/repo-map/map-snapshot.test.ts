@@ -63,7 +63,14 @@ describe("the map snapshot", () => {
       "{not json",
       "null",
       JSON.stringify({ v: 99, root: "/p", budget: 1, builtAt: 1, map, paths: [] }),
-      JSON.stringify({ v: 1, root: "/p", budget: 1000, builtAt: 1, map: { text: "hi" }, paths: [] }),
+      JSON.stringify({
+        v: 1,
+        root: "/p",
+        budget: 1000,
+        builtAt: 1,
+        map: { text: "hi" },
+        paths: [],
+      }),
       // The list does not name the map's files.
       JSON.stringify({ v: 1, root: "/p", budget: 1000, builtAt: 1, map, paths: ["src/a.ts"] }),
     ]) {
@@ -75,7 +82,10 @@ describe("the map snapshot", () => {
   it("reports a folder it cannot write to", async () => {
     const blocker = join(dir, "blocker");
     await writeFile(blocker, "");
-    const problem = await saveMapSnapshot(join(blocker, "p.map.json"), mapSnapshotOf("/p", 1, 1, map));
+    const problem = await saveMapSnapshot(
+      join(blocker, "p.map.json"),
+      mapSnapshotOf("/p", 1, 1, map),
+    );
     expect(problem).toMatch(/could not be written/);
   });
 });

@@ -34,7 +34,7 @@ function sectionsOf(text: string): MapSection[] | null {
   const sections: MapSection[] = [];
   for (const part of parts) {
     const [first] = part.split("\n", 1);
-    if (!first || !first.endsWith(":") || /^\s/.test(first)) return null;
+    if (!first?.endsWith(":") || /^\s/.test(first)) return null;
     sections.push({ path: first.slice(0, -1), text: part });
   }
   return sections;

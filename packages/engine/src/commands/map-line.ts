@@ -18,8 +18,8 @@ function ago(now: number, then: number): string {
 export function mapStatusLine(map: RepoMapStatus, now: number): string {
   const size = `${n(map.tokens)} tokens (${n(map.files)} files, ${n(map.definitions)} definitions)`;
   const age = map.builtAt !== undefined ? `built ${ago(now, map.builtAt)}` : "";
-  const from = map.source === "cache" ? `, from the cache${age ? ` (${age})` : ""}` : age ? `, ${age}` : "";
+  const from =
+    map.source === "cache" ? `, from the cache${age ? ` (${age})` : ""}` : age ? `, ${age}` : "";
   const next = map.state === "ready" ? ", joins the next message" : "";
   return `Repo map: ${map.state}, ${size}${from}${next}`;
 }
-

@@ -25,7 +25,6 @@ import { listProjectFiles } from "./project-files.js";
 import { StartGate } from "./start-gate.js";
 import { visibleMap } from "./visible-map.js";
 
-
 /**
  * A session's repo map, off the request path. A map joins the conversation as a reminder in
  * the next user message the session records (a prompt or a round's tool results), so the
@@ -286,4 +285,3 @@ export class SessionRepoMap {
     await this.saving;
   }
 }
-

@@ -287,7 +287,9 @@ describe("the other engine built-ins", { timeout: 90_000 }, () => {
       `Repo map: ready, ${map.tokens.toLocaleString("en-US")} tokens (${map.files} files, ${map.definitions} definitions), built `,
     );
     expect(map.source).toBe("build");
-    expect(context.type === "output" && context.markdown).toMatch(/built \d+ s ago, joins the next message/);
+    expect(context.type === "output" && context.markdown).toMatch(
+      /built \d+ s ago, joins the next message/,
+    );
     expect(context.type === "output" && context.markdown).toMatch(/\| system: base \| \d/);
     const effort = await h.session.command("effort", "high");
     expect(effort.type === "output" && effort.markdown).toBe("Effort set to high.");

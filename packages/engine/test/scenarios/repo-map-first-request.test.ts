@@ -33,14 +33,21 @@ function mapOf(request: ModelRequest | undefined): string | undefined {
     .flatMap((m) =>
       m.role !== "user"
         ? []
-        : m.content.flatMap((b) => (b.type === "text" && b.text.startsWith(MAP_START) ? [b.text] : [])),
+        : m.content.flatMap((b) =>
+            b.type === "text" && b.text.startsWith(MAP_START) ? [b.text] : [],
+          ),
     )
     .at(-1);
 }
 
 /** A first session that reads a file and answers; resolves once its map is built and kept. */
 async function firstSession(): Promise<Harness> {
-  const first = await harness({ files: project, script: [], overrides: { mode: "bypass" }, repoMap: true });
+  const first = await harness({
+    files: project,
+    script: [],
+    overrides: { mode: "bypass" },
+    repoMap: true,
+  });
   first.model.push(reply.toolCall("Read", { file_path: "src/a.ts" }), reply.text("read it"));
   const summary = await first.session.run("where is parseConfig used?");
   expect(summary.outcome).toBe("completed");
