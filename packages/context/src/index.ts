@@ -87,6 +87,14 @@ export type { RankedDefinition, RepoMapFocus } from "./repo-map/rank.js";
 export { rankDefinitions } from "./repo-map/rank.js";
 export type { RenderedMap } from "./repo-map/render.js";
 export { mapTokens, REPO_MAP_HEADER, renderMap } from "./repo-map/render.js";
+export type { MapSnapshot } from "./repo-map/map-snapshot.js";
+export {
+  loadMapSnapshot,
+  mapPaths,
+  mapSnapshotOf,
+  saveMapSnapshot,
+  withoutFiles,
+} from "./repo-map/map-snapshot.js";
 export type { IndexUpdate, RepoIndexOptions } from "./repo-map/repo-index.js";
 export { RepoIndex } from "./repo-map/repo-index.js";
 export type { ParseJob, ParseResult, TagParser } from "./repo-map/parse-jobs.js";

@@ -14,7 +14,7 @@ import { ModelCatalog as LlmCatalog } from "@z-engine/llm";
 import type { EngineCommand, EventEnvelope, SessionId, TurnId } from "@z-engine/protocol";
 import { FileSessionStore, type SessionSummary } from "@z-engine/store";
 import type { EngineOptions } from "./options.js";
-import { OFF_MAP, type RepoMapStatus } from "./repo-map/session-map.js";
+import { OFF_MAP, type RepoMapStatus } from "./repo-map/map-status.js";
 import type { TurnSummary } from "./run/turn.js";
 import { hostSettingsOf } from "./settings/host-settings.js";
 import { layerSettings } from "./settings/session-layer.js";

@@ -27,7 +27,7 @@ export type { Submission, TurnSummary } from "./run/turn.js";
 export type { ModelCatalog, ModelInfo } from "./session/core.js";
 /** What `Engine.providerKey(folder)` finds: whether a key is needed and found, and where it is looked up. */
 export type { ProviderKeyStatus } from "./queries/provider-key-status.js";
-export type { RepoMapStatus } from "./repo-map/session-map.js";
+export type { RepoMapStatus } from "./repo-map/map-status.js";
 /**
  * The project's files (for `@` completion, a file picker): git's tracked and untracked
  * files through host's git door (read-only, no program the project names runs), else a

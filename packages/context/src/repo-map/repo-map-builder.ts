@@ -31,6 +31,12 @@ export interface RepoMapBuilderOptions {
    */
   readonly workerFrom?: number;
   /**
+   * Builds a small project (under `workerFrom` paths) in a worker too, with no parser threads
+   * beside it: for a first build that parses every file (no tag cache yet), whose grammar
+   * loading and parsing would otherwise run on this thread. Default false.
+   */
+  readonly smallInWorker?: boolean;
+  /**
    * How long an idle worker lives after its last build (default {@link WORKER_IDLE_MS}):
    * its tags and tree-sitter memory (some 60 MB on a large project) are given back, and the
    * next build starts a worker over the cache file (a rebuild point is rare and off the
@@ -104,6 +110,8 @@ export class RepoMapBuilder {
   private stopped: Array<() => void> = [];
   private script: URL | null;
   private decided = false;
+  /** A small project built in a worker: no parser threads beside it. */
+  private small = false;
 
   constructor(private readonly options: RepoMapBuilderOptions) {
     this.script = options.script === undefined ? defaultWorkerScript() : options.script;
@@ -129,7 +137,10 @@ export class RepoMapBuilder {
     clearTimeout(this.idleTimer);
     if (!this.decided) {
       this.decided = true;
-      if (request.paths.length < (this.options.workerFrom ?? WORKER_FROM_PATHS)) this.script = null;
+      if (request.paths.length < (this.options.workerFrom ?? WORKER_FROM_PATHS)) {
+        if (this.options.smallInWorker && this.script) this.small = true;
+        else this.script = null;
+      }
     }
     if (!this.script) return this.buildHere(request, signal);
     signal?.throwIfAborted();
@@ -182,7 +193,7 @@ export class RepoMapBuilder {
 
   private start(script: URL): Worker {
     if (this.worker) return this.worker;
-    const threads = this.options.threads ?? Math.min(availableParallelism(), 4);
+    const threads = this.small ? 1 : (this.options.threads ?? Math.min(availableParallelism(), 4));
     const setup: WorkerSetup = {
       role: "index",
       root: this.options.root,

@@ -9,6 +9,7 @@ import { compactionLines, compactionsOf } from "../queries/compactions.js";
 import { compactNow } from "../run/pressure.js";
 import { cost } from "./cost.js";
 import type { CommandHost } from "./host.js";
+import { mapStatusLine } from "./map-line.js";
 import { rememberNote } from "./remember.js";
 import { suggestionCommand } from "../decisions/suggestions.js";
 import { knownModels, modelList } from "./model-list.js";
@@ -52,9 +53,7 @@ async function context(host: CommandHost): Promise<string> {
   const total =
     e.estimateRequest({ system, tools: host.tools.map(toolSpec), messages: [] }) + messages;
   const map = host.repoMap?.status();
-  const mapLine = map
-    ? `Repo map: ${map.state}, ${n(map.tokens)} tokens (${n(map.files)} files, ${n(map.definitions)} definitions)${map.state === "ready" ? ", joins the next message" : ""}`
-    : "Repo map: off";
+  const mapLine = map ? mapStatusLine(map, host.clock()) : "Repo map: off";
   const { compactions } = await compactionsOf(host.logPath).catch(() => ({ compactions: [] }));
   return [
     `**Context:** about ${n(total)} of ${n(window)} tokens (${((total / window) * 100).toFixed(1)}%)`,

@@ -1,7 +1,7 @@
 import type { McpServerStatus } from "@z-engine/protocol";
 import { toolSpec } from "@z-engine/tools";
 import type { SessionHandle } from "../engine.js";
-import { OFF_MAP, type RepoMapStatus } from "../repo-map/session-map.js";
+import { OFF_MAP, type RepoMapStatus } from "../repo-map/map-status.js";
 import { type ContextUsage, contextUsage } from "./context-usage.js";
 import { type CompactionSummary, compactionsOf } from "./compactions.js";
 import { targetOf } from "./registry.js";

@@ -8,7 +8,8 @@ import { createProjectFileReader } from "@z-engine/host";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { focusFrom } from "./focus.js";
 import { listProjectFiles } from "./project-files.js";
-import { repoMapKey, SessionRepoMap } from "./session-map.js";
+import { repoMapKey } from "./map-status.js";
+import { SessionRepoMap } from "./session-map.js";
 
 let repo: FixtureRepo;
 let data: string;

@@ -1,102 +1,66 @@
-import { type RenderedMap, type Reminder, RepoMapBuilder } from "@z-engine/context";
-import type { Message, ProjectFileReader } from "@z-engine/protocol";
+import { existsSync } from "node:fs";
+import {
+  mapSnapshotOf,
+  type RenderedMap,
+  RepoMapBuilder,
+  saveMapSnapshot,
+  WORKER_FROM_PATHS,
+} from "@z-engine/context";
 import { admittedPaths, refusedNotice } from "./admitted-paths.js";
+import { type CachedMap, loadCachedMap, within } from "./cached-map.js";
 import { focusFrom } from "./focus.js";
+import {
+  CLOSE_WAIT_MS,
+  FIRST_BUILD_WAIT_MS,
+  FIRST_MAP_WAIT_MS,
+  FIRST_ROUND_WAIT_MS,
+  repoMapKey,
+  type RepoMapStatus,
+  type SessionRepoMapOptions,
+  type Made,
+  type Shown,
+  statusOf,
+} from "./map-status.js";
 import { listProjectFiles } from "./project-files.js";
+import { StartGate } from "./start-gate.js";
 import { visibleMap } from "./visible-map.js";
 
-/** Where the repo map stands, for `/context` and hosts. */
-export interface RepoMapStatus {
-  /** `off`: the setting is 0; `building`: indexing; `ready`: built, joins the next user message; `active`: in the conversation. */
-  readonly state: "off" | "building" | "ready" | "active" | "failed";
-  /** The size of the map the conversation shows, or is about to (0 before the first). */
-  readonly tokens: number;
-  readonly files: number;
-  readonly definitions: number;
-  /** Files indexed by the last build, and how many of them it had to parse. */
-  readonly indexed: number;
-  readonly parsed: number;
-  /** How long the last build took to index, rank and render, in ms. */
-  readonly buildMs: number;
-}
-
 /**
- * Longest the first build waits, after the session's first model response, for the next
- * request to go out (a long first tool call, or a first turn without tools).
- */
-export const FIRST_ROUND_WAIT_MS = 2000;
-
-/** Longest a closing session waits for its build to stop and save. */
-export const CLOSE_WAIT_MS = 1000;
-
-/** The status of a session without a repo map. */
-export const OFF_MAP: RepoMapStatus = {
-  state: "off",
-  tokens: 0,
-  files: 0,
-  definitions: 0,
-  indexed: 0,
-  parsed: 0,
-  buildMs: 0,
-};
-
-/** The reminder key of a session's nth map (a resumed session starts again at 1). */
-export const repoMapKey = (n: number): string => `repo-map:${n}`;
-
-/** What a session's repo map needs from its session. */
-export interface SessionRepoMapOptions {
-  readonly projectRoot: string;
-  /** The tag cache file in the data folder. */
-  readonly cacheFile: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /**
-   * The project's door: each build passes the listed files through it (real paths inside the
-   * project, regular files, the session's Read rules as they are at that build).
-   */
-  readonly files: ProjectFileReader;
-  /** `context.repo_map_tokens`, read at each build (0: off). */
-  readonly tokens: () => number;
-  /** The working set, for the focus (files read or written, the user's prompts). */
-  readonly messages: () => readonly Message[];
-  /** Where a finished map goes: the session's reminders, which join the next user message. */
-  readonly reminders: {
-    add(reminder: Reminder): boolean;
-    wasDelivered(key: string): boolean;
-  };
-  /** A problem worth a warning (a grammar that does not load, an unwritable cache). */
-  readonly onProblem: (message: string) => void;
-  readonly clock?: () => number;
-  /** The worker script (context's by default; `null`: build on the session's thread). */
-  readonly script?: URL | null;
-  /** Fewer paths than this build on the session's thread (context's `WORKER_FROM_PATHS`). */
-  readonly workerFrom?: number;
-}
-
-/**
- * A session's repo map, off the request path. Builds run in a worker thread (context's
- * {@link RepoMapBuilder}; a small project's on the session's thread, in slices); a finished map is queued as a reminder and joins the next user
- * message the session records (a prompt or a round's tool results), so the system prompt
- * and the tools never change for it and every request extends the previous one. A rebuild
- * (after a compaction or a reload) queues the new map the same way. Requests never wait.
+ * A session's repo map, off the request path. A map joins the conversation as a reminder in
+ * the next user message the session records (a prompt or a round's tool results), so the
+ * system prompt and the tools never change for it and every request extends the previous one.
+ * When the project has a snapshot from an earlier session's build, its map (checked against
+ * the door now) joins the first prompt; the first build starts when the first request goes
+ * out (a fresh project's in a worker) and only refreshes the snapshot when one was shown.
+ * A rebuild (after a compaction or a reload) queues the new map the same way.
  */
 export class SessionRepoMap {
   private readonly builder: RepoMapBuilder;
   private readonly controller = new AbortController();
+  private readonly gate = new StartGate(() => this.queueBuild(true));
   private building: Promise<void> | null = null;
+  private saving: Promise<void> = Promise.resolve();
   private builds = 0;
   private failed = false;
-  /** The map the conversation shows or is about to, and its reminder key (null: one found in the log). */
-  private shown: { readonly map: Omit<RenderedMap, "text">; readonly key: string | null } | null =
-    null;
+  private shown: Shown | null = null;
   private stats = { indexed: 0, parsed: 0, buildMs: 0 };
-  /** The last map a build made, to queue again when a rewind drops the message carrying it. */
-  private last: RenderedMap | null = null;
+  /** The last map made (built or from the snapshot), to queue again after a rewind. */
+  private last: (Made & { readonly map: RenderedMap }) | null = null;
+  private cached: Promise<CachedMap | null> = Promise.resolve(null);
+  private opened: Promise<void> = Promise.resolve();
+  private firstMessage = true;
+  /** A fresh project's first build, which the first tool results wait for when it is small. */
+  private firstBuild: Promise<void> | null = null;
+  private endFirstBuild: () => void = () => {};
 
   constructor(private readonly options: SessionRepoMapOptions) {
     this.builder = new RepoMapBuilder({
       root: options.projectRoot,
       cacheFile: options.cacheFile,
       onProblem: options.onProblem,
+      // No tag cache yet: every file is parsed, so even a small project's grammars load in a
+      // worker, not on the session's thread.
+      smallInWorker: !existsSync(options.cacheFile),
       ...(options.script !== undefined ? { script: options.script } : {}),
       ...(options.workerFrom !== undefined ? { workerFrom: options.workerFrom } : {}),
     });
@@ -107,67 +71,76 @@ export class SessionRepoMap {
     return this.builder.thread;
   }
 
-  /** Starts the first build (a no-op when the map is off). */
+  /**
+   * The session opened: starts reading the snapshot (its files through the door), to join the
+   * first prompt ({@link beforeUserMessage}). The first build starts when the first request
+   * goes out (or `fallbackMs` from now), so that it runs while the model answers: with a
+   * snapshot it only refreshes it for the next session; without, its map joins the next user
+   * message. A no-op when the map is off.
+   */
+  open(fallbackMs = 1000): void {
+    const budget = this.options.tokens();
+    if (budget <= 0 || this.controller.signal.aborted) return;
+    const { mapFile, projectRoot, files } = this.options;
+    this.cached = mapFile ? loadCachedMap(mapFile, projectRoot, budget, files) : this.cached;
+    this.opened = this.cached.then((cached) => {
+      if (this.controller.signal.aborted) return;
+      if (!cached)
+        this.firstBuild = new Promise((resolve) => {
+          this.endFirstBuild = resolve;
+        });
+      this.gate.untilRequest(fallbackMs);
+    });
+  }
+
+  /** Starts the first build now (a no-op when the map is off). */
   start(): void {
-    this.releaseStart = null;
-    this.queueBuild(true);
-    this.markStarted();
+    this.gate.now();
   }
 
-  private releaseStart: (() => void) | null = null;
-  /** The first response arrived: the build waits for the next request to go out. */
-  private afterFirstResponse = false;
-  private startTimer: NodeJS.Timeout | undefined;
-  private markStarted: () => void = () => {};
-  private readonly started = new Promise<void>((resolve) => {
-    this.markStarted = resolve;
-  });
-
-  /**
-   * Holds the first build until the session's first round is over: it starts when the
-   * request after the first model response goes out ({@link requestSent}: the first round's
-   * tool calls ran, and the model is working on their results), or `roundMs` after that
-   * response when no request follows (a long first tool call, or a first turn that ended
-   * without tools), or `fallbackMs` after the session opened when no response comes at all
-   * (a session that sits idle). Starting the worker or loading grammars and parsing take CPU
-   * that the first request, and the first round's tool calls (a test run), should have
-   * (issue 18); a small project's map builds on the session's thread.
-   */
+  /** Holds the first build until the first round is over (see {@link StartGate}). */
   startAfterFirstResponse(fallbackMs = 1000, roundMs = FIRST_ROUND_WAIT_MS): void {
-    this.roundMs = roundMs;
-    this.arm(fallbackMs);
-    this.releaseStart = () => {
-      clearTimeout(this.startTimer);
-      this.releaseStart = null;
-      this.start();
-    };
+    this.gate.untilAfterFirstResponse(fallbackMs, roundMs);
   }
 
-  private roundMs = FIRST_ROUND_WAIT_MS;
-
-  private arm(ms: number): void {
-    clearTimeout(this.startTimer);
-    this.startTimer = setTimeout(() => this.releaseStart?.(), ms);
-    this.startTimer.unref();
-  }
-
-  /**
-   * The session's first model response arrived (idempotent): a held first build now waits
-   * for the next request ({@link requestSent}), at most the `roundMs` given to
-   * {@link startAfterFirstResponse}.
-   */
+  /** The session's first model response arrived (idempotent). */
   firstResponse(): void {
-    if (!this.releaseStart || this.afterFirstResponse) return;
-    this.afterFirstResponse = true;
-    this.arm(this.roundMs);
+    this.gate.firstResponse();
+  }
+
+  /** A model request went out: a held first build may start now. */
+  requestSent(): void {
+    this.gate.requestSent();
   }
 
   /**
-   * A model request went out: after the first response, a held first build starts now
-   * (the model works on the first round's results meanwhile). Before it, a no-op.
+   * The main agent is about to record a user message. The first (the first prompt) waits for
+   * the snapshot read started at open, at most {@link FIRST_MAP_WAIT_MS}, and queues its map;
+   * the first one after a fresh small project's build started waits for that build, at most
+   * {@link FIRST_BUILD_WAIT_MS}, so its map joins the second request. Otherwise at once.
+   * Never rejects.
    */
-  requestSent(): void {
-    if (this.afterFirstResponse) this.releaseStart?.();
+  async beforeUserMessage(): Promise<void> {
+    if (this.firstMessage) {
+      this.firstMessage = false;
+      const cached = await within(this.cached, FIRST_MAP_WAIT_MS, null);
+      if (cached) this.showCached(cached);
+      return;
+    }
+    const first = this.firstBuild;
+    if (!first || !this.building) return;
+    this.firstBuild = null;
+    await within(first, FIRST_BUILD_WAIT_MS, undefined);
+  }
+
+  private showCached(cached: CachedMap): void {
+    if (this.shown || this.controller.signal.aborted || this.options.tokens() <= 0) return;
+    // A resumed conversation that shows a map keeps it.
+    if (visibleMap(this.options.messages())) return;
+    const made = { map: cached.map, source: "cache" as const, builtAt: cached.builtAt };
+    this.last = made;
+    const key = repoMapKey(++this.builds);
+    if (this.options.reminders.add({ key, text: cached.map.text })) this.shown = { ...made, key };
   }
 
   /**
@@ -180,7 +153,10 @@ export class SessionRepoMap {
   }
 
   private queueBuild(first: boolean): void {
-    if (this.controller.signal.aborted || this.options.tokens() <= 0) return;
+    if (this.controller.signal.aborted || this.options.tokens() <= 0) {
+      if (first) this.endFirstBuild();
+      return;
+    }
     const previous = this.building ?? Promise.resolve();
     const run = previous.then(() => this.build(first));
     this.building = run;
@@ -198,46 +174,65 @@ export class SessionRepoMap {
       const refused = refusedNotice(admitted.refused);
       if (refused) this.options.onProblem(refused);
       const paths = admitted.paths;
+      // A large project's first build takes seconds: no message waits for it.
+      if (paths.length >= (this.options.workerFrom ?? WORKER_FROM_PATHS)) this.endFirstBuild();
       const tokens = this.options.tokens();
       if (tokens <= 0) return;
       const focus = focusFrom(this.options.projectRoot, this.options.messages());
       const built = await this.builder.build({ paths, tokens, focus }, this.controller.signal);
       for (const p of built.update.problems) this.options.onProblem(p);
+      const builtAt = clock();
       this.stats = {
         indexed: built.update.files,
         parsed: built.update.parsed,
-        buildMs: clock() - started,
+        buildMs: builtAt - started,
       };
       this.failed = false;
-      this.deliver(built.map, first);
+      this.deliver({ map: built.map, source: "build", builtAt }, first);
+      this.save(built.map, tokens, builtAt);
     } catch (error) {
       if (this.controller.signal.aborted) return;
       this.failed = true;
       this.options.onProblem(`the repo map could not be built: ${(error as Error).message}`);
+    } finally {
+      if (first) this.endFirstBuild();
     }
   }
 
+  /** Keeps the map for the next session's first request (written off the session's thread). */
+  private save(map: RenderedMap, tokens: number, builtAt: number): void {
+    const file = this.options.mapFile;
+    if (!file || map.text === "") return;
+    const snapshot = mapSnapshotOf(this.options.projectRoot, tokens, builtAt, map);
+    this.saving = this.saving.then(async () => {
+      const problem = await saveMapSnapshot(file, snapshot);
+      if (problem) this.options.onProblem(problem);
+    });
+  }
+
   /**
-   * Queues the map as a reminder. A first build in a resumed session whose conversation
-   * already shows a map adds none: the log's map stays, and so does the cached prefix.
+   * Queues the map as a reminder. A first build adds none when the conversation already
+   * shows a map: the snapshot's (it stays until a rebuild point), or a resumed log's (that
+   * one stays, and so does the cached prefix).
    */
-  private deliver(map: RenderedMap, first: boolean): void {
-    if (map.text === "") return;
-    this.last = map;
+  private deliver(made: Made & { readonly map: RenderedMap }, first: boolean): void {
+    if (made.map.text === "") return;
+    this.last = made;
+    if (first && this.shown?.source === "cache") return;
     const visible = first ? visibleMap(this.options.messages()) : null;
     if (visible) {
       this.shown = { map: visible, key: null };
       return;
     }
     const key = repoMapKey(++this.builds);
-    if (this.options.reminders.add({ key, text: map.text })) this.shown = { map, key };
+    if (this.options.reminders.add({ key, text: made.map.text })) this.shown = { ...made, key };
   }
 
   /**
    * The conversation was rewound (after the session's reminders were reset). When the kept
-   * messages still show a map, that one stays; otherwise the last built map is queued again
-   * for the next user message (a map known only from a resumed log is built again). No-op
-   * while a build runs (it delivers when done) or when the map is off.
+   * messages still show a map, that one stays; otherwise the last map is queued again for the
+   * next user message (a map known only from a resumed log is built again). No-op while a
+   * build runs (it delivers when done) or when the map is off.
    */
   rewound(): void {
     if (this.controller.signal.aborted || this.building || this.options.tokens() <= 0) return;
@@ -251,42 +246,31 @@ export class SessionRepoMap {
       return;
     }
     const key = repoMapKey(++this.builds);
-    if (this.options.reminders.add({ key, text: this.last.text }))
-      this.shown = { map: this.last, key };
+    if (this.options.reminders.add({ key, text: this.last.map.text }))
+      this.shown = { ...this.last, key };
   }
 
-  /** Resolves once no build is running, with the status then. Never rejects. */
+  /** Resolves once no build is running and its snapshot is written, with the status then. Never rejects. */
   async whenIdle(): Promise<RepoMapStatus> {
-    if (this.releaseStart !== null) await this.started;
+    await this.opened;
+    if (this.gate.holding) await this.gate.started;
     while (this.building) await this.building.catch(() => {});
+    await this.saving;
     return this.status();
   }
 
   /** Where the map stands: off, building, ready to join, in the conversation, or failed. */
   status(): RepoMapStatus {
     const shown = this.shown;
-    const delivered =
-      shown !== null && (shown.key === null || this.options.reminders.wasDelivered(shown.key));
-    const state =
-      this.options.tokens() <= 0 && !shown
-        ? "off"
-        : this.building
-          ? "building"
-          : shown && !delivered
-            ? "ready"
-            : shown
-              ? "active"
-              : this.failed
-                ? "failed"
-                : "building";
-    const size = shown?.map ?? { tokens: 0, files: 0, definitions: 0 };
-    return {
-      state,
-      tokens: size.tokens,
-      files: size.files,
-      definitions: size.definitions,
-      ...this.stats,
-    };
+    return statusOf({
+      on: this.options.tokens() > 0,
+      building: this.building !== null,
+      failed: this.failed,
+      shown,
+      delivered:
+        shown !== null && (shown.key === null || this.options.reminders.wasDelivered(shown.key)),
+      stats: this.stats,
+    });
   }
 
   /**
@@ -295,7 +279,9 @@ export class SessionRepoMap {
    */
   async close(): Promise<void> {
     this.controller.abort(new Error("the session closed"));
-    this.releaseStart?.(); // a held first build: nothing starts now
+    this.gate.cancel();
+    this.endFirstBuild();
     await this.builder.close(CLOSE_WAIT_MS);
+    await this.saving;
   }
 }

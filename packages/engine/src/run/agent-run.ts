@@ -169,7 +169,11 @@ export async function runAgent(
         onCheckViaBash: (ran) => turn.bashCheckRuns.push(ran),
       },
     );
-    if (run.depth === 0) nudgeTodos(core, run, turn);
+    if (run.depth === 0) {
+      nudgeTodos(core, run, turn);
+      // A fresh small project's first build (running since the first request went out).
+      await core.repoMap?.beforeUserMessage();
+    }
     await appendUserMessage(core, run, turn, results);
   }
 }

@@ -87,7 +87,7 @@ async function promptHooks(
 }
 
 async function openTurn(
-  core: Pick<SessionCore, "steering" | "journal" | "ports" | "reminders">,
+  core: Pick<SessionCore, "steering" | "journal" | "ports" | "reminders" | "repoMap">,
   run: AgentRun,
   turn: TurnState,
   submission: Submission,
@@ -95,6 +95,8 @@ async function openTurn(
   const turnId = turn.turnId;
   await queueChangedFiles(run);
   await queueAgentMentions(core, turnId, submission.text, submission.blocks);
+  // The first prompt carries the map an earlier session left (read since the session opened).
+  await core.repoMap?.beforeUserMessage();
   const content: ContentBlock[] = [
     { type: "text", text: submission.text },
     ...(submission.blocks ?? []),

@@ -32,7 +32,7 @@ import {
   sessionConfig,
 } from "../settings/session-config.js";
 import { SessionRepoMap } from "../repo-map/session-map.js";
-import { repoMapCacheFile } from "../repo-map/cache-file.js";
+import { repoMapCacheFile, repoMapSnapshotFile } from "../repo-map/cache-file.js";
 import { turnBadge } from "../verification/badge.js";
 import { SessionDefinitions } from "../commands/definitions.js";
 import { skillPort } from "../commands/skill-port.js";
@@ -365,6 +365,8 @@ async function assemble(
       ? new SessionRepoMap({
           projectRoot,
           cacheFile: repoMapCacheFile(ctx.paths.dataDir, projectRoot),
+          mapFile: repoMapSnapshotFile(ctx.paths.dataDir, projectRoot),
+          clock: ctx.clock,
           env: ctx.env,
           files: doors.project,
           tokens: () => sessionState.settings.config.settings.context.repo_map_tokens,
@@ -433,7 +435,9 @@ async function assemble(
   watched = session;
   // The main client now: a built-in client starts loading its SDK while the session opens.
   session.client("main", session.model);
-  session.repoMap?.startAfterFirstResponse();
+  // The map's snapshot is read (its files through the door) while the session finishes opening;
+  // the first prompt waits for it only when it is recorded.
+  session.repoMap?.open();
   // MCP servers start in the background: no request waits for them, and the first one is
   // not slowed by their start-up (held until it went out, or the session sits idle).
   mcp.holdStarts();

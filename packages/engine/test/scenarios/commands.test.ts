@@ -284,7 +284,11 @@ describe("the other engine built-ins", { timeout: 90_000 }, () => {
     expect(map).toMatchObject({ state: "ready" });
     expect(map.tokens).toBeGreaterThan(0);
     expect(context.type === "output" && context.markdown).toContain(
-      `Repo map: ready, ${map.tokens.toLocaleString("en-US")} tokens (${map.files} files, ${map.definitions} definitions), joins the next message`,
+      `Repo map: ready, ${map.tokens.toLocaleString("en-US")} tokens (${map.files} files, ${map.definitions} definitions), built `,
+    );
+    expect(map.source).toBe("build");
+    expect(context.type === "output" && context.markdown).toMatch(
+      /built \d+ s ago, joins the next message/,
     );
     expect(context.type === "output" && context.markdown).toMatch(/\| system: base \| \d/);
     const effort = await h.session.command("effort", "high");
