@@ -1,10 +1,9 @@
 import type { EngineCommand } from "@z-engine/protocol";
-import { Box, Static, Text, useInput, useStdin } from "ink";
+import { Box, Text, useInput, useStdin } from "ink";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { activeCard } from "./cards.js";
 import type { Completion } from "./complete.js";
 import type { PromptHistory } from "./history.js";
-import { ItemView } from "./items.js";
 import {
   currentCompletions,
   handleKey,
@@ -18,8 +17,9 @@ import { LiveArea } from "./live-area.js";
 import { Panel } from "./panel.js";
 import { EditorView, editorRows, StatusLine } from "./status-line.js";
 import type { ViewStore } from "./store.js";
-import { type Terminal, useProgressive, useTerminal } from "./terminal.js";
+import { type Terminal, useTerminal } from "./terminal.js";
 import { ExpandedContext, ThemeContext, useColor } from "./theme.js";
+import { Transcript } from "./transcript.js";
 import { type HandOff, useHandOff } from "./hand-off.js";
 import type { HostActions, ScreenHost } from "./ui.js";
 import { runUiCommand, withUiCommands } from "./ui-commands.js";
@@ -164,7 +164,6 @@ export function App(props: AppProps) {
   // per piece); only the handler changes it.
   const uiRef = useRef(ui);
   const raw = useRawKey();
-  const shown = useProgressive(view.items.length, term.generation);
   const commands = withUiCommands(view.commands);
   const ctx: KeyContext = {
     send: props.send,
@@ -196,11 +195,13 @@ export function App(props: AppProps) {
     },
     { isActive: !suspended },
   );
-  const items = view.items.slice(0, shown) as View["items"][number][];
   const transcript = (
-    <Static key={term.generation} items={items}>
-      {(item) => <ItemView key={item.id} item={item} />}
-    </Static>
+    <Transcript
+      items={view.items}
+      generation={term.generation}
+      columns={term.columns}
+      paused={suspended}
+    />
   );
   if (suspended)
     return <ThemeContext.Provider value={view.theme}>{transcript}</ThemeContext.Provider>;

@@ -4,9 +4,6 @@ import { type RefObject, useEffect, useRef, useState } from "react";
 /** Clears the screen and the scrollback, cursor home (xterm's ED 2, ED 3). */
 export const CLEAR_ALL = "\u001B[2J\u001B[3J\u001B[H";
 
-/** Items the transcript prints per frame when it has many to print (a resume, a redraw). */
-export const CHUNK = 25;
-
 /** The terminal's size, and a count that changes each time the transcript must be printed again. */
 export interface Terminal {
   readonly columns: number;
@@ -50,29 +47,4 @@ export function useTerminal(paused?: RefObject<boolean>): Terminal {
     };
   });
   return { ...state, redraw: redraw.current };
-}
-
-/**
- * How many of `total` transcript items to print now: all of them when only a few are new,
- * else `CHUNK` more each turn of the event loop, so that printing a long resumed session (or
- * printing it again after a resize) never holds one frame for long. Starts over when
- * `generation` changes.
- */
-export function useProgressive(total: number, generation: number): number {
-  const ref = useRef({ generation, shown: Math.min(total, CHUNK) });
-  if (ref.current.generation !== generation)
-    ref.current = { generation, shown: Math.min(total, CHUNK) };
-  const r = ref.current;
-  if (total - r.shown <= CHUNK) r.shown = total;
-  const [, tick] = useState(0);
-  const behind = r.shown < total;
-  useEffect(() => {
-    if (!behind) return;
-    const timer = setImmediate(() => {
-      r.shown = Math.min(total, r.shown + CHUNK);
-      tick((n) => n + 1);
-    });
-    return () => clearImmediate(timer);
-  });
-  return r.shown;
 }
