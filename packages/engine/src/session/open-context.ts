@@ -2,6 +2,7 @@ import type { EffectiveSettings, Paths, TrustStore } from "@z-engine/config";
 import type { SandboxBackend, Shell } from "@z-engine/host";
 import type { SessionStore } from "@z-engine/store";
 import type { EditorFiles, Tool } from "@z-engine/tools";
+import type { HookSpans } from "../hooks/types.js";
 import type { ClientFactory, EngineOptions } from "../options.js";
 import type { Redactor } from "../util/secrets.js";
 import type { ModelCatalog } from "./core.js";
@@ -17,6 +18,8 @@ export interface OpenContext {
   /** Replaces the engine's known secret values in what is recorded and emitted. */
   readonly redactor: Redactor;
   readonly sink: EventSink;
+  /** Where the session's hook runs put their spans (its telemetry). */
+  readonly hookSpans?: HookSpans;
   readonly store: SessionStore;
   readonly clientFactory: ClientFactory;
   /** The catalog a session prices with, from its own settings (`[pricing]` is per session). */
