@@ -50,6 +50,7 @@ export class SessionTelemetry {
 
   private begin(sessionId: string): void {
     this.started = true;
+    instrumentsNow().sessions.add(1);
     const { logger, redactor, env, telemetry } = this.options;
     if (logger) {
       const session = redactingLogger(logger, redactor).child({ sessionId });
