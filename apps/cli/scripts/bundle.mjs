@@ -31,9 +31,11 @@ const external = [
   ...ENGINE_EXTERNALS,
   // ink loads React's devtools only when DEV=true; they are not a dependency.
   "react-devtools-core",
-  // The OpenTelemetry SDK and OTLP exporter load only when the OTEL_* variables ask for export.
+  // The OpenTelemetry SDKs and OTLP exporters load only when the OTEL_* variables ask for export.
   "@opentelemetry/sdk-trace-base",
   "@opentelemetry/exporter-trace-otlp-http",
+  "@opentelemetry/sdk-metrics",
+  "@opentelemetry/exporter-metrics-otlp-http",
 ];
 
 const common = {

@@ -265,6 +265,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     const sessionCtx = {
       ...ctx,
       sink,
+      hookSpans: telemetry.hooks,
       hostSettings: layerSettings(ctx.hostSettings, o.settings),
       ...(o.shell ? { sessionShell: o.shell } : {}),
       ...(o.editor ? { editor: o.editor } : {}),

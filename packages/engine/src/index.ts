@@ -114,6 +114,19 @@ export type {
   HookOutcome,
   HookTable,
 } from "./hooks/types.js";
+/**
+ * Spans of hook runs (`HookSessionInfo.spans`): `start` names one run (event, matcher,
+ * command, kind, and the turn, agent and tool call that caused it) and returns undefined when
+ * nothing records; the span's `end` takes its outcome, once.
+ */
+export type {
+  HookParent,
+  HookRunOutcome,
+  HookSpan,
+  HookSpanEnd,
+  HookSpanStart,
+  HookSpans,
+} from "./hooks/types.js";
 export { HOOK_EVENTS } from "./hooks/types.js";
 export type { HookSessionInfo } from "./hooks/runner.js";
 export { HookRunner } from "./hooks/runner.js";

@@ -245,17 +245,22 @@ export const headlessBypass = (prompt: string): string[] => [
  * Runs `zeng args` in the world with `preload` (a CommonJS module's text) loaded first
  * through `NODE_OPTIONS`. The preload writes what it saw to the file named by
  * `process.env.ZENG_TEST_REPORT`; resolves with the run and that file's text ("" when the
- * preload wrote none).
+ * preload wrote none). `env` adds variables to the run's.
  */
 export async function runPreloaded(
   w: World,
   preload: string,
   args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
 ): Promise<{ run: CliRun; report: string }> {
   const file = join(w.home, "preload.cjs");
   const report = join(w.home, "preload-report");
   await writeFile(file, preload);
   await rm(report, { force: true });
-  const run = await w.run(args, { NODE_OPTIONS: `--require ${file}`, ZENG_TEST_REPORT: report });
+  const run = await w.run(args, {
+    ...env,
+    NODE_OPTIONS: `--require ${file}`,
+    ZENG_TEST_REPORT: report,
+  });
   return { run, report: await readFile(report, "utf8").catch(() => "") };
 }

@@ -12,6 +12,10 @@ export interface SingleHookResult {
   additionalContext: string[];
   systemMessage?: string;
   warning?: string;
+  /** The hook ran past its timeout (and was killed). */
+  timedOut?: boolean;
+  /** The process's exit code (null: killed or never started; 0 for a callback that answered). */
+  exitCode?: number | null;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -71,7 +75,9 @@ export function readHookResult(
     stopReason: "",
     permissionReason: "",
     additionalContext: [],
+    exitCode: exit.exitCode,
   };
+  if (exit.timedOut) result.timedOut = true;
   if (exit.error !== undefined) {
     result.warning = `hook "${command}" could not start: ${exit.error}`;
   } else if (exit.timedOut) {

@@ -1,6 +1,6 @@
 import type { EventScope, Journal } from "../session/journal.js";
 import type { HookRunner } from "./runner.js";
-import type { HookEventName, HookOutcome } from "./types.js";
+import type { HookEventName, HookOutcome, HookParent } from "./types.js";
 
 /** What running a hook needs: the session's hooks, and where its warnings go. */
 export interface HookDeps {
@@ -24,8 +24,19 @@ export interface RunHookOptions {
   /** The matcher's subject (the tool name for tool events); undefined runs every hook of the event. */
   readonly subject?: string;
   readonly signal?: AbortSignal;
-  /** The scope of the warning notices (a turn, a subagent). */
+  /** The scope of the warning notices (a turn, a subagent), and of the hooks' spans. */
   readonly scope?: EventScope;
+}
+
+/** Where the hooks' spans go: the scope's turn and agent, and the tool call the fields name. */
+function parentOf(fields: Record<string, unknown>, scope: EventScope | undefined): HookParent {
+  const agentId = scope?.agentId;
+  const toolCallId = fields.tool_use_id;
+  return {
+    ...(scope?.turnId ? { turnId: scope.turnId } : {}),
+    ...(agentId ? { agentId } : {}),
+    ...(typeof toolCallId === "string" ? { toolCallId } : {}),
+  };
 }
 
 /**
@@ -45,6 +56,7 @@ export async function runHook(
   const outcome = await deps.hooks.run(event, fields, {
     ...(options.subject !== undefined ? { subject: options.subject } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    parent: parentOf(fields, options.scope),
   });
   for (const warning of outcome.warnings)
     await deps.journal.notice("warning", "hook.warning", warning, options.scope);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { childEnvironment } from "@z-engine/host";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HookRunner } from "./runner.js";
-import type { HookDefinition, HookTable } from "./types.js";
+import type { HookDefinition, HookSpanEnd, HookSpanStart, HookTable } from "./types.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -161,5 +161,61 @@ describe("HookRunner", () => {
       },
     ).run("SessionStart", {});
     expect(r.warnings[0]).toMatch(/could not start/);
+  });
+
+  it("reports each hook run to the session's spans: kind, parent and outcome", async () => {
+    const runs: { start: HookSpanStart; end?: HookSpanEnd }[] = [];
+    const r = await new HookRunner(
+      {
+        PostToolUse: [
+          hook("sleep 30", "Bash", 0.2),
+          hook("echo boom >&2; exit 3", "Ba.*"),
+          hook(`echo '{"continue": false}'`),
+          { matcher: "*", command: "in-process", timeoutSecs: 5, callback: async () => ({}) },
+          hook("true", "Read"),
+        ],
+      },
+      {
+        sessionId: "ses_1",
+        transcriptPath: "t",
+        cwd: dir,
+        folder: { path: dir, reason: "trustedProject" },
+        env: childEnvironment({ PATH: process.env.PATH ?? "/usr/bin:/bin" }),
+        spans: {
+          start: (start) => {
+            const run: (typeof runs)[number] = { start };
+            runs.push(run);
+            return {
+              end: (end) => {
+                run.end = end;
+              },
+            };
+          },
+        },
+      },
+    ).run(
+      "PostToolUse",
+      { tool_use_id: "call_1" },
+      { subject: "Bash", parent: { turnId: "turn_1", toolCallId: "call_1" } },
+    );
+    expect(r.ran).toBe(4);
+    expect(
+      runs.map(({ start, end }) => [
+        start.command,
+        start.kind,
+        start.matcher,
+        end?.outcome,
+        end?.exitCode,
+      ]),
+    ).toEqual([
+      ["sleep 30", "command", "Bash", "timeout", null],
+      ["echo boom >&2; exit 3", "command", "Ba.*", "failed", 3],
+      [`echo '{"continue": false}'`, "command", "", "stopped", 0],
+      ["in-process", "callback", "*", "ok", 0],
+    ]);
+    for (const { start } of runs) {
+      expect(start).toMatchObject({ sessionId: "ses_1", event: "PostToolUse" });
+      expect(start.parent).toEqual({ turnId: "turn_1", toolCallId: "call_1" });
+    }
   });
 });

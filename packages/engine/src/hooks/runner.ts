@@ -7,6 +7,9 @@ import {
   type HookDefinition,
   type HookEventName,
   type HookOutcome,
+  type HookParent,
+  type HookRunOutcome,
+  type HookSpans,
   type HookTable,
 } from "./types.js";
 
@@ -25,6 +28,8 @@ export interface HookSessionInfo {
   readonly folder: ChildFolder;
   /** The scrubbed environment hook processes start from. */
   readonly env: ChildEnvironment;
+  /** Where each hook run's span goes (the session's telemetry); none: no spans. */
+  readonly spans?: HookSpans;
 }
 
 /** Runs the hooks a session's settings configure. */
@@ -53,12 +58,13 @@ export class HookRunner {
   /**
    * Runs every hook of `event` whose matcher matches `subject` (the tool name for tool
    * events; when `subject` is undefined all run), in parallel, with the JSON input on stdin,
-   * and combines what they said. Never rejects: failures become warnings.
+   * and combines what they said. Never rejects: failures become warnings. Each hook run gets
+   * a span under `options.parent` when the session records spans.
    */
   async run(
     event: HookEventName,
     fields: Record<string, unknown>,
-    options: { subject?: string; signal?: AbortSignal } = {},
+    options: { subject?: string; signal?: AbortSignal; parent?: HookParent } = {},
   ): Promise<HookOutcome> {
     const warnings: string[] = [];
     const hooks = (this.table[event] ?? []).filter((hook) =>
@@ -76,12 +82,39 @@ export class HookRunner {
     const stdin = JSON.stringify(input);
     const results = await Promise.all(
       hooks.map((hook) =>
-        hook.callback
-          ? runCallback(event, hook, hook.callback, input, options.signal)
-          : this.runOne(event, hook, stdin, options.signal),
+        this.traced(event, hook, options.parent ?? {}, () =>
+          hook.callback
+            ? runCallback(event, hook, hook.callback, input, options.signal)
+            : this.runOne(event, hook, stdin, options.signal),
+        ),
       ),
     );
     return combine(results, warnings);
+  }
+
+  /** Runs one hook inside its span (when spans record). */
+  private async traced(
+    event: HookEventName,
+    hook: HookDefinition,
+    parent: HookParent,
+    run: () => Promise<SingleHookResult>,
+  ): Promise<SingleHookResult> {
+    const span = this.session.spans?.start({
+      sessionId: this.session.sessionId,
+      event,
+      matcher: hook.matcher,
+      command: hook.command,
+      kind: hook.callback ? "callback" : "command",
+      parent,
+    });
+    const result = await run();
+    span?.end({
+      outcome: runOutcome(result),
+      blocked: result.blocked,
+      ...(result.permissionDecision ? { permissionDecision: result.permissionDecision } : {}),
+      ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+    });
+    return result;
   }
 
   private async runOne(
@@ -101,6 +134,13 @@ export class HookRunner {
     });
     return readHookResult(event, hook.command, exit, hook.timeoutSecs);
   }
+}
+
+function runOutcome(result: SingleHookResult): HookRunOutcome {
+  if (result.blocked) return "blocked";
+  if (result.stop) return "stopped";
+  if (result.timedOut) return "timeout";
+  return result.warning ? "failed" : "ok";
 }
 
 function matches(matcher: string, subject: string | undefined, warnings: string[]): boolean {

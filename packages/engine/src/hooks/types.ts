@@ -61,3 +61,48 @@ export const emptyHookOutcome: HookOutcome = {
   systemMessages: [],
   warnings: [],
 };
+
+/**
+ * Where a hook run belongs in the session's trace: the turn, the agent (a subagent's id) and
+ * the tool call that caused it, as far as they are known.
+ */
+export interface HookParent {
+  readonly turnId?: string;
+  readonly agentId?: string;
+  readonly toolCallId?: string;
+}
+
+/** One hook about to run, as its span names it. */
+export interface HookSpanStart {
+  readonly sessionId: string;
+  readonly event: HookEventName;
+  readonly matcher: string;
+  /** The shell command, or a callback's name. */
+  readonly command: string;
+  readonly kind: "command" | "callback";
+  readonly parent: HookParent;
+}
+
+/** How one hook run ended: `ok`, `blocked` (exit 2, `decision: "block"`), `stopped` (`continue: false`), `timeout` or `failed` (a warning). */
+export type HookRunOutcome = "ok" | "blocked" | "stopped" | "timeout" | "failed";
+
+/** What one hook run said, as its span records it. */
+export interface HookSpanEnd {
+  readonly outcome: HookRunOutcome;
+  readonly blocked: boolean;
+  readonly permissionDecision?: "allow" | "deny" | "ask";
+  readonly exitCode?: number | null;
+}
+
+/** A started hook span: ended once, when the hook has answered. */
+export interface HookSpan {
+  end(result: HookSpanEnd): void;
+}
+
+/**
+ * Spans for hook runs (the session's telemetry implements it). `start` returns undefined
+ * when nothing records; it never throws.
+ */
+export interface HookSpans {
+  start(run: HookSpanStart): HookSpan | undefined;
+}

@@ -60,7 +60,10 @@ async function stopHooks(
       stop_hook_active: turn.stopHookContinuations > 0,
       ...(run.agentId ? subagentFields(core.log, run.agentId, run.agent.agentType) : {}),
     },
-    { signal: run.signal, scope: { turnId: turn.turnId } },
+    {
+      signal: run.signal,
+      scope: { turnId: turn.turnId, ...(run.agentId ? { agentId: run.agentId } : {}) },
+    },
   );
   if (!hook) return null;
   if (hook.stop) return { end: true, reason: hook.stopReason || "a Stop hook ended the turn" };

@@ -2,6 +2,7 @@ import type { EffectiveSettings, Paths, TrustStore } from "@z-engine/config";
 import type { SandboxBackend, Shell } from "@z-engine/host";
 import type { SessionStore } from "@z-engine/store";
 import type { EditorFiles, Tool } from "@z-engine/tools";
+import type { HookSpans } from "../hooks/types.js";
 import type { ClientFactory, EngineOptions } from "../options.js";
 import type { FileWatches } from "../settings/file-watch.js";
 import type { Redactor } from "../util/secrets.js";
@@ -21,6 +22,8 @@ export interface OpenContext {
   readonly sink: EventSink;
   /** The engine's decision sidecars (`[decisions] sidecar_command`), shared by sessions. */
   readonly sidecars?: SidecarPool;
+  /** Where the session's hook runs put their spans (its telemetry). */
+  readonly hookSpans?: HookSpans;
   readonly store: SessionStore;
   readonly clientFactory: ClientFactory;
   /** The catalog a session prices with, from its own settings (`[pricing]` is per session). */

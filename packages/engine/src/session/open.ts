@@ -220,6 +220,7 @@ async function assemble(
         transcriptPath: log.transcriptPath ?? "",
         cwd: projectRoot,
         ...childLaunch(ctx, projectRoot, prep.loaded.trusted, config.settings),
+        ...(ctx.hookSpans ? { spans: ctx.hookSpans } : {}),
       }),
       checks: await checksFound,
     },

@@ -51,6 +51,7 @@ export async function reloadSessionSettings(
       transcriptPath: session.logPath,
       cwd: root,
       ...childLaunch(ctx, root, loaded.trusted, config.settings),
+      ...(ctx.hookSpans ? { spans: ctx.hookSpans } : {}),
     }),
     checks: await projectChecks({ projectRoot: root, homeDir: ctx.homeDir }, config),
   });

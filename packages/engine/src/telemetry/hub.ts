@@ -1,9 +1,12 @@
 import type { EventEnvelope } from "@z-engine/protocol";
+import type { HookSpans } from "../hooks/types.js";
 import { SessionTelemetry, type SessionTelemetryOptions } from "./session-telemetry.js";
 
 /** One session's telemetry as the engine holds it: feed it envelopes, close it once. */
 export interface SessionObserver {
   observe(envelope: EventEnvelope): void;
+  /** The spans of the session's hook runs. */
+  readonly hooks: HookSpans;
   close(): void;
 }
 
@@ -19,6 +22,7 @@ export class TelemetryHub {
     this.open.add(telemetry);
     return {
       observe: (envelope) => telemetry.observe(envelope),
+      hooks: { start: (run) => telemetry.startHook(run) },
       close: () => {
         telemetry.close();
         this.open.delete(telemetry);

@@ -3,6 +3,7 @@ import type { EventEnvelope } from "@z-engine/protocol";
 
 /** The engine's instruments, made once per meter. */
 export interface EngineInstruments {
+  readonly sessions: Counter;
   readonly tokens: Histogram;
   readonly cost: Counter;
   readonly turnDuration: Histogram;
@@ -15,6 +16,10 @@ export interface EngineInstruments {
 /** Creates the instruments on `meter` (GenAI semantic-convention names where one exists). */
 export function engineInstruments(meter: Meter): EngineInstruments {
   return {
+    sessions: meter.createCounter("zeng.session.count", {
+      description: "Sessions opened (created, resumed or forked)",
+      unit: "{session}",
+    }),
     tokens: meter.createHistogram("gen_ai.client.token.usage", {
       description: "Tokens per model request, by gen_ai.token.type",
       unit: "{token}",

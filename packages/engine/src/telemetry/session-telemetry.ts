@@ -1,5 +1,6 @@
 import { metrics, trace } from "@opentelemetry/api";
 import type { EventEnvelope } from "@z-engine/protocol";
+import type { HookSpan, HookSpanStart } from "../hooks/types.js";
 import type { Redactor } from "../util/secrets.js";
 import { type EngineLogger, redactingLogger, redactText } from "./logger.js";
 import { type EngineInstruments, engineInstruments, recordMetrics } from "./metrics.js";
@@ -47,38 +48,42 @@ export class SessionTelemetry {
 
   constructor(private readonly options: SessionTelemetryOptions) {}
 
-  private start(envelope: EventEnvelope): void {
+  private begin(sessionId: string): void {
     this.started = true;
+    instrumentsNow().sessions.add(1);
     const { logger, redactor, env, telemetry } = this.options;
     if (logger) {
-      const session = redactingLogger(logger, redactor).child({ sessionId: envelope.sessionId });
+      const session = redactingLogger(logger, redactor).child({ sessionId });
       session.info({ event: "sessionOpened" }, "session opened");
       this.log = new SessionLog(session);
     }
     const capture =
       telemetry?.captureContent ??
       env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.toLowerCase() === "true";
-    const sessionTrace = new SessionTrace(
-      trace.getTracer(INSTRUMENTATION_SCOPE),
-      envelope.sessionId,
-      {
-        capture,
-        redact: (text) => redactText(redactor, text),
-      },
-    );
+    const sessionTrace = new SessionTrace(trace.getTracer(INSTRUMENTATION_SCOPE), sessionId, {
+      capture,
+      redact: (text) => redactText(redactor, text),
+    });
     if (sessionTrace.recording) this.trace = sessionTrace;
   }
 
   /** Records one envelope of the session. Never throws. */
   observe(envelope: EventEnvelope): void {
     if (this.closed) return;
-    if (!this.started) this.start(envelope);
+    if (!this.started) this.begin(envelope.sessionId);
     const e = envelope.event;
     const agent = envelope.agentId ?? "";
     if (e.type === "assistantStarted") this.models.set(agent, e.model);
     this.log?.observe(envelope);
     this.trace?.observe(envelope);
     recordMetrics(instrumentsNow(), envelope, this.models.get(agent) ?? "");
+  }
+
+  /** A hook run's span (undefined when no SDK records); a hook may run before any event. */
+  startHook(run: HookSpanStart): HookSpan | undefined {
+    if (this.closed) return undefined;
+    if (!this.started) this.begin(run.sessionId);
+    return this.trace?.startHook(run);
   }
 
   /** Ends the session's spans and logs its close. Safe to call twice. */

@@ -8,6 +8,8 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { EngineEventOf, EventEnvelope } from "@z-engine/protocol";
+import type { HookParent, HookSpan, HookSpanStart } from "../hooks/types.js";
+import { startHookSpan } from "./hook-span.js";
 
 /** Spans of one agent (the main one or a subagent) in the current turn. */
 interface AgentSpans {
@@ -15,6 +17,8 @@ interface AgentSpans {
   rounds: number;
   model?: Span;
   tools: Map<string, Span>;
+  /** The tool calls the current round's response asked for. */
+  calls: Set<string>;
 }
 
 /** What a session's trace may record beyond names, counts and outcomes. */
@@ -61,7 +65,7 @@ export class SessionTrace {
     const key = envelope.agentId ?? "";
     let spans = this.agents.get(key);
     if (!spans) {
-      spans = { rounds: 0, tools: new Map() };
+      spans = { rounds: 0, tools: new Map(), calls: new Set() };
       this.agents.set(key, spans);
     }
     return spans;
@@ -79,6 +83,27 @@ export class SessionTrace {
 
   private turnContext(): Context {
     return this.turn?.context ?? this.rootContext;
+  }
+
+  /**
+   * Starts a hook run's span under what caused it: the open tool call it names (PostToolUse),
+   * else the round of the agent that asked for that call or of the subagent (PreToolUse,
+   * SubagentStop), else the turn (Stop, PreCompact), else the session (SessionStart,
+   * UserPromptSubmit, which runs before its turn starts).
+   */
+  startHook(run: HookSpanStart): HookSpan {
+    return startHookSpan(this.tracer, this.hookContext(run.parent), run, this.content.redact);
+  }
+
+  private hookContext(parent: HookParent): Context {
+    const id = parent.toolCallId;
+    let span: Span | undefined;
+    // A call id is unique in the session: it names its agent whichever journal ran the hook.
+    for (const agent of id ? this.agents.values() : [])
+      span ??=
+        agent.tools.get(id as string) ?? (agent.calls.has(id as string) ? agent.round : undefined);
+    if (!span && parent.agentId) span = this.agents.get(parent.agentId)?.round;
+    return span ? trace.setSpan(context.active(), span) : this.turnContext();
   }
 
   /** Records what `envelope` reports. */
@@ -142,6 +167,7 @@ export class SessionTrace {
   private startModel(envelope: EventEnvelope, e: EngineEventOf<"assistantStarted">): void {
     const agent = this.agent(envelope);
     agent.round?.end();
+    agent.calls.clear();
     agent.rounds += 1;
     agent.round = this.child("zeng.round", undefined, {
       "zeng.round.index": agent.rounds,
@@ -156,6 +182,7 @@ export class SessionTrace {
 
   private finishModel(envelope: EventEnvelope, e: EngineEventOf<"assistantFinished">): void {
     const agent = this.agent(envelope);
+    for (const block of e.message.content) if (block.type === "toolUse") agent.calls.add(block.id);
     const span = agent.model;
     if (!span) return;
     agent.model = undefined;
