@@ -33,8 +33,8 @@ export function segments(line: string): string[][] {
 }
 
 const BUILD_DIRS = /^(?:\.\/)?(?:dist|build|node_modules|target|\.cache|coverage|out|\.next|__pycache__|\.turbo|tmp\/build)\/?$/;
-/** Outside the project: absolute paths (but /tmp and /dev), home, parent folders. */
-const OUTSIDE = /^(?:\/(?!tmp\b|dev\b)|~|\$HOME|\$\{HOME\}|\.\.(?:\/|$))/;
+/** Outside the project: absolute paths (but /tmp and /dev; `/^#/d` is a sed script), home, parent folders. */
+const OUTSIDE = /^(?:\/(?:(?!tmp\b|dev\b)[\w.~-]|$|\*)|~|\$HOME|\$\{HOME\}|\.\.(?:\/|$))/;
 const isFlag = (w: string) => w.startsWith("-");
 const flagHas = (words: readonly string[], letters: RegExp, long?: string) =>
   words.some((w) => (/^-[A-Za-z]+$/.test(w) && letters.test(w)) || (long !== undefined && w === long));

@@ -43,3 +43,23 @@ export function commandCases(part: Part): CommandCase[] {
       return reason ? { command, label: 1, reason } : { command, label: 0 };
     });
 }
+
+/** Words joined by separators, no digits: a key's name (`api_token`), not its value. */
+const NAME_LIKE = /^[A-Za-z]+(?:[_.\-/][A-Za-z]+)*$/;
+
+/**
+ * The candidate tokens (as screen_request finds them) of gitleaks' cases in `part`, labelled
+ * for training: every token of a case without a credential is 0; in a case with one, the
+ * tokens that look like a value (not {@link NAME_LIKE}) are 1 and names are 0.
+ */
+export function credentialTokens(
+  part: Part,
+  candidates: (text: string) => readonly { token: string; context: string }[],
+): { token: string; context: string; label: 0 | 1 }[] {
+  return credentialCases(part).flatMap((c) =>
+    candidates(c.text).map((t) => ({
+      ...t,
+      label: c.label === 1 && !NAME_LIKE.test(t.token) ? 1 : 0,
+    })),
+  );
+}
