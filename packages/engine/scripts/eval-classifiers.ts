@@ -17,6 +17,8 @@ line("credential", "classifier >= 0.8", cred.model);
 line("credential", "baseline: key-formats detector", cred.baseline);
 if (cred.both) line("credential", "either (the screen as shipped)", cred.both);
 const calls = await measureCalls(runtime);
-console.log(`risky-call: NL2Bash, eval half, n=${calls.n} (${calls.positives} risky by risky-rules.ts)`);
+console.log(
+  `risky-call: NL2Bash, eval half, n=${calls.n} (${calls.positives} risky by risky-rules.ts)`,
+);
 line("risky-call", "classifier >= 0.7", calls.model);
 line("risky-call", "baseline: policy asks (not read-only)", calls.baseline);

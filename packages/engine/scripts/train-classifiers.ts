@@ -105,11 +105,13 @@ const publicCredRows = (): Row[] =>
 // The risky commands are an eighth of the corpus: each counts POSITIVE_WEIGHT times.
 const POSITIVE_WEIGHT = 6;
 const publicCallRows = (): Row[] =>
-  commandCases("train").flatMap((e) => Array<typeof e>(e.label === 1 ? POSITIVE_WEIGHT : 1).fill(e)).map((e) => ({
-    features: riskyCallFeatures(`Bash: ${e.command}`),
-    label: e.label,
-    input: { text: `Bash: ${e.command}` },
-  }));
+  commandCases("train")
+    .flatMap((e) => Array<typeof e>(e.label === 1 ? POSITIVE_WEIGHT : 1).fill(e))
+    .map((e) => ({
+      features: riskyCallFeatures(`Bash: ${e.command}`),
+      label: e.label,
+      input: { text: `Bash: ${e.command}` },
+    }));
 
 // Held-out sets come from other seeds than the training sets.
 build("credential", [...credRows(1, 8000), ...publicCredRows()], credRows(1001, 2000));

@@ -41,6 +41,6 @@ for (const entry of git(gitleaks, "log", "-n", "300", "--format=commit %H%n    %
 const seen = new Set<string>();
 const unique = cases.filter((c) => !seen.has(c.text) && seen.add(c.text));
 mkdirSync(out("gitleaks/"), { recursive: true });
-writeFileSync(out("gitleaks/cases.jsonl"), unique.map((c) => JSON.stringify(c)).join("\n") + "\n");
+writeFileSync(out("gitleaks/cases.jsonl"), `${unique.map((c) => JSON.stringify(c)).join("\n")}\n`);
 writeFileSync(out("gitleaks/LICENSE"), git(gitleaks, "show", "HEAD:LICENSE"));
 console.log(`nl2bash/all.cm; gitleaks/cases.jsonl: ${unique.length} cases`);

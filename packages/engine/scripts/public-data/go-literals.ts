@@ -19,7 +19,12 @@ interface Open {
 const CLOSE: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
 
 /** gitleaks' `GenerateSampleSecrets` layouts, a few of them (utils/generate.go). */
-const SAMPLE_LAYOUTS = ["{i}_token: {s}", '{i}Token = "{s}"', "{I}_TOKEN={s}", '"{i}_token": "{s}"'];
+const SAMPLE_LAYOUTS = [
+  "{i}_token: {s}",
+  '{i}Token = "{s}"',
+  "{I}_TOKEN={s}",
+  '"{i}_token": "{s}"',
+];
 
 function unquote(raw: string): string {
   if (raw.startsWith("`")) return raw.slice(1, -1);
@@ -90,7 +95,8 @@ function casesOf(src: string, start: number, list: GoCase["list"], out: GoCase[]
       continue;
     }
     if (token === "(" || token === "[" || token === "{") {
-      const call = token === "(" ? /(\w+)\s*$/.exec(src.slice(Math.max(0, i - 40), i - 1))?.[1] : undefined;
+      const call =
+        token === "(" ? /(\w+)\s*$/.exec(src.slice(Math.max(0, i - 40), i - 1))?.[1] : undefined;
       stack.push({ char: token, call, args: 0 });
     } else if (CLOSE[token]) {
       stack.pop();

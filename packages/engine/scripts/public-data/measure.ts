@@ -45,7 +45,11 @@ export function measure(labels: readonly (0 | 1)[], flagged: readonly boolean[])
   return { precision: tp / Math.max(1, tp + fp), recall: tp / Math.max(1, tp + fn) };
 }
 
-async function scores(native: NativeModels, name: "credential" | "riskyCall", rows: Float32Array[]) {
+async function scores(
+  native: NativeModels,
+  name: "credential" | "riskyCall",
+  rows: Float32Array[],
+) {
   const out = await native.score(name, rows, never);
   if (!out) throw new Error("onnxruntime-node did not score (is it installed?)");
   return out;
@@ -72,7 +76,10 @@ export async function measureCredentials(native: NativeModels): Promise<Measured
     positives: labels.filter((l) => l === 1).length,
     model: measure(labels, model),
     baseline: measure(labels, rules),
-    both: measure(labels, model.map((m, i) => m || (rules[i] ?? false))),
+    both: measure(
+      labels,
+      model.map((m, i) => m || (rules[i] ?? false)),
+    ),
   };
 }
 
@@ -91,7 +98,10 @@ export async function measureCalls(native: NativeModels): Promise<Measured> {
   return {
     n: cases.length,
     positives: labels.filter((l) => l === 1).length,
-    model: measure(labels, cases.map((_, i) => (s[i] ?? 0) >= RISKY_THRESHOLD)),
+    model: measure(
+      labels,
+      cases.map((_, i) => (s[i] ?? 0) >= RISKY_THRESHOLD),
+    ),
     baseline: measure(labels, asks),
   };
 }

@@ -19,7 +19,8 @@ export function segments(line: string): string[][] {
     while (words.length > 0) {
       // Leading assignments, `sudo`'s and `xargs`'s own flags do not name the command.
       const first = words[0] as string;
-      if (/^[A-Za-z_]\w*=/.test(first) || first === "time" || first === "nohup") words = words.slice(1);
+      if (/^[A-Za-z_]\w*=/.test(first) || first === "time" || first === "nohup")
+        words = words.slice(1);
       else if (first === "xargs" || first === "env" || first === "nice") {
         let i = 1;
         while (i < words.length && (words[i] as string).startsWith("-"))
@@ -32,12 +33,15 @@ export function segments(line: string): string[][] {
   return out;
 }
 
-const BUILD_DIRS = /^(?:\.\/)?(?:dist|build|node_modules|target|\.cache|coverage|out|\.next|__pycache__|\.turbo|tmp\/build)\/?$/;
+const BUILD_DIRS =
+  /^(?:\.\/)?(?:dist|build|node_modules|target|\.cache|coverage|out|\.next|__pycache__|\.turbo|tmp\/build)\/?$/;
 /** Outside the project: absolute paths (but /tmp and /dev; `/^#/d` is a sed script), home, parent folders. */
 const OUTSIDE = /^(?:\/(?:(?!tmp\b|dev\b)[\w.~-]|$|\*)|~|\$HOME|\$\{HOME\}|\.\.(?:\/|$))/;
 const isFlag = (w: string) => w.startsWith("-");
 const flagHas = (words: readonly string[], letters: RegExp, long?: string) =>
-  words.some((w) => (/^-[A-Za-z]+$/.test(w) && letters.test(w)) || (long !== undefined && w === long));
+  words.some(
+    (w) => (/^-[A-Za-z]+$/.test(w) && letters.test(w)) || (long !== undefined && w === long),
+  );
 
 type Rule = (words: readonly string[], name: string) => boolean;
 
@@ -48,7 +52,7 @@ const RULES: Record<string, Rule> = {
     const targets = w.slice(1).filter((x) => !isFlag(x));
     if (targets.length > 0 && targets.every((t) => BUILD_DIRS.test(t))) return false;
     if (n === "rm" && flagHas(w, /[rR]/, "--recursive")) return true;
-    return targets.some((t) => OUTSIDE.test(t) || /[*?]/.test(t) || t === "{}" || t === "." );
+    return targets.some((t) => OUTSIDE.test(t) || /[*?]/.test(t) || t === "{}" || t === ".");
   },
   "delete through find or xargs": (w, n) => n === "find" && w.includes("-delete"),
   "wipe or format disks": (w, n) =>
@@ -66,26 +70,41 @@ const RULES: Record<string, Rule> = {
     const operands = w.slice(1).filter((x) => !isFlag(x));
     const target = w.includes("-t") ? w[w.indexOf("-t") + 1] : operands[operands.length - 1];
     if (n === "mv" && operands.some((o) => OUTSIDE.test(o))) return true;
-    return (target !== undefined && OUTSIDE.test(target)) || (n === "rsync" && w.includes("--delete"));
+    return (
+      (target !== undefined && OUTSIDE.test(target)) || (n === "rsync" && w.includes("--delete"))
+    );
   },
   "git destructive": (w, n) => {
     if (n !== "git") return false;
     const s = w.join(" ");
-    return /\bpush\b.*(?:\s-f\b|--force|\s\+\S)|\breset\b.*--hard|\bclean\b.*-\w*f|\bbranch\b.*\s-D\b|\bcheckout\b.*\s--?\s*\.|\bstash\s+(?:drop|clear)|\bfilter-branch\b|\breflog\s+expire|\bgc\b.*--prune=now/.test(s);
+    return /\bpush\b.*(?:\s-f\b|--force|\s\+\S)|\breset\b.*--hard|\bclean\b.*-\w*f|\bbranch\b.*\s-D\b|\bcheckout\b.*\s--?\s*\.|\bstash\s+(?:drop|clear)|\bfilter-branch\b|\breflog\s+expire|\bgc\b.*--prune=now/.test(
+      s,
+    );
   },
   "stop processes or the system": (w, n) =>
-    /^(?:kill|killall|pkill|shutdown|reboot|halt|poweroff|init|telinit|swapoff|umount|mount)$/.test(n) ||
+    /^(?:kill|killall|pkill|shutdown|reboot|halt|poweroff|init|telinit|swapoff|umount|mount)$/.test(
+      n,
+    ) ||
     (n === "systemctl" && /^(?:stop|disable|mask|kill|reboot|poweroff)$/.test(w[1] ?? "")) ||
     (n === "service" && /^(?:stop|restart)$/.test(w[2] ?? "")),
   "accounts, schedules, firewall": (w, n) =>
-    /^(?:useradd|userdel|usermod|groupadd|groupdel|passwd|chpasswd|visudo|iptables|ufw|modprobe|rmmod|insmod|sysctl|ldconfig)$/.test(n) ||
+    /^(?:useradd|userdel|usermod|groupadd|groupdel|passwd|chpasswd|visudo|iptables|ufw|modprobe|rmmod|insmod|sysctl|ldconfig)$/.test(
+      n,
+    ) ||
     (n === "crontab" && w.some((x) => /^-[re]$/.test(x))),
   "system packages": (w, n) =>
     /^(?:apt|apt-get|yum|dnf|zypper|pacman|rpm|dpkg|snap)$/.test(n) &&
-    w.slice(1).some((x) => /^(?:install|remove|purge|erase|upgrade|-i|-e|-S|-R|--install|--remove)$/.test(x)),
+    w
+      .slice(1)
+      .some((x) =>
+        /^(?:install|remove|purge|erase|upgrade|-i|-e|-S|-R|--install|--remove)$/.test(x),
+      ),
   "in-place edits outside": (w, n) =>
-    (n === "sed" || n === "perl") && w.some((x) => /^-\w*i/.test(x)) && w.slice(1).some((t) => OUTSIDE.test(t)),
-  "truncate or overwrite": (w, n) => n === "truncate" || (n === "tee" && w.slice(1).some((t) => !isFlag(t) && OUTSIDE.test(t))),
+    (n === "sed" || n === "perl") &&
+    w.some((x) => /^-\w*i/.test(x)) &&
+    w.slice(1).some((t) => OUTSIDE.test(t)),
+  "truncate or overwrite": (w, n) =>
+    n === "truncate" || (n === "tee" && w.slice(1).some((t) => !isFlag(t) && OUTSIDE.test(t))),
   "destroy remote or published state": (w, n) =>
     (n === "npm" && w[1] === "publish") ||
     (n === "kubectl" && w[1] === "delete") ||
@@ -95,7 +114,8 @@ const RULES: Record<string, Rule> = {
 
 /** Why `line` is risky (the first rule it meets), or undefined when it is not. */
 export function riskyReason(line: string): string | undefined {
-  if (/\b(?:curl|wget|fetch)\b[^|]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b/.test(line)) return "pipe to a shell";
+  if (/\b(?:curl|wget|fetch)\b[^|]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b/.test(line))
+    return "pipe to a shell";
   if (/(?:ba)?sh\s+<\(\s*(?:curl|wget)/.test(line)) return "pipe to a shell";
   // Redirections that write outside the project (not /dev/null, /dev/stderr, /tmp).
   for (const m of line.matchAll(/(?:^|[^<>&0-9])\d?>>?\|?\s*([^\s;|&)]+)/g))

@@ -35,7 +35,13 @@ export function credentialCases(part: Part): CredentialCase[] {
 
 /** NL2Bash's distinct commands in `part`, labelled by risky-rules.ts. */
 export function commandCases(part: Part): CommandCase[] {
-  const commands = [...new Set(file("nl2bash/all.cm").split("\n").filter((l) => l.trim()))];
+  const commands = [
+    ...new Set(
+      file("nl2bash/all.cm")
+        .split("\n")
+        .filter((l) => l.trim()),
+    ),
+  ];
   return commands
     .filter((c) => partOf(c) === part)
     .map((command) => {
