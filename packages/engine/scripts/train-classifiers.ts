@@ -10,8 +10,10 @@ import {
   riskyCallFeatures,
   type SparseFeatures,
 } from "../src/decisions/classifiers/features.js";
+import { credentialCandidates } from "../src/decisions/uses/screen-request.js";
 import { callExamples, credentialExamples, rng } from "./classifier-data.js";
 import { logisticRegressionOnnx } from "./onnx-writer.js";
+import { commandCases, credentialTokens } from "./public-data/sets.js";
 
 interface Row {
   readonly features: SparseFeatures;
@@ -92,6 +94,25 @@ const callRows = (seed: number, n: number): Row[] =>
     input: { text: e.text },
   }));
 
+// Public-like rows: the "train" half of scripts/public-data (the "eval" half is never seen
+// here; eval-classifiers measures on it).
+const publicCredRows = (): Row[] =>
+  credentialTokens("train", credentialCandidates).map((e) => ({
+    features: credentialFeatures(e.token, e.context),
+    label: e.label,
+    input: { token: e.token, context: e.context },
+  }));
+// The risky commands are an eighth of the corpus: each counts POSITIVE_WEIGHT times.
+const POSITIVE_WEIGHT = 6;
+const publicCallRows = (): Row[] =>
+  commandCases("train")
+    .flatMap((e) => Array<typeof e>(e.label === 1 ? POSITIVE_WEIGHT : 1).fill(e))
+    .map((e) => ({
+      features: riskyCallFeatures(`Bash: ${e.command}`),
+      label: e.label,
+      input: { text: `Bash: ${e.command}` },
+    }));
+
 // Held-out sets come from other seeds than the training sets.
-build("credential", credRows(1, 8000), credRows(1001, 2000));
-build("risky-call", callRows(2, 8000), callRows(1002, 2000));
+build("credential", [...credRows(1, 8000), ...publicCredRows()], credRows(1001, 2000));
+build("risky-call", [...callRows(2, 8000), ...publicCallRows()], callRows(1002, 2000));
