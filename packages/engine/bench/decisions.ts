@@ -9,7 +9,8 @@ import { answerFromDocs } from "../src/decisions/ask-seam.js";
 import { plannedClears, relevantParts, remindAtTurnStart } from "../src/decisions/context-seams.js";
 import { reviewAtGate } from "../src/decisions/gate-seam.js";
 import { screenedMessages } from "../src/decisions/screen.js";
-import { decideAtStop, routedEffort } from "../src/decisions/stop-seam.js";
+import { routedEffort } from "../src/decisions/route-seam.js";
+import { decideAtStop } from "../src/decisions/stop-seam.js";
 import type { AgentRun } from "../src/run/agent-context.js";
 import type { SessionCore } from "../src/session/core.js";
 
