@@ -13,6 +13,7 @@ import type {
   SessionStatus,
   SettingsReport,
   SlashCommandInfo,
+  StopAgentOutcome,
   TrustReport,
 } from "@z-engine/engine";
 import type { Badge, EngineCommand, EventEnvelope, JobInfo } from "@z-engine/protocol";
@@ -102,6 +103,9 @@ export const api = {
   agents: (id: string) => call<SessionAgentsReport>("GET", s(id, "agents")),
   agentHistory: (id: string, agentId: string) =>
     call<{ events: EventEnvelope[] }>("GET", s(id, `agents/${encodeURIComponent(agentId)}`)),
+  /** Stops a running subagent (by its id or its Agent call's); resolves once it ended. */
+  stopAgent: (id: string, target: { agentId: string } | { toolCallId: string }) =>
+    call<StopAgentOutcome>("POST", s(id, "agents/stop"), target),
   job: (id: string, jobId: string) =>
     call<{ job: JobInfo; output: string }>("GET", s(id, `jobs/${encodeURIComponent(jobId)}`)),
   context: (id: string) => call<ContextReport>("GET", s(id, "context")),

@@ -14,6 +14,8 @@ export interface RowActions {
   readonly rewind: (messageId: string, restore: RewindRestore) => void;
   /** Opens a subagent's transcript from its Agent call. */
   readonly openAgent: (toolCallId: string) => void;
+  /** Stops the subagent a running Agent call runs. */
+  readonly stopAgent: (toolCallId: string) => void;
   /** Images this page sent with a turn's prompt, as data URLs. */
   readonly imagesOf: (turnId: string) => readonly string[];
 }
@@ -22,6 +24,7 @@ export const RowActionsContext = createContext<RowActions>({
   canRewind: false,
   rewind: () => {},
   openAgent: () => {},
+  stopAgent: () => {},
   imagesOf: () => [],
 });
 
@@ -111,6 +114,15 @@ function ToolRow({ entry }: { entry: Extract<Entry, { kind: "tool" }> }) {
       {entry.name === "Agent" || entry.name === "Task" ? (
         <button type="button" className="small" onClick={() => actions.openAgent(entry.toolCallId)}>
           Open the agent's transcript
+        </button>
+      ) : null}
+      {running && (entry.name === "Agent" || entry.name === "Task") ? (
+        <button
+          type="button"
+          className="small danger"
+          onClick={() => actions.stopAgent(entry.toolCallId)}
+        >
+          Stop the agent
         </button>
       ) : null}
     </details>
