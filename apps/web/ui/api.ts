@@ -18,7 +18,7 @@ import type {
 } from "@z-engine/engine";
 import type { Badge, EngineCommand, EventEnvelope, JobInfo } from "@z-engine/protocol";
 import type { InboxItem } from "../src/server/inbox.js";
-import type { McpLoginOutcome, McpLoginStart } from "../src/server/mcp-login.js";
+import type { McpLoginOutcome, McpLoginStart, McpLogoutOutcome } from "../src/server/mcp-login.js";
 import type { StreamItem } from "./view/types.js";
 
 export type { InboxItem };
@@ -118,6 +118,9 @@ export const api = {
   /** Starts an MCP server's login: the authorization page to open, or done already. */
   mcpLogin: (id: string, server: string) =>
     call<McpLoginStart>("POST", s(id, "mcp/login"), { server }),
+  /** Forgets the server's stored login; the server restarts and needs a login again. */
+  mcpLogout: (id: string, server: string) =>
+    call<McpLogoutOutcome>("POST", s(id, "mcp/logout"), { server }),
   /** Waits for how the server's login ended. */
   mcpLoginOutcome: (id: string, server: string) =>
     call<McpLoginOutcome>("GET", s(id, `mcp/login?server=${encodeURIComponent(server)}`)),
