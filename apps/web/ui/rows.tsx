@@ -3,7 +3,7 @@
 import type { RewindRestore, ToolDisplay } from "@z-engine/protocol";
 import { createContext, memo, useContext, useState } from "react";
 import { DiffView } from "./diff-view.js";
-import { BADGE_LABEL, formatUsage, OUTCOME_LABEL } from "./format.js";
+import { BADGE_LABEL, formatCount, formatUsage, OUTCOME_LABEL } from "./format.js";
 import { CodeBlock, Markdown } from "./markdown.js";
 import type { Entry } from "./view/types.js";
 
@@ -270,9 +270,8 @@ export const Row = memo(function Row({ entry }: { entry: Entry }) {
     case "compaction":
       return (
         <div className="row divider" data-testid="compaction">
-          Context compacted: {entry.dropped} messages summarised (
-          {entry.tokensBefore.toLocaleString("en-US")} → {entry.tokensAfter.toLocaleString("en-US")}{" "}
-          tokens)
+          Context compacted: {entry.dropped} messages summarised ({formatCount(entry.tokensBefore)}{" "}
+          → {formatCount(entry.tokensAfter)} tokens)
         </div>
       );
     default:
