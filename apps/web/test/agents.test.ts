@@ -88,6 +88,57 @@ describe("agents and jobs", { timeout: 90_000 }, () => {
     await job.and(p.locator('[data-status="killed"]')).waitFor();
   });
 
+  it("stops a running foreground subagent from the Agents panel and from its call's row; the turn goes on", async () => {
+    const f = await startFixture({
+      files,
+      script: [],
+      settings: { permissions: { mode: "bypass" } },
+    });
+    cleanup.push(() => f.dispose());
+    const look = (description: string) =>
+      when(
+        isMain,
+        reply.toolCall("Agent", { description, prompt: "wait", subagent_type: "looker" }),
+      );
+    // Each subagent waits on its model until it is stopped.
+    f.model.push(
+      look("Wait here"),
+      when(isSub, reply.fault({ stall: true })),
+      when(isMain, reply.text("Carried on without the looker.")),
+    );
+    const p = await page();
+    await newSession(p, f);
+    await send(p, "start a looker");
+    await p.getByRole("tab", { name: /Agents/ }).click();
+    const agent = p.getByTestId("agent").filter({ hasText: "Wait here" });
+    await agent.and(p.locator('[data-status="running"]')).waitFor();
+    await agent.getByRole("button", { name: "Stop the looker agent" }).click();
+    await p.getByText("Carried on without the looker.").waitFor();
+    await agent.and(p.locator('[data-status="cancelled"]')).waitFor();
+    expect(await agent.textContent()).toContain("stopped by the user");
+    const call = p.getByTestId("tool").filter({ hasText: "Agent" });
+    expect(await call.getAttribute("class")).toContain("status-error");
+    const result = JSON.stringify(f.model.requests.at(-1)?.messages.at(-1));
+    expect(result).toContain("cancelled: stopped by the user");
+
+    f.model.push(
+      look("Wait again"),
+      when(isSub, reply.fault({ stall: true })),
+      when(isMain, reply.text("Carried on again.")),
+    );
+    await send(p, "start another");
+    const second = p.getByTestId("tool").filter({ hasText: "Wait again" });
+    await second.getByRole("button", { name: "Stop the agent" }).click();
+    await p.getByText("Carried on again.").waitFor();
+    await p
+      .getByTestId("agent")
+      .filter({ hasText: "Wait again" })
+      .and(p.locator('[data-status="cancelled"]'))
+      .waitFor();
+    expect(await p.getByRole("button", { name: "Stop the agent" }).count()).toBe(0);
+    expect(await p.getByTestId("turn-end").count()).toBe(2);
+  });
+
   it("says which agent asked on its approval card", async () => {
     const f = await startFixture({ files, script: [] });
     cleanup.push(() => f.dispose());

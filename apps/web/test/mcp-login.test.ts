@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import {
   followAuthorization,
   OAUTH_MCP_SERVER,
@@ -9,7 +11,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { newSession, openTab, send, startFixture, sharedBrowser } from "./web-harness.js";
 
-// MCP login from the Context screen: a server that needs OAuth offers "Log in"; the page gets
+// MCP login and logout from the Context screen: a server that needs OAuth offers "Log in"; the page gets
 // the authorization URL and opens it; once the browser brings the code back the server is
 // ready and its tools reach the next request. Against testkit's OAuth-protected MCP server.
 
@@ -115,6 +117,51 @@ describe("MCP login on the Context screen", { timeout: 90_000 }, () => {
     const answer = await p.evaluate(async (sessionId) => {
       const token = new URL(location.href).searchParams.get("token") ?? "";
       const response = await fetch(`/api/sessions/${sessionId}/mcp/login`, {
+        method: "POST",
+        headers: { "x-zeng-token": token, "content-type": "application/json" },
+        body: JSON.stringify({ server: "nope" }),
+      });
+      return { status: response.status, body: (await response.json()) as { error: string } };
+    }, id);
+    expect(answer).toEqual({
+      status: 404,
+      body: { error: "no MCP server nope in this session (servers: remote)" },
+    });
+  });
+
+  it("logs out of a logged-in server: its stored tokens are removed and it needs a login again", async () => {
+    const f = await oauthFixture([], []);
+    const p = await page();
+    await newSession(p, f);
+    await openTab(p, "Context");
+    const row = p.getByTestId("mcp-servers").locator("li", { hasText: "remote" });
+    await expect.poll(() => row.getAttribute("data-state"), { timeout: 20_000 }).toBe("needsLogin");
+    // Nothing stored yet: no Log out.
+    expect(await row.getByRole("button", { name: "Log out of remote" }).count()).toBe(0);
+    const opened = await captureOpens(p);
+    await row.getByRole("button", { name: "Log in to remote" }).click();
+    await row.getByRole("link", { name: "Open the login page" }).waitFor();
+    expect(await followAuthorization((await opened())[0] ?? "")).toBe(200);
+    await expect.poll(() => row.getAttribute("data-state"), { timeout: 20_000 }).toBe("ready");
+    const auth = join(f.dataDir, "mcp-auth");
+    const stored = readdirSync(auth);
+    expect(stored).toHaveLength(1);
+    expect(statSync(join(auth, stored[0] ?? "")).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(auth, stored[0] ?? ""), "utf8")).toContain('"access_token"');
+
+    await row.getByRole("button", { name: "Log out of remote" }).click();
+    await row.getByText("Logged out of remote.").waitFor();
+    await expect.poll(() => row.getAttribute("data-state"), { timeout: 20_000 }).toBe("needsLogin");
+    await row.getByRole("button", { name: "Log in to remote" }).waitFor();
+    expect(await row.getByRole("button", { name: "Log out of remote" }).count()).toBe(0);
+    // The tokens are gone (a restart may register a new client, but holds no token).
+    const left = readdirSync(auth).map((n) => readFileSync(join(auth, n), "utf8"));
+    expect(left.some((text) => text.includes("access_token"))).toBe(false);
+
+    const id = new URL(p.url()).searchParams.get("session") ?? "";
+    const answer = await p.evaluate(async (sessionId) => {
+      const token = new URL(location.href).searchParams.get("token") ?? "";
+      const response = await fetch(`/api/sessions/${sessionId}/mcp/logout`, {
         method: "POST",
         headers: { "x-zeng-token": token, "content-type": "application/json" },
         body: JSON.stringify({ server: "nope" }),

@@ -6,6 +6,7 @@ import { useMemo, useState } from "react";
 import { api } from "./api.js";
 import { formatUsage } from "./format.js";
 import { Row } from "./rows.js";
+import type { AgentStopTarget } from "./use-agents.js";
 import { useData } from "./use-data.js";
 import { reduceView } from "./view/reduce.js";
 import { emptyView, type Entry, type SessionView } from "./view/types.js";
@@ -17,6 +18,28 @@ interface Props {
   readonly selected: string | undefined;
   readonly select: (agentId: string | undefined) => void;
   readonly send: (command: EngineCommand) => void;
+  readonly stop: (target: AgentStopTarget) => void;
+}
+
+function StopButton({
+  agentId,
+  label,
+  stop,
+}: {
+  agentId: string;
+  label: string;
+  stop: Props["stop"];
+}) {
+  return (
+    <button
+      type="button"
+      className="small danger"
+      aria-label={`Stop ${label}`}
+      onClick={() => stop({ agentId })}
+    >
+      Stop
+    </button>
+  );
 }
 
 function AgentTranscript({
@@ -140,6 +163,13 @@ export function AgentsPanel(props: Props) {
               </button>{" "}
               <span className={`agent-status status-${a.status}`}>{a.status}</span>
               {a.background ? <span className="muted"> · background</span> : null}
+              {a.status === "running" ? (
+                <StopButton
+                  agentId={a.agentId}
+                  label={`the ${a.agentType} agent`}
+                  stop={props.stop}
+                />
+              ) : null}
               <div className="muted">
                 {a.agentId} · {formatUsage(a.usage)}
               </div>
@@ -150,6 +180,7 @@ export function AgentsPanel(props: Props) {
             <li key={id} data-testid="agent" data-status="running">
               <strong>agent</strong> {id}{" "}
               <span className="agent-status status-running">running</span>
+              <StopButton agentId={id} label={`agent ${id}`} stop={props.stop} />
             </li>
           ))}
         </ul>

@@ -13,11 +13,12 @@ import type {
   SessionStatus,
   SettingsReport,
   SlashCommandInfo,
+  StopAgentOutcome,
   TrustReport,
 } from "@z-engine/engine";
 import type { Badge, EngineCommand, EventEnvelope, JobInfo } from "@z-engine/protocol";
 import type { InboxItem } from "../src/server/inbox.js";
-import type { McpLoginOutcome, McpLoginStart } from "../src/server/mcp-login.js";
+import type { McpLoginOutcome, McpLoginStart, McpLogoutOutcome } from "../src/server/mcp-login.js";
 import type { StreamItem } from "./view/types.js";
 
 export type { InboxItem };
@@ -102,6 +103,9 @@ export const api = {
   agents: (id: string) => call<SessionAgentsReport>("GET", s(id, "agents")),
   agentHistory: (id: string, agentId: string) =>
     call<{ events: EventEnvelope[] }>("GET", s(id, `agents/${encodeURIComponent(agentId)}`)),
+  /** Stops a running subagent (by its id or its Agent call's); resolves once it ended. */
+  stopAgent: (id: string, target: { agentId: string } | { toolCallId: string }) =>
+    call<StopAgentOutcome>("POST", s(id, "agents/stop"), target),
   job: (id: string, jobId: string) =>
     call<{ job: JobInfo; output: string }>("GET", s(id, `jobs/${encodeURIComponent(jobId)}`)),
   context: (id: string) => call<ContextReport>("GET", s(id, "context")),
@@ -114,6 +118,9 @@ export const api = {
   /** Starts an MCP server's login: the authorization page to open, or done already. */
   mcpLogin: (id: string, server: string) =>
     call<McpLoginStart>("POST", s(id, "mcp/login"), { server }),
+  /** Forgets the server's stored login; the server restarts and needs a login again. */
+  mcpLogout: (id: string, server: string) =>
+    call<McpLogoutOutcome>("POST", s(id, "mcp/logout"), { server }),
   /** Waits for how the server's login ended. */
   mcpLoginOutcome: (id: string, server: string) =>
     call<McpLoginOutcome>("GET", s(id, `mcp/login?server=${encodeURIComponent(server)}`)),

@@ -98,7 +98,7 @@ export function ContextPanel({ sessionId, view }: { sessionId: string; view: Ses
       <section aria-label="MCP servers">
         <h3>MCP servers</h3>
         {r.mcpServers.length === 0 ? <p className="muted">None configured.</p> : null}
-        <McpServerList sessionId={sessionId} servers={r.mcpServers} />
+        <McpServerList sessionId={sessionId} servers={r.mcpServers} loggedIn={r.mcpLogins} />
         {mcpTools.length > 0 ? (
           <details>
             <summary>{mcpTools.length} MCP tools in the request</summary>

@@ -3,7 +3,7 @@
 import type { RewindRestore, ToolDisplay } from "@z-engine/protocol";
 import { createContext, memo, useContext, useState } from "react";
 import { DiffView } from "./diff-view.js";
-import { BADGE_LABEL, formatUsage, OUTCOME_LABEL } from "./format.js";
+import { BADGE_LABEL, formatCount, formatUsage, OUTCOME_LABEL } from "./format.js";
 import { CodeBlock, Markdown } from "./markdown.js";
 import type { Entry } from "./view/types.js";
 
@@ -14,6 +14,8 @@ export interface RowActions {
   readonly rewind: (messageId: string, restore: RewindRestore) => void;
   /** Opens a subagent's transcript from its Agent call. */
   readonly openAgent: (toolCallId: string) => void;
+  /** Stops the subagent a running Agent call runs. */
+  readonly stopAgent: (toolCallId: string) => void;
   /** Images this page sent with a turn's prompt, as data URLs. */
   readonly imagesOf: (turnId: string) => readonly string[];
 }
@@ -22,6 +24,7 @@ export const RowActionsContext = createContext<RowActions>({
   canRewind: false,
   rewind: () => {},
   openAgent: () => {},
+  stopAgent: () => {},
   imagesOf: () => [],
 });
 
@@ -111,6 +114,15 @@ function ToolRow({ entry }: { entry: Extract<Entry, { kind: "tool" }> }) {
       {entry.name === "Agent" || entry.name === "Task" ? (
         <button type="button" className="small" onClick={() => actions.openAgent(entry.toolCallId)}>
           Open the agent's transcript
+        </button>
+      ) : null}
+      {running && (entry.name === "Agent" || entry.name === "Task") ? (
+        <button
+          type="button"
+          className="small danger"
+          onClick={() => actions.stopAgent(entry.toolCallId)}
+        >
+          Stop the agent
         </button>
       ) : null}
     </details>
@@ -258,9 +270,8 @@ export const Row = memo(function Row({ entry }: { entry: Entry }) {
     case "compaction":
       return (
         <div className="row divider" data-testid="compaction">
-          Context compacted: {entry.dropped} messages summarised (
-          {entry.tokensBefore.toLocaleString("en-US")} → {entry.tokensAfter.toLocaleString("en-US")}{" "}
-          tokens)
+          Context compacted: {entry.dropped} messages summarised ({formatCount(entry.tokensBefore)}{" "}
+          → {formatCount(entry.tokensAfter)} tokens)
         </div>
       );
     default:

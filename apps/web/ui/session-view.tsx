@@ -9,6 +9,7 @@ import { Composer } from "./composer.js";
 import { Row, type RowActions, RowActionsContext } from "./rows.js";
 import { SessionHeader } from "./session-header.js";
 import { type PanelTab, SidePanel } from "./side-panel.js";
+import { useAgents } from "./use-agents.js";
 import { useView, ViewStore } from "./store.js";
 import { useData } from "./use-data.js";
 import type { Entry } from "./view/types.js";
@@ -81,7 +82,7 @@ export function SessionView({ id, openMenu, tab: firstTab }: Props) {
   const turnEnds = view.entries.filter((e) => e.kind === "turnEnd").length;
   const statusKey = `${view.runningTurn ?? ""}|${view.mode}|${view.model}|${view.effort}|${turnEnds}|${view.rewind?.cursor ?? ""}|${view.trust ? 1 : 0}|${connected}`;
   const status = useData(() => api.status(id), [id, statusKey]);
-  const agents = useData(() => api.agents(id), [id, turnEnds, Object.keys(view.agents).length]);
+  const agents = useAgents(id, view, turnEnds, setError);
   // After a rewind the badge is read again from the check records against the files now.
   const rewind = view.rewind;
   useEffect(() => {
@@ -102,21 +103,22 @@ export function SessionView({ id, openMenu, tab: firstTab }: Props) {
   );
   const agentOfCall = useCallback(
     (toolCallId: string) => {
-      const found = agents.value?.agents.find((a) => a.toolCallId === toolCallId);
+      const found = agents.report?.agents.find((a) => a.toolCallId === toolCallId);
       setAgent(found?.agentId);
       setTab("agents");
       setPanelOpen(true);
     },
-    [agents.value],
+    [agents.report],
   );
   const actions: RowActions = useMemo(
     () => ({
       canRewind: !running,
       rewind: doRewind,
       openAgent: agentOfCall,
+      stopAgent: (toolCallId) => agents.stop({ toolCallId }),
       imagesOf: (turnId) => images[turnId] ?? [],
     }),
-    [running, doRewind, agentOfCall, images],
+    [running, doRewind, agentOfCall, agents.stop, images],
   );
   const render = useCallback((entry: Entry) => <Row entry={entry} />, []);
   const submit = (text: string, blocks: ImageBlock[], urls: string[]) => {
@@ -131,7 +133,7 @@ export function SessionView({ id, openMenu, tab: firstTab }: Props) {
   };
   const agentLabel = (agentId: string | undefined) => {
     if (!agentId) return undefined;
-    const known = agents.value?.agents.find((a) => a.agentId === agentId);
+    const known = agents.report?.agents.find((a) => a.agentId === agentId);
     return known ? `the ${known.agentType} agent (${agentId})` : `agent ${agentId}`;
   };
   return (
@@ -193,7 +195,8 @@ export function SessionView({ id, openMenu, tab: firstTab }: Props) {
           view={view}
           badge={badge}
           running={running}
-          agents={agents.value}
+          agents={agents.report}
+          stopAgent={agents.stop}
           tab={tab}
           setTab={setTab}
           changesFrom={changesFrom}

@@ -7,6 +7,7 @@ import { AgentsPanel } from "./agents-panel.js";
 import { ChangesPanel } from "./changes-panel.js";
 import { ContextPanel } from "./context-panel.js";
 import { Overview } from "./overview-panel.js";
+import type { AgentStopTarget } from "./use-agents.js";
 import type { SessionView } from "./view/types.js";
 
 export type PanelTab = "overview" | "changes" | "agents" | "context";
@@ -25,6 +26,7 @@ export interface SidePanelProps {
   readonly badge: Badge | undefined;
   readonly running: boolean;
   readonly agents: SessionAgentsReport | undefined;
+  readonly stopAgent: (target: AgentStopTarget) => void;
   readonly tab: PanelTab;
   readonly setTab: (tab: PanelTab) => void;
   readonly changesFrom: string | undefined;
@@ -111,6 +113,7 @@ export function SidePanel(props: SidePanelProps) {
             selected={props.agent}
             select={props.setAgent}
             send={props.send}
+            stop={props.stopAgent}
           />
         ) : null}
         {tab === "context" ? <ContextPanel sessionId={props.sessionId} view={view} /> : null}

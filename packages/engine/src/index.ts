@@ -230,9 +230,14 @@ export { diffTexts, revertHunks } from "./queries/line-diff.js";
 /** Worktree agents' pending changes for the user's Apply or Discard. */
 export type { AgentChangesOutcome, PendingAgentChanges } from "./queries/worktree-changes.js";
 export { pendingAgentChanges, resolveAgentChanges } from "./queries/worktree-changes.js";
-/** Subagents (status, spend, transcript) and background jobs' output. */
-export type { AgentSummary, JobOutputView, SessionAgentsReport } from "./queries/agents.js";
-export { agentHistory, jobOutput, sessionAgentList } from "./queries/agents.js";
+/** Subagents (status, spend, transcript, stop one) and background jobs' output. */
+export type {
+  AgentSummary,
+  JobOutputView,
+  SessionAgentsReport,
+  StopAgentOutcome,
+} from "./queries/agents.js";
+export { agentHistory, jobOutput, sessionAgentList, stopAgent } from "./queries/agents.js";
 /** What the model sees now: sections, instruction files, skills, tools, repo map, MCP, compactions. */
 export type { CompactionSummary } from "./queries/compactions.js";
 export type { ContextPart, ContextReport } from "./queries/context.js";

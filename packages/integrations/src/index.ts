@@ -39,8 +39,9 @@ export type { McpAuthOptions } from "./mcp/open-client.js";
 export type { McpLoginOptions } from "./mcp/oauth/login-session.js";
 /** OAuth tokens and client registrations per server and URL, in the data folder (0600). */
 export { McpTokenStore, type StoredAuth } from "./mcp/oauth/store.js";
-/** `zeng mcp login|logout`: the browser login of a remote server, and forgetting it. */
+/** `zeng mcp login|logout`: the browser login of a remote server, forgetting it, whether one is stored. */
 export {
+  hasMcpLogin,
   LOGIN_TIMEOUT_MS,
   loginMcpServer,
   logoutMcpServer,

@@ -10,6 +10,7 @@ import {
 } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  hasMcpLogin,
   loginMcpServer,
   logoutMcpServer,
   McpConnection,
@@ -95,7 +96,9 @@ describe("OAuth for remote MCP servers (the SDK's authorization server on the ot
     const server = await oauthServer();
     const dir = tempDir();
     const store = new McpTokenStore(join(dir, "mcp-auth"));
+    expect(await hasMcpLogin(spec(server.url), baseEnv(), store)).toBe(false);
     const { result, pages } = await login(spec(server.url), store);
+    expect(await hasMcpLogin(spec(server.url), baseEnv(), store)).toBe(true);
     expect(result).toEqual({ tools: 2, authorizations: 1 });
     const page = pages[0] as URL;
     expect(page.searchParams.get("code_challenge_method")).toBe("S256");
@@ -122,6 +125,10 @@ describe("OAuth for remote MCP servers (the SDK's authorization server on the ot
     expect(server.log().filter((l) => l === "POST /mcp 401")).toHaveLength(1);
     expect(await logoutMcpServer(spec(server.url), baseEnv(), store)).toBe(true);
     expect(readdirSync(join(dir, "mcp-auth"))).toEqual([]);
+    expect(await hasMcpLogin(spec(server.url), baseEnv(), store)).toBe(false);
+    expect(
+      await hasMcpLogin({ name: "local", type: "stdio", command: "x" }, baseEnv(), store),
+    ).toBe(false);
   });
 
   it("refreshes a token before it expires, and closing sends the DELETE that ends the session", async () => {

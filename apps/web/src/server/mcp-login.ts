@@ -7,6 +7,34 @@ export type McpLoginStart =
   | { readonly url: string }
   | { readonly loggedIn: true; readonly tools: number };
 
+/** What a logout did: whether tokens (or a client registration) were stored and are now gone. */
+export interface McpLogoutOutcome {
+  readonly forgot: boolean;
+}
+
+/** Throws an HttpError (notFound, in words) when `server` is not one of the session's. */
+function knownServer(handle: SessionHandle, server: string): void {
+  const names = handle.mcp.servers().map((s) => s.name);
+  if (!names.includes(server))
+    throw new HttpError(
+      "notFound",
+      `no MCP server ${server} in this session (${names.length ? `servers: ${names.join(", ")}` : "none configured"})`,
+    );
+}
+
+/**
+ * Logs out of `server`: its stored tokens are forgotten and it restarts (needing a login
+ * again). Rejects with an HttpError in words for an unknown server or a store that fails.
+ */
+export async function mcpLogout(handle: SessionHandle, server: string): Promise<McpLogoutOutcome> {
+  knownServer(handle, server);
+  try {
+    return { forgot: await handle.mcp.logout(server) };
+  } catch (error) {
+    throw new HttpError("badRequest", `logout of ${server} failed: ${messageOf(error)}`);
+  }
+}
+
 /** How a login ended, as the page reads it. */
 export type McpLoginOutcome =
   | { readonly ok: true; readonly tools: number }
@@ -34,12 +62,7 @@ export class McpLogins {
    * Rejects with an HttpError in words: server unknown, login failed, a page that is not a web address.
    */
   async start(sessionId: string, handle: SessionHandle, server: string): Promise<McpLoginStart> {
-    const names = handle.mcp.servers().map((s) => s.name);
-    if (!names.includes(server))
-      throw new HttpError(
-        "notFound",
-        `no MCP server ${server} in this session (${names.length ? `servers: ${names.join(", ")}` : "none configured"})`,
-      );
+    knownServer(handle, server);
     const key = `${sessionId}\n${server}`;
     this.pending.get(key)?.abort.abort();
     const abort = new AbortController();
@@ -87,7 +110,8 @@ export class McpLogins {
 
 /**
  * `POST /api/sessions/:id/mcp/login` `{ server }`: starts a login ({@link McpLoginStart});
- * `GET /api/sessions/:id/mcp/login?server=…`: waits for its {@link McpLoginOutcome}.
+ * `GET /api/sessions/:id/mcp/login?server=…`: waits for its {@link McpLoginOutcome};
+ * `POST /api/sessions/:id/mcp/logout` `{ server }`: logs out ({@link McpLogoutOutcome}).
  */
 export function mcpLoginRoutes(hub: SessionHub, logins: McpLogins): Route[] {
   const pattern = "/api/sessions/:id/mcp/login";
@@ -108,6 +132,14 @@ export function mcpLoginRoutes(hub: SessionHub, logins: McpLogins): Route[] {
         const server = url.searchParams.get("server") ?? "";
         if (!server) throw new HttpError("badRequest", "give server as a string");
         json(response, 200, await logins.outcome(params.id ?? "", server));
+      },
+    },
+    {
+      method: "POST",
+      pattern: "/api/sessions/:id/mcp/logout",
+      handle: async ({ params, request, response }) => {
+        const server = stringField(await readObject(request), "server");
+        json(response, 200, await mcpLogout(await hub.handle(params.id ?? ""), server));
       },
     },
   ];

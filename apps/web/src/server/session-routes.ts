@@ -132,6 +132,18 @@ const HANDLERS: Array<[Route["method"], string, Handler]> = [
         }),
   ],
   [
+    "POST",
+    "agents/stop",
+    async (hub, { params, request }) => {
+      const body = await readObject(request);
+      const target =
+        typeof body.toolCallId === "string" && body.toolCallId
+          ? { toolCallId: body.toolCallId }
+          : { agentId: stringField(body, "agentId") };
+      return (await engine()).stopAgent(await hub.handle(params.id ?? ""), target);
+    },
+  ],
+  [
     "GET",
     "jobs/:jobId",
     async (hub, { params }) => {

@@ -27,7 +27,11 @@ export function agentResult(
   end: SubagentEnd,
   changes?: WorktreeChanges,
 ): ToolOutput {
-  const report = end.finalText.trim() || "(the agent gave no final message)";
+  const report =
+    end.finalText.trim() ||
+    (end.outcome === "cancelled"
+      ? `(the agent was ${end.reason ?? "cancelled"} before its final message)`
+      : "(the agent gave no final message)");
   const footer = [
     `agent ${agentId} (${type}) ${end.outcome}${end.reason ? `: ${end.reason}` : ""}`,
     `usage: ${formatTokens(end.usage)}, ${formatCost(end.usage.costUsd)}`,

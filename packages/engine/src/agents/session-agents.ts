@@ -7,8 +7,10 @@ import {
   errorOutput,
   type ToolOutput,
 } from "@z-engine/tools";
-import type { AgentJobHandle, SessionJobs } from "../ports/jobs.js";
+import type { SessionJobs } from "../ports/jobs.js";
 import type { Journal } from "../session/journal.js";
+import { linkedController, UserStop } from "../util/abort.js";
+import { type AgentLaunch, startBackgroundAgent } from "./background-agent.js";
 import { childMode } from "./blueprint.js";
 import type { AgentCatalog, AgentType } from "./discover.js";
 import { agentResult } from "./result.js";
@@ -43,6 +45,21 @@ export interface AgentLimits {
 
 const DEFAULT_LIMITS: AgentLimits = { maxConcurrent: 10, maxDepth: 2 };
 
+/** A running agent: what bounds its own Agent calls, and how to stop it. */
+interface Running {
+  readonly depth: number;
+  readonly mode: PermissionMode;
+  readonly toolCallId: string | undefined;
+  readonly stop: () => void;
+  /** Settles once its run ended and its finish is recorded. */
+  readonly done: Promise<void>;
+}
+
+/** What `stop` did: the agent stopped (it had ended its run when this resolved), or not running. */
+export type AgentStopOutcome =
+  | { readonly stopped: true; readonly agentId: string }
+  | { readonly stopped: false; readonly reason: string };
+
 interface Finished {
   readonly type: AgentType;
   readonly worktree?: AgentWorktree;
@@ -57,8 +74,8 @@ interface Finished {
  */
 export class SessionAgents implements AgentPort {
   private readonly finished = new Map<string, Finished>();
-  /** Running agents' depth and mode, so that an agent's own Agent calls are bounded by them. */
-  private readonly running = new Map<string, { depth: number; mode: PermissionMode }>();
+  /** Running agents' depth and mode (an agent's own Agent calls are bounded by them), and their stop. */
+  private readonly running = new Map<string, Running>();
   /** Agents whose start is under way (not yet in `running`): they hold a slot. */
   private readonly reserved = new Set<string>();
   private readonly worktrees: WorktreeAgents;
@@ -133,6 +150,7 @@ export class SessionAgents implements AgentPort {
       description: request.description,
       background: request.background,
       resume: known !== undefined,
+      toolCallId: request.toolCallId,
     };
     await this.deps.journal.record("agentStarted", {
       agentId,
@@ -141,7 +159,10 @@ export class SessionAgents implements AgentPort {
       background: request.background,
       ...(request.toolCallId ? { toolCallId: request.toolCallId as ToolCallId } : {}),
     });
-    if (request.background) return this.background(run, request.description, worktree);
+    if (request.background) {
+      const deps = { ...this.deps, finish: this.finish.bind(this) };
+      return startBackgroundAgent(deps, run, request.description, worktree);
+    }
     const end = await this.finish(run, signal, worktree);
     return agentResult(agentId, type.definition.name, end, end.changes);
   }
@@ -183,16 +204,56 @@ export class SessionAgents implements AgentPort {
     await this.worktrees.restore(agentId);
   }
 
+  /**
+   * Stops a running agent (foreground or background), found by its id or by the id of the
+   * Agent call that started it: its run is aborted as "stopped by the user" (its tool calls
+   * answered cancelled), its Agent call gets that result and its parent goes on. Resolves
+   * once its run has ended. Never rejects.
+   */
+  async stop(target: { agentId: string } | { toolCallId: string }): Promise<AgentStopOutcome> {
+    const entry =
+      "agentId" in target
+        ? [...this.running].find(([id]) => id === target.agentId)
+        : [...this.running].find(([, r]) => r.toolCallId === target.toolCallId);
+    if (!entry) {
+      const which =
+        "agentId" in target ? `agent ${target.agentId}` : `the agent of call ${target.toolCallId}`;
+      return { stopped: false, reason: `${which} is not running` };
+    }
+    const [agentId, running] = entry;
+    running.stop();
+    await running.done;
+    return { stopped: true, agentId };
+  }
+
   private async finish(
-    run: Omit<SubagentRun, "signal">,
+    run: AgentLaunch,
     signal: AbortSignal,
     worktree: AgentWorktree | undefined,
   ): Promise<SubagentEnd & { changes?: WorktreeChanges }> {
-    this.running.set(run.agentId, { depth: run.depth, mode: run.mode });
-    const end = await this.deps
-      .run({ ...run, signal })
-      .finally(() => this.running.delete(run.agentId));
-    const changes = worktree ? await this.worktrees.commit(run.agentId, worktree) : undefined;
+    const { toolCallId, ...agent } = run;
+    const own = linkedController(signal);
+    let ended = () => {};
+    const done = new Promise<void>((resolve) => {
+      ended = resolve;
+    });
+    const stop = () => own.abort(new UserStop("agent"));
+    this.running.set(run.agentId, { depth: run.depth, mode: run.mode, toolCallId, stop, done });
+    try {
+      const end = await this.deps.run({ ...agent, signal: own.signal });
+      own.release();
+      const changes = worktree ? await this.worktrees.commit(run.agentId, worktree) : undefined;
+      await this.recordFinish(run.agentId, end);
+      this.finished.set(run.agentId, { type: run.type, ...(worktree ? { worktree } : {}) });
+      return { ...end, ...(changes ? { changes } : {}) };
+    } finally {
+      own.release();
+      this.running.delete(run.agentId);
+      ended();
+    }
+  }
+
+  private async recordFinish(agentId: AgentId, end: SubagentEnd): Promise<void> {
     const status =
       end.outcome === "completed" || end.outcome === "budgetExhausted"
         ? "completed"
@@ -200,60 +261,8 @@ export class SessionAgents implements AgentPort {
           ? "cancelled"
           : "failed";
     await this.deps.journal
-      .record("agentFinished", {
-        agentId: run.agentId,
-        status,
-        ...(end.reason ? { reason: end.reason } : {}),
-      })
+      .record("agentFinished", { agentId, status, ...(end.reason ? { reason: end.reason } : {}) })
       .catch(() => {});
-    this.finished.set(run.agentId, { type: run.type, ...(worktree ? { worktree } : {}) });
-    return { ...end, ...(changes ? { changes } : {}) };
-  }
-
-  private background(
-    run: Omit<SubagentRun, "signal">,
-    description: string,
-    worktree: AgentWorktree | undefined,
-  ): ToolOutput {
-    const controller = new AbortController();
-    const stop = () => controller.abort(this.deps.sessionSignal.reason);
-    this.deps.sessionSignal.addEventListener("abort", stop, { once: true });
-    let report: string | null = null;
-    const done = this.finish(run, controller.signal, worktree).then((end) => {
-      this.deps.sessionSignal.removeEventListener("abort", stop);
-      const result = agentResult(run.agentId, run.definition.name, end, end.changes);
-      report = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
-      const status = controller.signal.aborted
-        ? "killed"
-        : end.outcome === "failed"
-          ? "failed"
-          : "completed";
-      return { status } as const;
-    });
-    const handle: AgentJobHandle = {
-      readNewOutput: () => {
-        const text = report ?? "";
-        report = report === null ? null : "";
-        return text;
-      },
-      kill: async () => {
-        controller.abort(new Error("killed by JobKill"));
-        await done;
-      },
-      done,
-    };
-    const job = this.deps.jobs.startAgent(`${run.definition.name}: ${description}`, handle);
-    return {
-      content: [
-        {
-          type: "text",
-          text: `Started ${run.definition.name} agent ${run.agentId} in the background as job ${job.id}. A reminder will say when it finishes; read its report with JobOutput (job_id ${job.id}).`,
-        },
-      ],
-      isError: false,
-      writtenPaths: [],
-      artifacts: [],
-    };
   }
 
   async pendingChanges(agentId: string): Promise<readonly string[] | null> {

@@ -2,6 +2,7 @@ import type { ReminderQueue } from "@z-engine/context";
 import type { McpServer } from "@z-engine/config";
 import {
   DEFAULT_START_TIMEOUT_MS,
+  hasMcpLogin,
   loginMcpServer,
   logoutMcpServer,
   McpConnection,
@@ -390,6 +391,16 @@ export class McpHub {
     const had = await logoutMcpServer(r.entry.spec, this.options.env, store);
     this.restart(name);
     return had;
+  }
+
+  /** The servers with stored OAuth tokens (what a logout forgets), in configuration order. Never rejects. */
+  async loggedIn(): Promise<string[]> {
+    const store = this.options.authStore;
+    if (!store) return [];
+    const all = [...this.servers.entries()];
+    const env = this.options.env;
+    const has = await Promise.all(all.map(([, r]) => hasMcpLogin(r.entry.spec, env, store)));
+    return all.flatMap(([name], i) => (has[i] ? [name] : []));
   }
 
   /** Starts a server again with the same entry (after a login or logout). */

@@ -2,6 +2,7 @@ import { addUsage, emptyUsage, type JobId, type JobInfo, type Usage } from "@z-e
 import { type LogRecord, readLog } from "@z-engine/store";
 import type { SessionHandle } from "../engine.js";
 import { historyEvents, type SessionHistory } from "../history/session-history.js";
+import { type AgentStopOutcome, SessionAgents } from "../agents/session-agents.js";
 import { SessionJobs } from "../ports/jobs.js";
 import { type QueryTarget, targetOf } from "./registry.js";
 
@@ -102,4 +103,25 @@ export interface JobOutputView {
 export function jobOutput(handle: SessionHandle, jobId: string): JobOutputView | undefined {
   const jobs = targetOf(handle).session.ports.jobs;
   return jobs instanceof SessionJobs ? jobs.peekOutput(jobId as JobId) : undefined;
+}
+
+/** What `stopAgent` did: the agent that stopped, or why nothing was stopped (in words). */
+export type StopAgentOutcome = AgentStopOutcome;
+
+/**
+ * Stops one running subagent of the session, foreground or background, named by its agent
+ * id or by the id of the Agent call that started it, as the user decided: its run is aborted
+ * with the reason "stopped by the user" (its tool calls answered cancelled), the Agent call's
+ * result says so, and the parent's turn goes on (a background agent's job ends killed).
+ * Resolves once its run has ended and its finish is recorded; an agent that is not running
+ * is `{ stopped: false, reason }`. Never rejects (but throws `QueryError` for a foreign handle).
+ */
+export async function stopAgent(
+  handle: SessionHandle,
+  target: { readonly agentId: string } | { readonly toolCallId: string },
+): Promise<StopAgentOutcome> {
+  const port = targetOf(handle).session.ports.agents;
+  if (!(port instanceof SessionAgents))
+    return { stopped: false, reason: "this session has no agents" };
+  return port.stop(target);
 }

@@ -29,6 +29,8 @@ export interface ContextReport {
   readonly messages: { readonly count: number; readonly tokens: number };
   readonly repoMap: RepoMapStatus;
   readonly mcpServers: readonly McpServerStatus[];
+  /** The MCP servers logged in with OAuth (tokens stored), which a host offers a logout for. */
+  readonly mcpLogins: readonly string[];
   readonly compactions: readonly CompactionSummary[];
   /** Old tool results cleared to save room (their originals are artifacts). */
   readonly clearedToolResults: number;
@@ -72,6 +74,7 @@ export async function contextReport(handle: SessionHandle): Promise<ContextRepor
     messages: { count: working.length, tokens: e.estimateMessages(working) },
     repoMap: session.repoMap?.status() ?? OFF_MAP,
     mcpServers: session.mcp.status(),
+    mcpLogins: await session.mcp.loggedIn(),
     compactions,
     clearedToolResults: cleared,
   };

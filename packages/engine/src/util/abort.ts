@@ -22,14 +22,23 @@ export function linkedController(parent: AbortSignal): LinkedController {
   };
 }
 
-/** How the user stopped a turn (design.md §3: interrupt keeps queued steering, cancel drops it). */
-export type UserStopKind = "cancel" | "interrupt";
+/**
+ * How the user stopped a turn (design.md §3: interrupt keeps queued steering, cancel drops
+ * it), or one subagent (`agent`: the host's `stopAgent`; its parent's turn goes on).
+ */
+export type UserStopKind = "cancel" | "interrupt" | "agent";
 
 /** The abort reason of a cancel or interrupt. */
 export class UserStop extends Error {
   readonly code = "user_stop";
   constructor(readonly kind: UserStopKind) {
-    super(kind === "cancel" ? "cancelled by user" : "interrupted by user");
+    super(
+      kind === "cancel"
+        ? "cancelled by user"
+        : kind === "interrupt"
+          ? "interrupted by user"
+          : "stopped by the user",
+    );
   }
 }
 

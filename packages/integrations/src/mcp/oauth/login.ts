@@ -118,3 +118,22 @@ export async function logoutMcpServer(
   const { url } = expandRemote(spec, env);
   return store.clear(spec.name, url.href);
 }
+
+/**
+ * Whether tokens of a remote server are stored at its URL (a login that a logout would
+ * forget). Never rejects: false for a stdio server, a URL that cannot be expanded, or a
+ * record without tokens (a client registration left by a login that did not finish).
+ */
+export async function hasMcpLogin(
+  spec: McpServerSpec,
+  env: ExpandEnv,
+  store: McpTokenStore,
+): Promise<boolean> {
+  if (spec.type === "stdio") return false;
+  try {
+    const { url } = expandRemote(spec, env);
+    return (await store.read(spec.name, url.href))?.tokens !== undefined;
+  } catch {
+    return false;
+  }
+}
