@@ -2,13 +2,7 @@ import { rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { setMaxListeners } from "node:events";
 import { join } from "node:path";
-import {
-  type EffectiveSettings,
-  type Env,
-  type Paths,
-  resolvePaths,
-  TrustStore,
-} from "@z-engine/config";
+import { type EffectiveSettings, TrustStore } from "@z-engine/config";
 import type { McpLoginResult } from "@z-engine/integrations";
 import { ModelCatalog as LlmCatalog } from "@z-engine/llm";
 import type { EngineCommand, EventEnvelope, SessionId, TurnId } from "@z-engine/protocol";

@@ -14,7 +14,7 @@ import { type AgentLaunch, startBackgroundAgent } from "./background-agent.js";
 import { childMode } from "./blueprint.js";
 import type { AgentCatalog, AgentType } from "./discover.js";
 import { agentResult } from "./result.js";
-import type { SubagentEnd, SubagentRun, SubagentRunner } from "./subagent.js";
+import type { SubagentEnd, SubagentRunner } from "./subagent.js";
 import { type WorktreeChanges, WorktreeAgents } from "./worktrees.js";
 
 /** What the port needs of its session. */

@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
 import { closeSync, constants, openSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { promisify } from "node:util";
 import { reply } from "@z-engine/testkit";
 import { afterEach, describe, expect, it } from "vitest";

@@ -34,11 +34,10 @@ describe("MCP servers in a session", { timeout: 60_000 }, () => {
     h = await harness({
       files: { "README.md": "# x\n" },
       script: [reply.text("first"), reply.text("second")],
-      userSettings:
-        testServerToml("slow one", {
-          args: ["--delay-start", "1500"],
-          env: { MCP_TEST_LOG: log },
-        }) + `[mcp.servers.broken]\ncommand = "/no/such/mcp-server"\n`,
+      userSettings: `${testServerToml("slow one", {
+        args: ["--delay-start", "1500"],
+        env: { MCP_TEST_LOG: log },
+      })}[mcp.servers.broken]\ncommand = "/no/such/mcp-server"\n`,
     });
     const first = await h.session.run("hello");
     expect(first.outcome).toBe("completed");
