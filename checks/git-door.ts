@@ -44,6 +44,11 @@ export const ALLOWED: readonly { readonly pattern: string; readonly reason: stri
     reason: "the hostile repository fixture (test support)",
   },
   {
+    pattern: "packages/engine/scripts/public-data/build.ts",
+    reason:
+      "a maintainer's script, run by hand, that reads blobs of the bare mirrors it is given (SOURCE.md); never a project's repository",
+  },
+  {
     pattern: "packages/*/bench/**",
     reason: "benchmarks build fixture repositories and time raw git as their baseline",
   },

@@ -15,6 +15,8 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ALLOWED: Readonly<Record<string, string>> = {
   "packages/context/src/repo-map/languages.ts":
     "reads the tree-sitter grammars (.wasm, tags.scm) from the engine's own installed packages, never the project's",
+  "packages/context/src/repo-map/map-snapshot.ts":
+    "reads the repo map's snapshot in the engine's data folder; the files it names pass the door again before use",
   "packages/context/src/repo-map/tag-cache.ts":
     "reads the repo map's tag cache in the engine's data folder",
   "packages/context/src/repo-map/map-file-read.ts":
