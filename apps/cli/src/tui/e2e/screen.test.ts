@@ -21,7 +21,9 @@ describe("the live area leaves no copies in the scrollback", () => {
     pane.type("and a second line");
     await pane.waitFor("and a second line");
     pane.keys("Enter");
-    await pane.waitFor((s) => s.includes("── completed") && s.includes(PLACEHOLDER));
+    await pane.waitFor(
+      (s) => s.includes("── completed") && s.includes(PLACEHOLDER) && s.includes(STATUS),
+    );
     const history = pane.history();
     for (const line of lines) expect(linesWith(history, line)).toBe(1);
     expect(linesWith(history, STATUS)).toBe(1);
@@ -70,9 +72,13 @@ describe("the live area leaves no copies in the scrollback", () => {
     );
     expect(linesWith(narrow, "A short answer.")).toBe(1);
     pane.resize(120, 40);
+    // The transcript (the welcome box, the answer) is printed again before the live area: wait
+    // for the input and the status line below it, or the capture can fall between the two.
     await pane.waitFor(
       (s) =>
         s.includes("A short answer.") &&
+        s.includes(PLACEHOLDER) &&
+        s.includes(STATUS) &&
         s.split("\n").some((l) => l.startsWith("╰") && l.length === 120),
     );
     const history = pane.history();
