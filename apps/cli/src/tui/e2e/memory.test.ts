@@ -57,7 +57,10 @@ describe("/memory opens an instruction file in the user's editor", () => {
     pane.keys("Enter");
     await editor.go();
     const back = await pane.waitFor(
-      (s) => s.includes("Edited ./CLAUDE.md: it applies from the next turn.") && s.includes(IDLE),
+      (s) =>
+        s.includes("Edited ./CLAUDE.md: it applies from the next turn.") &&
+        s.includes(IDLE) &&
+        s.includes(STATUS),
     );
     expect(await readFile(w.repo.path("CLAUDE.md"), "utf8")).toBe(`Project rules.\n${RULE}\n`);
     // The transcript is back once, the editor's screen and zeng's old frames gone.
@@ -83,7 +86,8 @@ describe("/memory opens an instruction file in the user's editor", () => {
     expect(picker).toContain("New project memory file: ./AGENTS.md");
     pane.keys("Enter");
     const back = await pane.waitFor(
-      (s) => s.includes("The editor (false) exited with 1") && s.includes(IDLE),
+      (s) =>
+        s.includes("The editor (false) exited with 1") && s.includes(IDLE) && s.includes(STATUS),
     );
     expect(back).toContain("./AGENTS.md is read again from the next turn.");
     expect(linesWith(pane.history(), STATUS)).toBe(1);

@@ -34,7 +34,9 @@ describe("tool rows", () => {
     expect(full).toContain("every output whole (ctrl+o folds)");
     expect(linesWith(pane.history(), "not ok 1 - login token")).toBe(1);
     pane.keys("C-o");
-    await pane.waitFor((s) => s.includes("(ctrl+o to expand)") && s.includes("type a message"));
+    await pane.waitFor(
+      (s) => s.includes("(ctrl+o to expand)") && s.includes("type a message") && s.includes(STATUS),
+    );
     // Each way the transcript is printed again: no copy of the other form is left behind.
     const history = pane.history();
     expect(linesWith(history, "duration_ms")).toBe(0);
