@@ -483,31 +483,52 @@ export class EngineSession implements SessionCore {
 
   /**
    * Closes the session: stops the running turn, kills its jobs, runs SessionEnd hooks and
-   * closes the log. Safe to call twice.
+   * closes the log, even when a step before it failed (that failure is the close's). Safe to
+   * call twice.
    */
   close(): Promise<void> {
-    this.closing ??= (async () => {
-      this.liveSettings?.close();
-      this.dropQueued("the session closed before the turn ran");
-      this.running?.controller.abort(new UserStop("cancel"));
-      // A turn waiting on git (a snapshot blocked on a FIFO the project swapped in) does not
-      // see the cancel: past a grace, the lifetime's abort kills the session's git calls.
-      const grace = setTimeout(() => this.lifetime.abort(new UserStop("cancel")), CLOSE_GRACE_MS);
-      await this.idle().catch(() => {});
-      clearTimeout(grace);
-      this.lifetime.abort(new UserStop("cancel"));
-      await this.services.background.settled();
-      await runHook(this, "SessionEnd", { reason: "exit" });
-      await this.repoMap?.close();
-      await Promise.all([
-        this.services.jobs.killAll(),
-        this.services.lsp.close(),
-        this.mcp.close(),
-        this.services.checkpoints.settled(),
-      ]);
-      await this.log.close();
-      this.lifetime.release();
-    })();
+    this.closing ??= this.stopAll().finally(() => this.closeLog());
     return this.closing;
+  }
+
+  /**
+   * Closes the log whatever came before, and detaches from the engine. A log the store cannot
+   * flush or close (EIO at the last fsync) is a warning, not a failed close: the session ended,
+   * its lock is gone, only its last records may not survive a crash.
+   */
+  private async closeLog(): Promise<void> {
+    try {
+      await this.log.close();
+    } catch (error) {
+      await this.journal.notice(
+        "warning",
+        "store.closeFailed",
+        `the session log could not be closed cleanly: ${(error as Error).message}; its last records may not survive a crash`,
+      );
+    } finally {
+      this.lifetime.release();
+    }
+  }
+
+  /** Stops the turn, the jobs, the servers and the hooks: everything but the log. */
+  private async stopAll(): Promise<void> {
+    this.liveSettings?.close();
+    this.dropQueued("the session closed before the turn ran");
+    this.running?.controller.abort(new UserStop("cancel"));
+    // A turn waiting on git (a snapshot blocked on a FIFO the project swapped in) does not
+    // see the cancel: past a grace, the lifetime's abort kills the session's git calls.
+    const grace = setTimeout(() => this.lifetime.abort(new UserStop("cancel")), CLOSE_GRACE_MS);
+    await this.idle().catch(() => {});
+    clearTimeout(grace);
+    this.lifetime.abort(new UserStop("cancel"));
+    await this.services.background.settled();
+    await runHook(this, "SessionEnd", { reason: "exit" });
+    await this.repoMap?.close();
+    await Promise.all([
+      this.services.jobs.killAll(),
+      this.services.lsp.close(),
+      this.mcp.close(),
+      this.services.checkpoints.settled(),
+    ]);
   }
 }

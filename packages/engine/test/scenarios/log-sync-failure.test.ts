@@ -22,6 +22,23 @@ class UnflushableStore extends FileSessionStore {
   }
 }
 
+/** A file store whose sessions' last fsync, at close, fails for real (/dev/null refuses it). */
+class UnclosableStore extends FileSessionStore {
+  override async create(options: CreateSessionOptions) {
+    const session = await super.create(options);
+    const device = AppendLog.openRepaired("/dev/null");
+    const close = session.close.bind(session);
+    session.close = async () => {
+      try {
+        await device.sync();
+      } finally {
+        await close();
+      }
+    };
+    return session;
+  }
+}
+
 describe("a log that cannot be flushed at the turn's end (issue 47)", () => {
   it("keeps the turn's outcome and warns that its records may not survive a crash", async () => {
     const repo = await createFixtureRepo({ files: { "a.txt": "alpha\n" } });
@@ -55,6 +72,48 @@ describe("a log that cannot be flushed at the turn's end (issue 47)", () => {
             "the session log could not be flushed to the disk: cannot sync /dev/null: EINVAL: invalid argument, fsync; what this turn recorded may not survive a crash",
         }),
       );
+    } finally {
+      await engine.shutdown();
+      await repo.dispose();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it("closes a session whose last fsync fails: a warning, the session's lock released", async () => {
+    const repo = await createFixtureRepo({ files: { "a.txt": "alpha\n" } });
+    const home = await mkdtemp(join(tmpdir(), "zeng-close-fail-"));
+    const env = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      ZENGINE_HOME: join(home, "data"),
+      ZENGINE_CONFIG_HOME: join(home, "config"),
+    };
+    const paths = resolvePaths(env);
+    const events: EventEnvelope[] = [];
+    const engine = await createEngine({
+      paths,
+      env,
+      headless: true,
+      store: new UnclosableStore({ dataDir: paths.dataDir }),
+      clientFactory: () => new ScriptedModel([reply.text("done"), reply.text("again")]),
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      const session = await engine.createSession(repo.root, { mode: "bypass" });
+      expect((await session.run("hello")).outcome).toBe("completed");
+      await expect(session.close()).resolves.toBeUndefined();
+      const notices = events.flatMap((e) => (e.event.type === "notice" ? [e.event] : []));
+      expect(notices).toContainEqual(
+        expect.objectContaining({
+          level: "warning",
+          code: "store.closeFailed",
+          message:
+            "the session log could not be closed cleanly: cannot sync /dev/null: EINVAL: invalid argument, fsync; its last records may not survive a crash",
+        }),
+      );
+      // The store closed its log and let go of the lock: the session opens again.
+      const again = await engine.openSession(session.id, { mode: "bypass" });
+      expect((await again.run("and now?")).outcome).toBe("completed");
     } finally {
       await engine.shutdown();
       await repo.dispose();
