@@ -147,7 +147,7 @@ async function session(tool, input) {
     if (summary.outcome !== "completed") fail(`the turn ended ${summary.outcome}`);
     const last = model.requests.at(-1)?.messages.at(-1);
     const result = last?.content.find((b) => b.type === "toolResult");
-    if (!result || result.type !== "toolResult" || result.isError)
+    if (result?.type !== "toolResult" || result.isError)
       fail(`the tool call failed: ${JSON.stringify(result)}`);
   } finally {
     await engine.shutdown();
