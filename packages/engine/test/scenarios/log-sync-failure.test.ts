@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolvePaths } from "@z-engine/config";
-import { createEngine } from "@z-engine/engine";
+import { createEngine, type Engine } from "@z-engine/engine";
 import type { EventEnvelope } from "@z-engine/protocol";
 import { AppendLog, type CreateSessionOptions, FileSessionStore } from "@z-engine/store";
 import { createFixtureRepo, reply, ScriptedModel } from "@z-engine/testkit";
@@ -39,85 +39,85 @@ class UnclosableStore extends FileSessionStore {
   }
 }
 
-describe("a log that cannot be flushed at the turn's end (issue 47)", () => {
+type World = { engine: Engine; root: string; events: EventEnvelope[] };
+
+/** An engine over `store` (made for the data folder) in a fresh home and fixture repository. */
+async function withEngine(
+  makeStore: (dataDir: string) => FileSessionStore,
+  answers: string[],
+  body: (world: World) => Promise<void>,
+): Promise<void> {
+  const repo = await createFixtureRepo({ files: { "a.txt": "alpha\n" } });
+  const home = await mkdtemp(join(tmpdir(), "zeng-sync-fail-"));
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    ZENGINE_HOME: join(home, "data"),
+    ZENGINE_CONFIG_HOME: join(home, "config"),
+  };
+  const paths = resolvePaths(env);
+  const events: EventEnvelope[] = [];
+  const engine = await createEngine({
+    paths,
+    env,
+    headless: true,
+    store: makeStore(paths.dataDir),
+    clientFactory: () => new ScriptedModel(answers.map((text) => reply.text(text))),
+    onEvent: (e) => events.push(e),
+  });
+  try {
+    await body({ engine, root: repo.root, events });
+  } finally {
+    await engine.shutdown();
+    await repo.dispose();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+const noticesOf = (events: EventEnvelope[]) =>
+  events.flatMap((e) => (e.event.type === "notice" ? [e.event] : []));
+
+describe("a log that cannot be flushed (issue 47)", () => {
   it("keeps the turn's outcome and warns that its records may not survive a crash", async () => {
-    const repo = await createFixtureRepo({ files: { "a.txt": "alpha\n" } });
-    const home = await mkdtemp(join(tmpdir(), "zeng-sync-fail-"));
-    const env = {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      ZENGINE_HOME: join(home, "data"),
-      ZENGINE_CONFIG_HOME: join(home, "config"),
-    };
-    const paths = resolvePaths(env);
-    const events: EventEnvelope[] = [];
-    const engine = await createEngine({
-      paths,
-      env,
-      headless: true,
-      store: new UnflushableStore({ dataDir: paths.dataDir }),
-      clientFactory: () => new ScriptedModel([reply.text("done")]),
-      onEvent: (e) => events.push(e),
-    });
-    try {
-      const session = await engine.createSession(repo.root, { mode: "bypass" });
-      const summary = await session.run("hello");
-      expect(summary.outcome).toBe("completed");
-      const notices = events.flatMap((e) => (e.event.type === "notice" ? [e.event] : []));
-      expect(notices).toContainEqual(
-        expect.objectContaining({
-          level: "warning",
-          code: "store.syncFailed",
-          message:
-            "the session log could not be flushed to the disk: cannot sync /dev/null: EINVAL: invalid argument, fsync; what this turn recorded may not survive a crash",
-        }),
-      );
-    } finally {
-      await engine.shutdown();
-      await repo.dispose();
-      await rm(home, { recursive: true, force: true });
-    }
+    await withEngine(
+      (dataDir) => new UnflushableStore({ dataDir }),
+      ["done"],
+      async ({ engine, root, events }) => {
+        const session = await engine.createSession(root, { mode: "bypass" });
+        const summary = await session.run("hello");
+        expect(summary.outcome).toBe("completed");
+        expect(noticesOf(events)).toContainEqual(
+          expect.objectContaining({
+            level: "warning",
+            code: "store.syncFailed",
+            message:
+              "the session log could not be flushed to the disk: cannot sync /dev/null: EINVAL: invalid argument, fsync; what this turn recorded may not survive a crash",
+          }),
+        );
+      },
+    );
   });
 
   it("closes a session whose last fsync fails: a warning, the session's lock released", async () => {
-    const repo = await createFixtureRepo({ files: { "a.txt": "alpha\n" } });
-    const home = await mkdtemp(join(tmpdir(), "zeng-close-fail-"));
-    const env = {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      ZENGINE_HOME: join(home, "data"),
-      ZENGINE_CONFIG_HOME: join(home, "config"),
-    };
-    const paths = resolvePaths(env);
-    const events: EventEnvelope[] = [];
-    const engine = await createEngine({
-      paths,
-      env,
-      headless: true,
-      store: new UnclosableStore({ dataDir: paths.dataDir }),
-      clientFactory: () => new ScriptedModel([reply.text("done"), reply.text("again")]),
-      onEvent: (e) => events.push(e),
-    });
-    try {
-      const session = await engine.createSession(repo.root, { mode: "bypass" });
-      expect((await session.run("hello")).outcome).toBe("completed");
-      await expect(session.close()).resolves.toBeUndefined();
-      const notices = events.flatMap((e) => (e.event.type === "notice" ? [e.event] : []));
-      expect(notices).toContainEqual(
-        expect.objectContaining({
-          level: "warning",
-          code: "store.closeFailed",
-          message:
-            "the session log could not be closed cleanly: cannot sync /dev/null: EINVAL: invalid argument, fsync; its last records may not survive a crash",
-        }),
-      );
-      // The store closed its log and let go of the lock: the session opens again.
-      const again = await engine.openSession(session.id, { mode: "bypass" });
-      expect((await again.run("and now?")).outcome).toBe("completed");
-    } finally {
-      await engine.shutdown();
-      await repo.dispose();
-      await rm(home, { recursive: true, force: true });
-    }
+    await withEngine(
+      (dataDir) => new UnclosableStore({ dataDir }),
+      ["done", "again"],
+      async ({ engine, root, events }) => {
+        const session = await engine.createSession(root, { mode: "bypass" });
+        expect((await session.run("hello")).outcome).toBe("completed");
+        await expect(session.close()).resolves.toBeUndefined();
+        expect(noticesOf(events)).toContainEqual(
+          expect.objectContaining({
+            level: "warning",
+            code: "store.closeFailed",
+            message:
+              "the session log could not be closed cleanly: cannot sync /dev/null: EINVAL: invalid argument, fsync; its last records may not survive a crash",
+          }),
+        );
+        // The store closed its log and let go of the lock: the session opens again.
+        const again = await engine.openSession(session.id, { mode: "bypass" });
+        expect((await again.run("and now?")).outcome).toBe("completed");
+      },
+    );
   });
 });
