@@ -4,7 +4,8 @@ import { decisionModel } from "../decision-model.js";
 import { type Harness, harness, userTexts } from "../harness.js";
 
 // custom_rules through a session: the project's `[[decisions.rules]]` apply once the folder is
-// trusted, and an untrusted folder's rules are never shown to the decision model.
+// trusted (also in the same session), and an untrusted folder's rules are never shown to the
+// decision model.
 
 const PROJECT_RULES = [
   "[[decisions.rules]]",
@@ -65,11 +66,20 @@ describe("custom_rules in a session", { timeout: 60_000 }, () => {
     expect(asked).toHaveLength(2);
   });
 
-  it("an untrusted project's rules are not used: no question, no ask, no reminder", async () => {
+  it("an untrusted project's rules are not used until the folder is trusted", async () => {
     const { summary, approvals, asked, opening } = await run(false);
     expect(summary.outcome).toBe("completed");
     expect(approvals).toEqual([]);
     expect(asked).toEqual([]);
     expect(opening).not.toContain("RELEASING.md");
+    // Trusting the folder applies its rules at once (the same session's next call).
+    const x = h as Harness;
+    x.session.send({ type: "trustWorkspace", trusted: true });
+    await x.session.idle();
+    x.model.push(reply.toolCall("Bash", { command: "git status" }), reply.text("Done."));
+    await x.session.run("and once more");
+    const reasons = x.recorder.ofType("approvalRequested").map((e) => e.reason);
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toContain('"git-state"');
   });
 });
