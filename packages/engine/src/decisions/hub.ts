@@ -12,7 +12,6 @@ export const MAX_SHADOW = 4;
 /** Traces a hub keeps in memory (the newest). */
 const TRACE_KEEP = 500;
 
-
 /** What a hub needs of its session. */
 export interface HubDeps {
   /** The session's settings now (read at each seam; a trust reload applies at once). */

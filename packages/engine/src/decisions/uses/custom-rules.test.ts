@@ -14,7 +14,11 @@ import { USES } from "../uses.js";
 const reply = (text: string): ScriptResponse => ({ events: [{ type: "textDelta", text }] });
 const failure: ScriptResponse = { fault: { status: 529, message: "overloaded" } };
 
-const PROD: DecisionRuleEntry = { name: "prod-db", when: "the call touches the production database", at: "tool_gate" };
+const PROD: DecisionRuleEntry = {
+  name: "prod-db",
+  when: "the call touches the production database",
+  at: "tool_gate",
+};
 const RELEASE: DecisionRuleEntry = { when: "the user asks for a release", at: "turn_start" };
 
 function hubWith(
@@ -108,7 +112,10 @@ describe("custom_rules: modes and settings", () => {
   it("joins no seam without rules, and skips a malformed rule with one notice", async () => {
     const empty = hubWith([], []);
     expect(empty.hub.joins("toolGate") || empty.hub.joins("turnStart")).toBe(false);
-    const bad: DecisionRuleEntry[] = [{ name: "no-when", at: "tool_gate" }, { when: "w", at: "stop" }];
+    const bad: DecisionRuleEntry[] = [
+      { name: "no-when", at: "tool_gate" },
+      { when: "w", at: "stop" },
+    ];
     const { hub, model, notices } = hubWith([...bad, PROD], [reply('{"matches": [1]}')]);
     expect(hub.joins("turnStart")).toBe(false);
     expect(hub.joins("toolGate")).toBe(true);
