@@ -34,7 +34,7 @@ export function defaultSettings(): EffectiveSettings {
       sandbox: { enabled: false, allow_network: true, auto_allow: false, extra_writable: [] },
     },
     web: { enabled: true, search_headers: {} },
-    decisions: { sidecar_args: [], allow_model_switch: false, timeout_ms: 250 },
+    decisions: { sidecar_args: [], allow_model_switch: false, timeout_ms: 250, rules: [] },
     env: {},
     experimental: {},
     pricing: {},

@@ -1,5 +1,6 @@
 import type { CheckDefinition, Effort, PermissionMode, VerificationMode } from "@z-engine/protocol";
 import type {
+  DecisionRuleEntry,
   ExperimentalValue,
   HookEntry,
   HookEvent,
@@ -107,6 +108,8 @@ export interface EffectiveSettings {
     sidecar_args: string[];
     allow_model_switch: boolean;
     timeout_ms: number;
+    /** `[[decisions.rules]]` as written (the highest layer's list); see `decisionRules`. */
+    rules: DecisionRuleEntry[];
   };
   /** `[env]`: variables the session's programs get over the scrubbed environment. */
   env: Record<string, string>;

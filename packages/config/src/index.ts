@@ -12,6 +12,7 @@ export { resolvePaths } from "./paths.js";
 export type { SectionName } from "./schema.js";
 export {
   CheckEntry,
+  DecisionRuleEntry,
   ExperimentalValue,
   HookEntry,
   HookEvent,
@@ -39,6 +40,13 @@ export { DEFAULT_CATALOG_URL, DEFAULT_MODEL, defaultSettings } from "./defaults.
 // Decision features: `[experimental] decisions_<name>`
 export type { DecisionFeatureMode } from "./decision-modes.js";
 export { decisionFeatureMode } from "./decision-modes.js";
+// Custom rules: `[[decisions.rules]]`, read leniently (see `decisionRules`)
+export type {
+  DecisionRule,
+  DecisionRuleSeam,
+  DecisionRules,
+} from "./decision-rules.js";
+export { decisionRules, MAX_DECISION_RULES } from "./decision-rules.js";
 
 // Loading, layers and merging
 export type { LoadedSettings, LoadSettingsOptions } from "./load.js";

@@ -57,6 +57,23 @@ export const HookEntry = lazily(() =>
 );
 export type HookEntry = z.infer<typeof HookEntry>;
 
+/**
+ * One `[[decisions.rules]]` entry as written: every key optional here, so a rule without
+ * `when` or with an unknown `at` reaches `decisionRules`, which skips it with a notice.
+ */
+export const DecisionRuleEntry = lazily(() =>
+  z.strictObject({
+    name: z.string().optional(),
+    /** What the rule is about, in words the decision model judges a call or prompt by. */
+    when: z.string().optional(),
+    /** `tool_gate` or `turn_start`. */
+    at: z.string().optional(),
+    /** For `turn_start`: the reminder's text (default: the `when` text). */
+    remind: z.string().optional(),
+  }),
+);
+export type DecisionRuleEntry = z.infer<typeof DecisionRuleEntry>;
+
 /** A server URL: http(s), or text holding `${VAR}` that expands to one when the server starts. */
 const serverUrl = once(() =>
   z.union([
@@ -279,6 +296,8 @@ export const Sections = {
       /** The route use may run a simple task on the fast model (default false: effort only). */
       allow_model_switch: z.boolean().optional(),
       timeout_ms: z.int().positive().optional(),
+      /** `[[decisions.rules]]`: custom rules (checked leniently by `decisionRules`). */
+      rules: z.array(DecisionRuleEntry).optional(),
     }),
   ),
   /**

@@ -47,6 +47,11 @@ function eagerNewUses(system: string, question: string): string | undefined {
     return JSON.stringify({ fits });
   }
   if (system.includes("searched the code")) return '{"keep": [1, 2, 3]}';
+  // custom_rules: every offered rule matches.
+  if (system.includes("The user wrote the numbered rules")) {
+    const matches = [...question.matchAll(/^(\d+)\. /gm)].map((m) => Number(m[1]));
+    return JSON.stringify({ matches });
+  }
   return undefined;
 }
 

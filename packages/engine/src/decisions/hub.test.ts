@@ -45,18 +45,19 @@ function hubWith(
 const call = { toolName: "Bash", input: {}, actions: [] };
 
 describe("the USES table", () => {
-  it("has one row per feature, each at one of the 13 seams, with its module", () => {
+  it("has one row per feature and seam, each at one of the 13 seams, with its module", () => {
     expect(SEAMS).toHaveLength(13);
-    expect(new Set(USES.map((u) => u.name)).size).toBe(USES.length);
+    expect(new Set(USES.map((u) => `${u.name}@${u.seam}`)).size).toBe(USES.length);
     for (const use of USES) {
       expect(SEAMS).toContain(use.seam);
       expect(use.module).toMatch(/^uses\/[a-z-]+\.ts$/);
     }
   });
 
-  it("registers the 21 uses of the spec's list (issue 46), at the 13 seams", () => {
+  it("registers the uses of the spec's list (issue 46), at the 13 seams", () => {
     expect(USES.map((u) => u.name)).toEqual([
       "screen_request",
+      "custom_rules",
       "review_call",
       "after_call_notes",
       "loop_guard",
@@ -69,6 +70,7 @@ describe("the USES table", () => {
       "route",
       "ask_user",
       "turn_start",
+      "custom_rules",
       "user_signal",
       "hints",
       "task_view",
@@ -78,7 +80,8 @@ describe("the USES table", () => {
       "review_suggest",
       "attention",
     ]);
-    expect(USES).toHaveLength(21);
+    // custom_rules joins two seams: one row each.
+    expect(USES).toHaveLength(23);
     expect(new Set(USES.map((u) => u.seam))).toEqual(new Set(SEAMS));
   });
 

@@ -1,24 +1,16 @@
-import {
-  type DecisionFeatureMode,
-  decisionFeatureMode,
-  type EffectiveSettings,
-} from "@z-engine/config";
+import { type DecisionFeatureMode, decisionFeatureMode } from "@z-engine/config";
 import type { DecisionSeam, DecisionTrace, EngineEvent, TurnId } from "@z-engine/protocol";
 import type { NativeModels } from "./native.js";
 import type { SeamAdvice, SeamInput } from "./seams.js";
 import type { Sidecar } from "./sidecar.js";
-import type { AnyUse, DecisionUse, UseContext } from "./use.js";
+import type { AnyUse, DecisionSettings, DecisionUse, UseContext } from "./use.js";
+
+export type { DecisionSettings } from "./use.js";
 
 /** Shadow uses running at once per session; extra ones are skipped (and traced). */
 export const MAX_SHADOW = 4;
 /** Traces a hub keeps in memory (the newest). */
 const TRACE_KEEP = 500;
-
-/** The settings a hub reads: the feature switches and `decisions.timeout_ms`. */
-export interface DecisionSettings {
-  readonly experimental: EffectiveSettings["experimental"];
-  readonly decisions: { readonly timeout_ms: number };
-}
 
 /** What a hub needs of its session. */
 export interface HubDeps {
@@ -32,19 +24,27 @@ export interface HubDeps {
   readonly uses: readonly AnyUse[];
   /** Aborts every detached shadow run (the session's lifetime). */
   readonly signal?: AbortSignal;
+  /** Tells the user of a setting a use skips (a warning notice); each message once. */
+  notice?(message: string): void;
 }
 
 type Plan = Record<DecisionSeam, { on: AnyUse[]; shadow: AnyUse[] }>;
 const NONE: Promise<readonly never[]> = Promise.resolve([]);
 const ABORTED = Symbol("aborted");
 
-function planOf(uses: readonly AnyUse[], settings: DecisionSettings, native: NativeModels): Plan {
+function planOf(
+  uses: readonly AnyUse[],
+  settings: DecisionSettings,
+  native: NativeModels,
+  notice: (message: string) => void,
+): Plan {
   const plan = {} as Plan;
   for (const use of uses) {
     const mode: DecisionFeatureMode = decisionFeatureMode(settings, use.name);
     plan[use.seam] ??= { on: [], shadow: [] };
-    if (mode !== "off") plan[use.seam][mode].push(use);
-    if (mode !== "off") use.prepare?.(native);
+    if (mode === "off" || use.joins?.(settings, notice) === false) continue;
+    plan[use.seam][mode].push(use);
+    use.prepare?.(native);
   }
   return plan;
 }
@@ -78,7 +78,8 @@ function untilAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | ty
  */
 export class DecisionHub {
   private plan: Plan | undefined;
-  private planFor: DecisionSettings["experimental"] | undefined;
+  private planFor: DecisionSettings | undefined;
+  private readonly told = new Set<string>();
   private shadowRunning = 0;
   private readonly detached = new Set<Promise<void>>();
   private readonly memories = new Map<string, Map<string, unknown>>();
@@ -88,9 +89,16 @@ export class DecisionHub {
 
   private current(): Plan {
     const settings = this.deps.settings();
-    if (!this.plan || this.planFor !== settings.experimental) {
-      this.plan = planOf(this.deps.uses, settings, this.deps.native);
-      this.planFor = settings.experimental;
+    const known = this.planFor;
+    const same =
+      known?.experimental === settings.experimental && known.decisions === settings.decisions;
+    if (!this.plan || !same) {
+      this.plan = planOf(this.deps.uses, settings, this.deps.native, (message) => {
+        if (this.told.has(message)) return;
+        this.told.add(message);
+        this.deps.notice?.(message);
+      });
+      this.planFor = settings;
     }
     return this.plan;
   }
@@ -174,6 +182,7 @@ export class DecisionHub {
       sidecar: this.deps.sidecar,
       native: this.deps.native,
       memory: this.memory(use.name),
+      settings: this.deps.settings(),
       ...(turnId ? { turnId } : {}),
     };
     const base = { use, mode, started } as const;

@@ -69,7 +69,8 @@ function sessionSidecar(core: DecisionHost): Sidecar {
 
 /**
  * The decision hub of a session, made on first use: the USES table, the session's settings,
- * its decision model as the sidecar and the process's native runtime.
+ * its decision model as the sidecar and the process's native runtime. A setting a use skips
+ * is one `decisions.rules` warning notice per message and session.
  */
 export function decisionsOf(core: DecisionHost): DecisionHub {
   let hub = hubs.get(core);
@@ -80,6 +81,8 @@ export function decisionsOf(core: DecisionHost): DecisionHub {
       sidecar: sessionSidecar(core),
       native: nativeRuntime,
       uses: USES,
+      // A `[[decisions.rules]]` entry skipped (no `when`, an unknown `at`, past 20).
+      notice: (message) => void core.journal.notice("warning", "decisions.rules", message),
     });
     hubs.set(core, hub);
   }

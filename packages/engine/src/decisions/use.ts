@@ -1,7 +1,17 @@
+import type { EffectiveSettings } from "@z-engine/config";
 import type { DecisionSeam, TurnId } from "@z-engine/protocol";
 import type { NativeModels } from "./native.js";
 import type { SeamAdvice, SeamInput } from "./seams.js";
 import type { Sidecar } from "./sidecar.js";
+
+/** The settings a hub reads: the feature switches and `[decisions]` (`timeout_ms`, `rules`). */
+export interface DecisionSettings {
+  readonly experimental: EffectiveSettings["experimental"];
+  readonly decisions: {
+    readonly timeout_ms: number;
+    readonly rules?: EffectiveSettings["decisions"]["rules"];
+  };
+}
 
 /** What a use gets besides the seam's input. */
 export interface UseContext {
@@ -15,6 +25,8 @@ export interface UseContext {
   readonly memory: Map<string, unknown>;
   /** The turn the seam runs in, when it runs in one. */
   readonly turnId?: TurnId;
+  /** The session's settings at this seam (the hub always gives them). */
+  readonly settings?: DecisionSettings;
 }
 
 /**
@@ -29,6 +41,11 @@ export interface DecisionUse<S extends DecisionSeam = DecisionSeam> {
   /** The module that implements it (for the trace and the README). */
   readonly module: string;
   decide(input: SeamInput<S>, ctx: UseContext): Promise<SeamAdvice<S> | undefined>;
+  /**
+   * Whether the use joins its seam with these settings (default: it does), asked when the
+   * feature is On or Shadow; `notice` tells the user of a setting it skips (once each).
+   */
+  joins?(settings: DecisionSettings, notice: (message: string) => void): boolean;
   /** Called when the use starts running (On or Shadow): start loading what it needs. */
   prepare?(native: NativeModels): void;
   /** A short, value-free description of the advice for the trace. */

@@ -4,6 +4,7 @@ import { askUser } from "./uses/ask-user.js";
 import { attention } from "./uses/attention.js";
 import { checkSelect } from "./uses/check-select.js";
 import { completionClaim } from "./uses/completion-claim.js";
+import { customRulesGate, customRulesTurn } from "./uses/custom-rules.js";
 import { hints } from "./uses/hints.js";
 import { loopGuard } from "./uses/loop-guard.js";
 import { memorySuggest } from "./uses/memory-suggest.js";
@@ -23,11 +24,13 @@ import { userSignal } from "./uses/user-signal.js";
 
 /**
  * Every decision use, one row each: its feature name (`[experimental] decisions_<name>`),
- * its seam and its module. At a seam, On advice applies in this order. 21 uses, as the
- * spec's list has 21 features (the README's decision section maps one to the other).
+ * its seam and its module. At a seam, On advice applies in this order. 22 features, one
+ * (`custom_rules`) in two rows, one per seam it joins; the README's decision section maps
+ * them to the spec's list of 21.
  */
 export const USES: readonly AnyUse[] = [
   screenRequest,
+  customRulesGate,
   reviewCall,
   afterCallNotes,
   loopGuard,
@@ -40,6 +43,7 @@ export const USES: readonly AnyUse[] = [
   route,
   askUser,
   turnStart,
+  customRulesTurn,
   userSignal,
   hints,
   taskView,
