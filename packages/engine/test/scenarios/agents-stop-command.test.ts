@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import type { ModelRequest, ToolResultBlock } from "@z-engine/protocol";
+import type { AgentId, ModelRequest, ToolCallId, ToolResultBlock } from "@z-engine/protocol";
 import { reply, waitForProcessExit, when } from "@z-engine/testkit";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sessionAgentList } from "@z-engine/engine";
@@ -41,7 +41,11 @@ describe("the stopAgent command", () => {
     h.model.push(
       when(
         isMain,
-        reply.toolCall("Agent", { description: "sleep", prompt: "sleep", subagent_type: "sleeper" }),
+        reply.toolCall("Agent", {
+          description: "sleep",
+          prompt: "sleep",
+          subagent_type: "sleeper",
+        }),
       ),
       when(isSub, reply.toolCall("Bash", { command: `sleep 30 & echo $! > ${pidFile}; wait` })),
       when(isSub, reply.text("never sent")),
@@ -50,7 +54,7 @@ describe("the stopAgent command", () => {
     const turnId = h.session.send({ type: "submit", text: "start the sleeper" });
     await until(() => hasPid(pidFile), "the subagent's sleep");
     const [running] = (await sessionAgentList(h.session)).agents;
-    const agentId = running?.agentId ?? "";
+    const agentId = (running?.agentId ?? "") as AgentId;
     expect(h.session.send({ type: "stopAgent", agentId })).toBeUndefined();
     expect((await h.session.turnEnd(turnId as never)).outcome).toBe("completed");
     const pid = Number((await readFile(pidFile, "utf8")).trim());
@@ -64,8 +68,8 @@ describe("the stopAgent command", () => {
 
   it("answers an unknown agent or Agent call with an agent.unknown warning", async () => {
     h = await harness({ files, script: [] });
-    h.session.send({ type: "stopAgent", agentId: "agent_nope" });
-    h.session.send({ type: "stopAgent", toolCallId: "toolu_nope" });
+    h.session.send({ type: "stopAgent", agentId: "agent_nope" as AgentId });
+    h.session.send({ type: "stopAgent", toolCallId: "toolu_nope" as ToolCallId });
     await h.session.idle();
     const notices = h.recorder.ofType("notice").filter((n) => n.code === "agent.unknown");
     expect(notices.map((n) => [n.level, n.message])).toEqual([
