@@ -127,6 +127,26 @@ describe("commands", () => {
   });
 });
 
+describe("stopAgent", () => {
+  it("takes exactly one of agentId and toolCallId", () => {
+    for (const target of [{ agentId: "agent_1" }, { toolCallId: "toolu_1" }])
+      expect(parseEngineCommand({ type: "stopAgent", ...target })).toEqual({
+        ok: true,
+        value: { type: "stopAgent", ...target },
+      });
+    expect(parseEngineCommand({ type: "stopAgent" })).toEqual({
+      ok: false,
+      error: { path: "", message: "stopAgent needs an agentId or a toolCallId" },
+    });
+    const both = { type: "stopAgent", agentId: "agent_1", toolCallId: "toolu_1" };
+    expect(parseEngineCommand(both)).toEqual({
+      ok: false,
+      error: { path: "", message: "stopAgent takes an agentId or a toolCallId, not both" },
+    });
+    expect(parseEngineCommandJson(JSON.stringify(both))).toEqual(parseEngineCommand(both));
+  });
+});
+
 describe("events", () => {
   const envelope = (event: unknown) => ({
     v: 2,

@@ -1,7 +1,16 @@
 import { z } from "zod";
 import { lazily } from "./lazy.js";
 import { ImageBlock } from "./content.js";
-import { ApprovalId, JobId, MessageId, PlanId, QuestionId, TurnId } from "./ids.js";
+import {
+  AgentId,
+  ApprovalId,
+  JobId,
+  MessageId,
+  PlanId,
+  QuestionId,
+  ToolCallId,
+  TurnId,
+} from "./ids.js";
 import { Effort } from "./model.js";
 import { parseJsonWith, parseWith, type ParseResult } from "./parse.js";
 import { ApprovalDecision, PermissionMode, QuestionAnswers, RewindRestore } from "./records.js";
@@ -54,6 +63,21 @@ const VARIANTS = {
   trustWorkspace: lazily(() => command("trustWorkspace", { trusted: z.boolean() })),
   killJob: lazily(() => command("killJob", { jobId: JobId })),
   /**
+   * Stops one running subagent (foreground or background) as the user decided, named by its
+   * agent id or by the id of the Agent call that started it (exactly one of the two): its
+   * Agent call's result says the user stopped it and the parent's turn goes on. An agent that
+   * is not running gets an `agent.unknown` warning notice.
+   */
+  stopAgent: lazily(() =>
+    command("stopAgent", { agentId: AgentId.optional(), toolCallId: ToolCallId.optional() })
+      .refine((c) => c.agentId !== undefined || c.toolCallId !== undefined, {
+        message: "stopAgent needs an agentId or a toolCallId",
+      })
+      .refine((c) => c.agentId === undefined || c.toolCallId === undefined, {
+        message: "stopAgent takes an agentId or a toolCallId, not both",
+      }),
+  ),
+  /**
    * Run a slash command by name (without the `/`), e.g. `{ name: "fix-issue", args: "123" }`.
    * Engine built-ins answer without the model (a `commandOutput` event or a state change);
    * prompt commands start a turn (queued like a submit); an unknown name gets a notice.
@@ -94,6 +118,7 @@ export const EngineCommand = lazily(() =>
     VARIANTS.rewind,
     VARIANTS.trustWorkspace,
     VARIANTS.killJob,
+    VARIANTS.stopAgent,
     VARIANTS.runCommand,
     VARIANTS.includeFullHistory,
     VARIANTS.resolveSuggestion,
@@ -101,6 +126,8 @@ export const EngineCommand = lazily(() =>
 );
 export type EngineCommand = z.infer<typeof EngineCommand>;
 export type EngineCommandType = EngineCommand["type"];
+/** The `stopAgent` command: exactly one of `agentId` and `toolCallId` (the parse checks it). */
+export type StopAgentCommand = Extract<EngineCommand, { type: "stopAgent" }>;
 
 /**
  * Parses a command value from a host: with its type's schema when the type is a known one

@@ -3,6 +3,7 @@ import type { EngineCommand, EngineCommandType } from "./commands.js";
 import type { Message } from "./content.js";
 import type { EngineEvent, EngineEventType } from "./events.js";
 import type {
+  AgentId,
   ApprovalId,
   CheckId,
   CheckRunId,
@@ -27,6 +28,7 @@ const approvalId = "appr_01" as ApprovalId;
 const questionId = "q_01" as QuestionId;
 const planId = "plan_01" as PlanId;
 const jobId = "job_01" as JobId;
+const agentId = "agent_01" as AgentId;
 const usage: Usage = { input: 1200, output: 300, cacheRead: 800, cacheWrite: 100, costUsd: 0.0123 };
 const badge = {
   status: "verified" as const,
@@ -88,6 +90,7 @@ export const COMMAND_EXAMPLES: { [T in EngineCommandType]: Extract<EngineCommand
   rewind: { type: "rewind", messageId, restore: "both" },
   trustWorkspace: { type: "trustWorkspace", trusted: true },
   killJob: { type: "killJob", jobId },
+  stopAgent: { type: "stopAgent", agentId },
   runCommand: { type: "runCommand", name: "fix-issue", args: "123" },
   includeFullHistory: { type: "includeFullHistory" },
   resolveSuggestion: { type: "resolveSuggestion", suggestionId: "sg-1", accepted: true },

@@ -161,7 +161,7 @@ export { LSP_OPERATIONS, type LspOperation } from "./lsp.js";
 export { McpServerStatus } from "./mcp.js";
 
 // Commands and events
-export type { EngineCommandType } from "./commands.js";
+export type { EngineCommandType, StopAgentCommand } from "./commands.js";
 export { EngineCommand, parseEngineCommand, parseEngineCommandJson } from "./commands.js";
 export type { EngineEventOf, EngineEventType } from "./events.js";
 /**

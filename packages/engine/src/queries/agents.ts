@@ -2,7 +2,8 @@ import { addUsage, emptyUsage, type JobId, type JobInfo, type Usage } from "@z-e
 import { type LogRecord, readLog } from "@z-engine/store";
 import type { SessionHandle } from "../engine.js";
 import { historyEvents, type SessionHistory } from "../history/session-history.js";
-import { type AgentStopOutcome, SessionAgents } from "../agents/session-agents.js";
+import type { AgentStopOutcome } from "../agents/session-agents.js";
+import { type AgentStopTarget, stopSessionAgent } from "../agents/stop-agent.js";
 import { SessionJobs } from "../ports/jobs.js";
 import { type QueryTarget, targetOf } from "./registry.js";
 
@@ -118,10 +119,7 @@ export type StopAgentOutcome = AgentStopOutcome;
  */
 export async function stopAgent(
   handle: SessionHandle,
-  target: { readonly agentId: string } | { readonly toolCallId: string },
+  target: AgentStopTarget,
 ): Promise<StopAgentOutcome> {
-  const port = targetOf(handle).session.ports.agents;
-  if (!(port instanceof SessionAgents))
-    return { stopped: false, reason: "this session has no agents" };
-  return port.stop(target);
+  return stopSessionAgent(targetOf(handle).session.ports, target);
 }

@@ -32,6 +32,7 @@ import { rewindSession } from "./rewind.js";
 import type { CommandResult } from "../commands/result.js";
 import { parseSlashPrompt, runCommand } from "../commands/run.js";
 import { runHook } from "../hooks/run-hook.js";
+import { stopSessionAgent } from "../agents/stop-agent.js";
 
 /** What `EngineSession` adds to the data it is built from (its behaviour and its own state). */
 type SessionBehaviour =
@@ -350,6 +351,14 @@ export class EngineSession implements SessionCore {
         if ((await this.services.jobs.kill(command.jobId as JobId)) === null)
           await this.unknown("job", command.jobId);
         return;
+      case "stopAgent": {
+        const target = command.agentId
+          ? { agentId: command.agentId }
+          : { toolCallId: command.toolCallId ?? "" };
+        const outcome = await stopSessionAgent(this.ports, target);
+        if (!outcome.stopped) await this.journal.notice("warning", "agent.unknown", outcome.reason);
+        return;
+      }
       case "includeFullHistory":
         return includeFullHistory(this);
       case "resolveSuggestion": {
