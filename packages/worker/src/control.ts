@@ -15,6 +15,7 @@ const ROUTED = new Set<EngineCommand["type"]>([
   "setModel",
   "setEffort",
   "killJob",
+  "stopAgent",
 ]);
 
 /** Something commands can be sent to: an open session (`SessionHandle.send`). */
