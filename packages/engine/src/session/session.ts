@@ -355,8 +355,13 @@ export class EngineSession implements SessionCore {
         const target = command.agentId
           ? { agentId: command.agentId }
           : { toolCallId: command.toolCallId ?? "" };
-        const outcome = await stopSessionAgent(this.ports, target);
-        if (!outcome.stopped) await this.journal.notice("warning", "agent.unknown", outcome.reason);
+        // The stop is given now; its run's end is not waited for here, so a cancel sent next is
+        // not held behind an agent slow to stop.
+        void stopSessionAgent(this.ports, target).then((outcome) =>
+          outcome.stopped
+            ? undefined
+            : this.journal.notice("warning", "agent.unknown", outcome.reason),
+        );
         return;
       }
       case "includeFullHistory":
