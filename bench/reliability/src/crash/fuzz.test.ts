@@ -6,8 +6,8 @@ import { runCrashFuzz } from "./fuzz.js";
 // chains of 3 (each kind 3 times over each wire format, each session resumed after every
 // kill), with the Postgres subset's 7 the 50 of issue 47. A file-store kill costs about a
 // third of a Postgres one (its lease wait), so the added kills are here. Measured on the
-// shared 2-core machine (load average 10 to 13): 141 s, 150 s and 143 s, against 36 s for the
-// 14 single kills before (load 6).
+// shared 2-core machine (load average 10 to 13): 141 s, 150 s, 143 s and 147 s, against 51 s
+// for the 14 single kills before at the same load (36 s at load 6): about 95 s more.
 describe("the crash fuzz over the file store", () => {
   it("survives a kill of each kind over both wire formats", { timeout: 600_000 }, async () => {
     const driver = zengDriver();
