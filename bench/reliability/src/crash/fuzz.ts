@@ -73,17 +73,32 @@ async function killAtMoment(
   return landed;
 }
 
+/** A compaction record carries its ledger (what it dropped and kept) in the same line. */
+const hasLedger = (r: Record<string, unknown>): boolean => {
+  const c = r.compaction;
+  return (
+    typeof c === "object" &&
+    c !== null &&
+    "ledger" in c &&
+    typeof c.ledger === "object" &&
+    c.ledger !== null
+  );
+};
+
 /**
  * Every request the session sent (the killed runs' too) is one state its log passed through:
  * a compaction applies whole or not at all (a subagent's requests hold its own history, which
- * its log folds apart). The compaction kind's log must hold a compaction.
+ * its log folds apart). The compaction kind's log must hold a compaction, with its ledger.
  */
 function historyProblems(world: CrashWorld, records: readonly Record<string, unknown>[]): string[] {
   const problems =
     world.kind === "subagent" ? [] : mixedHistories(records, world.provider.requests);
   if (world.kind !== "compaction") return problems;
-  if (!records.some((r) => r.kind === "compaction"))
+  const compactions = records.filter((r) => r.kind === "compaction");
+  if (compactions.length === 0)
     problems.push("no compaction was recorded (the compaction kind must compact)");
+  else if (!compactions.every(hasLedger))
+    problems.push("a compaction was recorded without its ledger");
   if (!world.provider.requests.some((r) => offersTools(r) && carriesSummary(r)))
     problems.push("no request carried a compaction summary");
   return problems;
