@@ -125,6 +125,30 @@ describe("zeng's telemetry", () => {
     expect(await readFile(file, "utf8")).toBe(text);
   });
 
+  it("logs at debug level to stderr with ZENGINE_LOG=debug, each line with its session and turn", async () => {
+    w = await twoTurnWorld();
+    const run = await w.run(["-p", `Say done. ${KEY}`, "--output-format", "json"], {
+      ...env,
+      ZENGINE_LOG: "debug",
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const sessionId = JSON.parse(run.stdout).sessionId as string;
+    const lines = run.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const byMsg = (msg: string) => lines.filter((l) => l.msg === msg);
+    // pino's debug level is 20: a line only a debug log has.
+    expect(byMsg("model response").map((l) => l.level)).toContain(20);
+    expect(lines.every((l) => l.sessionId === sessionId)).toBe(true);
+    const [started] = byMsg("turn started");
+    expect(typeof started?.turnId).toBe("string");
+    expect(byMsg("model response").every((l) => l.turnId === started?.turnId)).toBe(true);
+    expect(run.stderr).not.toContain(KEY);
+    // Logs go to stderr instead of the file (the README's "Logs, traces and metrics").
+    await expect(stat(join(w.home, "data", "logs", "zeng.log"))).rejects.toThrow();
+  });
+
   it("logs interactive zeng to the data folder's file, at debug with --debug, never on the screen", async () => {
     w = await twoTurnWorld();
     const file = join(w.home, "data", "logs", "zeng.log");
