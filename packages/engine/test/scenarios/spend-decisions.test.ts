@@ -18,7 +18,7 @@ const SETTINGS =
   '[model]\nmain = "m"\nfast = "f"\n\n[pricing.f]\ninput = 1\noutput = 1\n\n' +
   '[decisions]\ntimeout_ms = 5000\n\n[experimental]\ndecisions_after_call_notes = "on"\n';
 /** A result long enough for after_call_notes to ask the decision model for a note. */
-const LONG = `${Array.from({ length: 80 }, (_, i) => `line ${i} of a long log`).join("\n")}\n`;
+const LONG = `${Array.from({ length: 200 }, (_, i) => `line ${i} of a long log`).join("\n")}\n`;
 const isNote = (r: ModelRequest) => JSON.stringify(r.system).includes("one short factual note");
 const note = (text: string) =>
   when(isNote, reply.text(JSON.stringify({ note: text }), { usage: { input: 100_000 } }));
@@ -73,5 +73,25 @@ describe("the decision model's spend", { timeout: 60_000 }, () => {
     expect(summary.usage.costUsd).toBeCloseTo(0.2, 6);
     expect(h.fast.requests.filter(isNote)).toHaveLength(2);
     expect(h.model.requests).toHaveLength(2);
+  });
+
+  it("a note asked once the cap is reached is not sent: it abstains, and the turn ends", async () => {
+    h = await open(`${SETTINGS}\n[agents]\nsession_cost_cap_usd = 0.05\n`);
+    const x = h;
+    const path = x.repo.path("long.log");
+    x.model.push(
+      reply.toolCalls([
+        { name: "Read", input: { file_path: path } },
+        // A write: it runs after the Read's call and note (not beside it), so the note's cost is in.
+        { name: "Bash", input: { command: `cp ${path} copy.log && cat copy.log` } },
+      ]),
+      reply.text("never"),
+    );
+    const summary = await x.session.run("read the log two ways");
+    expect(summary.outcome).toBe("budgetExhausted");
+    expect(summary.usage.costUsd).toBeCloseTo(0.1, 6);
+    expect(x.fast.requests.filter(isNote)).toHaveLength(1);
+    expect(x.recorder.ofType("toolFinished").map((f) => f.status)).toEqual(["ok", "ok"]);
+    expect(x.model.requests).toHaveLength(1);
   });
 });
