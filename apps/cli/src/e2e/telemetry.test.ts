@@ -125,6 +125,47 @@ describe("zeng's telemetry", () => {
     expect(await readFile(file, "utf8")).toBe(text);
   });
 
+  it("logs at debug with ZENGINE_LOG=debug: -p to stderr (session and turn on each line), interactive to the file", async () => {
+    w = await twoTurnWorld();
+    const run = await w.run(["-p", `Say done. ${KEY}`, "--output-format", "json"], {
+      ...env,
+      ZENGINE_LOG: "debug",
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const sessionId = JSON.parse(run.stdout).sessionId as string;
+    const lines = run.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const byMsg = (msg: string) => lines.filter((l) => l.msg === msg);
+    // pino's debug level is 20: a line only a debug log has.
+    expect(byMsg("model response").map((l) => l.level)).toContain(20);
+    expect(lines.every((l) => l.sessionId === sessionId)).toBe(true);
+    const [started] = byMsg("turn started");
+    expect(typeof started?.turnId).toBe("string");
+    expect(byMsg("model response").every((l) => l.turnId === started?.turnId)).toBe(true);
+    expect(run.stderr).not.toContain(KEY);
+    // Logs go to stderr instead of the file (the README's "Logs, traces and metrics").
+    const file = join(w.home, "data", "logs", "zeng.log");
+    await expect(stat(file)).rejects.toThrow();
+
+    // Interactive zeng keeps its debug log in the file: the screen is the UI's.
+    const interactive = w.spawn([], { ...env, ZENGINE_LOG: "debug" });
+    interactive.child.stdin?.end("Again.\n");
+    const second = await interactive.done;
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).not.toContain('"msg"');
+    const text = await readFile(file, "utf8");
+    const inFile = text
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { msg?: string });
+    expect(inFile.map((l) => l.msg)).toEqual(
+      expect.arrayContaining(["turn started", "model response"]),
+    );
+    expect(text).not.toContain(KEY);
+  });
+
   it("logs interactive zeng to the data folder's file, at debug with --debug, never on the screen", async () => {
     w = await twoTurnWorld();
     const file = join(w.home, "data", "logs", "zeng.log");

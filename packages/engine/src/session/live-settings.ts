@@ -132,7 +132,10 @@ export class LiveSettings implements LiveSettingsHooks {
     const lsp = await target.lsp.reconcile();
     if (target.busy()) this.moves = { previous: this.moves?.previous ?? previous, config };
     else await this.move(previous, config);
-    await target.journal.notice("info", "settings.changed", this.changeText(files, changed, lsp));
+    // With `[lsp]` off (or the project untrusted) the servers stopped do not come back on use.
+    const lspOn = next.settings.lsp.enabled && loaded.trusted;
+    const text = this.changeText(files, changed, { names: lsp, restart: lspOn });
+    await target.journal.notice("info", "settings.changed", text);
   }
 
   /** A mode, model or effort the settings now give differently moves the session's, if it follows them. */
@@ -160,14 +163,20 @@ export class LiveSettings implements LiveSettingsHooks {
   private changeText(
     files: readonly string[],
     changed: readonly string[],
-    lsp: readonly string[],
+    lsp: { readonly names: readonly string[]; readonly restart: boolean },
   ): string {
     const root = this.target.projectRoot;
     const where = files.map((f) => (f.startsWith(`${root}/`) ? relative(root, f) : f)).join(", ");
     const parts = [`Settings changed${where ? ` (${where})` : ""}: ${changed.join(", ")}.`];
     const mcp = changedEntries(changed, "mcp.servers");
     if (mcp.length > 0) parts.push(`MCP servers restarted or stopped: ${mcp.join(", ")}.`);
-    if (lsp.length > 0) parts.push(`Language servers restarted on next use: ${lsp.join(", ")}.`);
+    const servers = lsp.names.join(", ");
+    if (servers)
+      parts.push(
+        lsp.restart
+          ? `Language servers restarted on next use: ${servers}.`
+          : `Language servers stopped: ${servers}.`,
+      );
     return parts.join(" ");
   }
 }
