@@ -259,12 +259,12 @@ async function runCall(
       { text, isError: output.isError },
       { signal, turnId },
       run.reminders,
-      {
+      () => ({
         look: fileLooker(core.doors.readable, run.root),
         files: run.files,
         prompt: requestOf(run.transcript.workingSet()),
         markRead: (run.confinement?.ports ?? core.ports).editor?.readTextFile === undefined,
-      },
+      }),
     );
   // Redacted here too, so that the model, the log and the events see the same result.
   const content = transcript.redactor.value(

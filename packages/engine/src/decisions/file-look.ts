@@ -1,6 +1,7 @@
 import { isAbsolute, join } from "node:path";
 import type { ProjectFileReader } from "@z-engine/protocol";
 import { type FileStamp, stampOf } from "@z-engine/tools";
+import { findKnownKeys } from "../util/key-formats.js";
 import type { FileLook, FileLooker } from "./seams.js";
 
 const sameStamp = (a: FileStamp | null, b: FileStamp | null) =>
@@ -9,7 +10,9 @@ const sameStamp = (a: FileStamp | null, b: FileStamp | null) =>
 /**
  * A {@link FileLooker} on `door` (a door whose rules are the session's Read rules: a deny or
  * a read that would ask is refused, and nothing is read). Relative paths are taken from
- * `root`. The stamp is given only when the whole file was read and neither its real path's
+ * `root`. A file holding a known key format is not handed over either: a text read for the
+ * model without a call skips the before-request screen, so the agent must Read such a file
+ * itself (and the screen asks). The stamp is given only when the whole file was read and neither its real path's
  * size nor its time changed while it was read.
  */
 export function fileLooker(door: ProjectFileReader, root: string): FileLooker {
@@ -24,6 +27,7 @@ export function fileLooker(door: ProjectFileReader, root: string): FileLooker {
     if (!read.ok) return undefined;
     const after = await stampOf(read.realPath);
     const text = read.text.slice(0, maxChars);
+    if (findKnownKeys(text).length > 0) return undefined;
     const cut = read.cut || text.length < read.text.length;
     const whole = !cut && read.realPath === admitted.realPath && sameStamp(before, after);
     const look: FileLook = { path, realPath: read.realPath, text, cut };

@@ -60,10 +60,11 @@ export async function noteAfterCall(
   result: { readonly text: string; readonly isError: boolean },
   scope: { readonly signal: AbortSignal; readonly turnId: TurnId },
   reminders: Pick<ReminderQueue, "add">,
-  reads?: AfterCallReads,
+  readsOf?: () => AfterCallReads,
 ): Promise<void> {
   const hub = decisionsOf(core);
   if (!hub.joins("afterCall")) return;
+  const reads = readsOf?.();
   const seen = async (realPath: string) =>
     reads?.files.checkEditable(realPath, await stampOf(realPath)).ok ?? false;
   const extra = reads ? { prompt: reads.prompt, look: reads.look, seen } : {};

@@ -45,6 +45,7 @@ beforeEach(async () => {
     "src/other.ts": "export const other = 1;\n",
     "secret/key.txt": "TOP-SECRET-VALUE\n",
     "asked/note.txt": "ASKED-VALUE\n",
+    "src/token.ts": `export const token = "ghp_${"a1B2".repeat(9)}";\n`,
   };
   for (const [path, text] of Object.entries(files)) {
     await mkdir(dirname(join(root, path)), { recursive: true });
@@ -162,6 +163,11 @@ const GREP = [
 ].join("\n");
 
 describe("prefetch", () => {
+  it("never hands over a file holding a known key format (the screen would not see it)", async () => {
+    expect(await look("src/token.ts", PREFETCH_CHARS)).toBeUndefined();
+    expect(await look("src/auth.ts", PREFETCH_CHARS)).toBeDefined();
+  });
+
   it("lists a Grep result's paths, also from content lines", () => {
     expect(listedPaths("src/a.ts:3:x\nsrc/a.ts:9:y\nsrc/b.ts\n(Showing 2 of 3)")).toEqual([
       "src/a.ts",
