@@ -47,6 +47,20 @@ function eagerNewUses(system: string, question: string): string | undefined {
     return JSON.stringify({ fits });
   }
   if (system.includes("searched the code")) return '{"keep": [1, 2, 3]}';
+  // session_context: every offered file and tool (the most it may name); prefetch: the first two.
+  if (system.includes("most likely need to read")) {
+    const block = (title: string) =>
+      (question.split(`${title}:\n`)[1]?.split("\n\n")[0] ?? "").split("\n").filter(Boolean);
+    const files = block("Project files").slice(0, 20);
+    const tools = block("MCP tools")
+      .map((l) => l.replace(/^- /, "").split(":")[0])
+      .slice(0, 20);
+    return JSON.stringify({ files, tools });
+  }
+  if (system.includes("most likely read next")) {
+    const listed = (question.split("listed:\n")[1] ?? "").split("\n").filter(Boolean);
+    return JSON.stringify({ files: listed.slice(0, 2) });
+  }
   // custom_rules: every offered rule matches.
   if (system.includes("The user wrote the numbered rules")) {
     const matches = [...question.matchAll(/^(\d+)\. /gm)].map((m) => Number(m[1]));

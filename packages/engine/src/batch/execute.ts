@@ -1,8 +1,9 @@
 import { compileRules } from "@z-engine/policy";
-import { noteAfterCall } from "../decisions/gate-seam.js";
+import { noteAfterCall, requestOf } from "../decisions/gate-seam.js";
 import { scoreAttention } from "../decisions/stop-seam.js";
 import { answerFromDocs } from "../decisions/ask-seam.js";
 import { relevantParts } from "../decisions/context-seams.js";
+import { fileLooker } from "../decisions/file-look.js";
 import { persistProjectRule } from "@z-engine/config";
 import type {
   AgentId,
@@ -258,6 +259,12 @@ async function runCall(
       { text, isError: output.isError },
       { signal, turnId },
       run.reminders,
+      () => ({
+        look: fileLooker(core.doors.readable, run.root),
+        files: run.files,
+        prompt: requestOf(run.transcript.workingSet()),
+        markRead: (run.confinement?.ports ?? core.ports).editor?.readTextFile === undefined,
+      }),
     );
   // Redacted here too, so that the model, the log and the events see the same result.
   const content = transcript.redactor.value(

@@ -1,6 +1,7 @@
 import type { Message, ToolCallId, ToolResultContent, TurnId } from "@z-engine/protocol";
 import type { SessionCore } from "../session/core.js";
 import type { ClearableResult, SeamAdvice } from "./seams.js";
+import { fileLooker } from "./file-look.js";
 import { type DecisionHost, decisionsOf } from "./session-hub.js";
 import { offerSuggestion } from "./suggestions.js";
 import { planTaskView, viewCandidates } from "./task-view.js";
@@ -129,14 +130,36 @@ export async function relevantParts(
   return [{ type: "text", text: `${parts.join("\n")}\n\n${note}` }];
 }
 
+/** The turn-start seam's input beyond the prompt: the session's first turn gets its files and tools. */
+function turnStartExtras(
+  core: Pick<SessionCore, "workingSet" | "doors" | "projectRoot" | "mcp"> &
+    Partial<Pick<SessionCore, "repoMap">>,
+) {
+  const firstTurn = core.workingSet().length === 0;
+  if (!firstTurn) return { firstTurn };
+  const map = core.repoMap;
+  return {
+    firstTurn,
+    projectFiles: async () => (map ? await map.projectFiles() : []),
+    deferredTools: core.mcp.deferredTools(),
+    look: fileLooker(core.doors.project, core.projectRoot),
+  };
+}
+
 /**
  * The turn-start seam, after the UserPromptSubmit hooks and before the opening message is
- * built: the uses' reminders join that message, their cards are offered (`suggested`), and
+ * built: the uses' reminders join that message, their cards are offered (`suggested`), the
+ * deferred MCP tools they name are loaded (their definitions go in the first request), and
  * the exchanges a task view sets aside are planned, to apply once the request is saved
  * (`applyTaskView`). Never rejects.
  */
 export async function remindAtTurnStart(
-  core: DecisionHost & Pick<SessionCore, "reminders" | "mode" | "workingSet" | "definitions">,
+  core: DecisionHost &
+    Pick<
+      SessionCore,
+      "reminders" | "mode" | "workingSet" | "definitions" | "doors" | "projectRoot" | "mcp"
+    > &
+    Partial<Pick<SessionCore, "repoMap">>,
   scope: SeamScope,
   prompt: string,
 ): Promise<void> {
@@ -147,10 +170,12 @@ export async function remindAtTurnStart(
     name: k.name,
     description: k.description,
   }));
-  const input = { prompt, mode: core.mode, exchanges, skills };
+  const input = { prompt, mode: core.mode, exchanges, skills, ...turnStartExtras(core) };
   const advice = await hub.consult("turnStart", input, scope);
   for (const [i, text] of advice.flatMap((a) => a.reminders ?? []).entries())
     core.reminders.add({ key: `turnStart:${scope.turnId}:${i}`, text });
+  const load = advice.flatMap((a) => a.loadTools ?? []);
+  if (load.length > 0 && !scope.signal.aborted) core.mcp.load(load);
   planTaskView(
     scope,
     advice.flatMap((a) => a.setAside ?? []),

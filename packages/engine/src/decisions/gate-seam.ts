@@ -1,7 +1,8 @@
 import type { ReminderQueue } from "@z-engine/context";
 import type { Action, Decision } from "@z-engine/policy";
-import type { TurnId } from "@z-engine/protocol";
-import type { SeamAdvice } from "./seams.js";
+import type { Message, TurnId } from "@z-engine/protocol";
+import { type FileTracker, stampOf } from "@z-engine/tools";
+import type { FileLook, FileLooker, SeamAdvice } from "./seams.js";
 import { type DecisionHost, decisionsOf } from "./session-hub.js";
 
 /**
@@ -17,9 +18,41 @@ export function escalateAllow(
   return { type: "ask", reason: first.askReason, suggestedRules: [] };
 }
 
+/** What the after-call seam reads for a use and records of what it read ahead. */
+export interface AfterCallReads {
+  /** Reads a file the session's Read rules allow without asking. */
+  readonly look: FileLooker;
+  /** The agent's read-before-edit memory (a file read ahead whole is recorded as read). */
+  readonly files: FileTracker;
+  /** The request the agent works on. */
+  readonly prompt: string;
+  /** False when the tools read through a host's editor: a disk read is then not the agent's read. */
+  readonly markRead: boolean;
+}
+
+/** The text of the latest user message with text and no tool results: the request worked on. */
+export function requestOf(messages: readonly Message[]): string {
+  const user = messages.findLast(
+    (m) =>
+      m.role === "user" &&
+      m.content.some((b) => b.type === "text") &&
+      !m.content.some((b) => b.type === "toolResult"),
+  );
+  return (user?.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join("\n");
+}
+
+/** The reminder that carries a file read ahead. */
+export function prefetchReminder(look: FileLook): string {
+  const lines = look.text.replace(/\n$/, "").split("\n").length;
+  const tail = look.cut ? "\n[... cut: the file is longer; Read it for the rest]" : "";
+  return `Prefetched (you need not Read them again): ${look.path} lines 1-${lines}\n${look.text}${tail}`;
+}
+
 /**
- * The after-call seam, once a call finished and was not cancelled: the uses' notes join the
- * next request as reminders (notes on this result). Never rejects.
+ * The after-call seam, once a call finished and was not cancelled: the uses' notes and the
+ * files they read ahead join the next request as reminders (after the results). A file read
+ * ahead whole, unchanged while read, counts as read for the Edit tool's read-before-edit
+ * check (not with a host's editor). Never rejects.
  */
 export async function noteAfterCall(
   core: DecisionHost,
@@ -27,16 +60,25 @@ export async function noteAfterCall(
   result: { readonly text: string; readonly isError: boolean },
   scope: { readonly signal: AbortSignal; readonly turnId: TurnId },
   reminders: Pick<ReminderQueue, "add">,
+  readsOf?: () => AfterCallReads,
 ): Promise<void> {
   const hub = decisionsOf(core);
   if (!hub.joins("afterCall")) return;
-  const input = { toolName: call.toolName, input: call.input, ...result };
+  const reads = readsOf?.();
+  const seen = async (realPath: string) =>
+    reads?.files.checkEditable(realPath, await stampOf(realPath)).ok ?? false;
+  const extra = reads ? { prompt: reads.prompt, look: reads.look, seen } : {};
+  const input = { toolName: call.toolName, input: call.input, ...result, ...extra };
   const advice = await hub.consult("afterCall", input, scope);
   for (const [i, note] of advice.flatMap((a) => a.notes).entries())
     reminders.add({
       key: `note:${call.id}:${i}`,
       text: `Note on the ${call.toolName} result: ${note}`,
     });
+  for (const look of advice.flatMap((a) => a.prefetched ?? [])) {
+    reminders.add({ key: `prefetch:${call.id}:${look.realPath}`, text: prefetchReminder(look) });
+    if (reads?.markRead && look.stamp) reads.files.record(look.realPath, look.stamp);
+  }
 }
 
 /**

@@ -60,6 +60,7 @@ describe("the USES table", () => {
       "custom_rules",
       "review_call",
       "after_call_notes",
+      "prefetch",
       "loop_guard",
       "stop_reminder",
       "completion_claim",
@@ -73,6 +74,7 @@ describe("the USES table", () => {
       "custom_rules",
       "user_signal",
       "hints",
+      "session_context",
       "task_view",
       "plan_suggest",
       "memory_suggest",
@@ -81,7 +83,7 @@ describe("the USES table", () => {
       "attention",
     ]);
     // custom_rules joins two seams: one row each.
-    expect(USES).toHaveLength(23);
+    expect(USES).toHaveLength(25);
     expect(new Set(USES.map((u) => u.seam))).toEqual(new Set(SEAMS));
   });
 

@@ -49,6 +49,18 @@ function planOf(
   return plan;
 }
 
+/**
+ * A signal that aborts after `ms` or when `also` aborts, and its end (call it once the run
+ * is over). A timer, not `AbortSignal.timeout`: `AbortSignal.any` holds its sources weakly,
+ * and a timeout signal nothing else holds can be collected before it fires.
+ */
+function deadline(ms: number, also?: AbortSignal): { signal: AbortSignal; end(): void } {
+  const timer = new AbortController();
+  const handle = setTimeout(() => timer.abort(), ms);
+  const signal = also ? AbortSignal.any([timer.signal, also]) : timer.signal;
+  return { signal, end: () => clearTimeout(handle) };
+}
+
 /** Resolves with `promise`'s value, or ABORTED as soon as `signal` aborts. */
 function untilAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
   if (signal.aborted) return Promise.resolve(ABORTED);
@@ -135,13 +147,10 @@ export class DecisionHub {
     input: SeamInput<S>,
     scope: { readonly signal?: AbortSignal; readonly turnId?: TurnId },
   ): Promise<readonly SeamAdvice<S>[]> {
-    const deadline = AbortSignal.any([
-      AbortSignal.timeout(this.deadlineMs()),
-      ...(scope.signal ? [scope.signal] : []),
-    ]);
+    const limit = deadline(this.deadlineMs(), scope.signal);
     const outcomes: (SeamAdvice<S> | undefined)[] = await Promise.all(
-      uses.map((use) => this.runOne(use, input, deadline, "on", scope.turnId)),
-    );
+      uses.map((use) => this.runOne(use, input, limit.signal, "on", scope.turnId)),
+    ).finally(limit.end);
     const advice: SeamAdvice<S>[] = [];
     for (const a of outcomes) if (a !== undefined) advice.push(a);
     return advice;
@@ -157,11 +166,9 @@ export class DecisionHub {
       return;
     }
     this.shadowRunning++;
-    const signal = AbortSignal.any([
-      AbortSignal.timeout(this.deadlineMs()),
-      ...(this.deps.signal ? [this.deps.signal] : []),
-    ]);
-    const run = this.runOne(use, input, signal, "shadow", turnId).then(() => {
+    const limit = deadline(this.deadlineMs(), this.deps.signal);
+    const run = this.runOne(use, input, limit.signal, "shadow", turnId).then(() => {
+      limit.end();
       this.shadowRunning--;
       this.detached.delete(run);
     });

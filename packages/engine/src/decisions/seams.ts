@@ -7,6 +7,7 @@ import {
   type TurnTone,
 } from "@z-engine/protocol";
 import type { SuggestionKind } from "@z-engine/protocol";
+import type { FileStamp } from "@z-engine/tools";
 
 /** A suggestion a use offers: what the card says and, for memory and review, what accepting does. */
 export interface SuggestionAdvice {
@@ -63,6 +64,33 @@ export interface DocAnswer {
   readonly quote: string;
 }
 
+/** A file's text as a seam reads it for a use: only what the Read rules allow without asking. */
+export interface FileLook {
+  /** The path as the use named it. */
+  readonly path: string;
+  /** The real absolute path the door read. */
+  readonly realPath: string;
+  /** At most the characters asked for. */
+  readonly text: string;
+  /** True when the file is longer than `text`. */
+  readonly cut: boolean;
+  /** Its stamp, when the whole file was read and it did not change while read. */
+  readonly stamp?: FileStamp;
+}
+
+/**
+ * Reads `path` (relative to the project, or absolute) through the project-files door with
+ * the session's Read rules; undefined when they deny it, would ask, or it cannot be read
+ * (nothing is read then). At most `maxChars` characters. Never rejects.
+ */
+export type FileLooker = (path: string, maxChars: number) => Promise<FileLook | undefined>;
+
+/** A deferred MCP tool as the turn-start seam offers it: its name and first-line description. */
+export interface DeferredTool {
+  readonly name: string;
+  readonly description: string;
+}
+
 /**
  * What each seam gives its uses and what a use may answer. The advice types are the
  * escalate-only rule written as types: none of them has a way to allow, deny, cancel a turn
@@ -79,14 +107,24 @@ export interface SeamTypes {
       readonly exchanges: readonly ExchangeDigest[];
       /** The session's skills (name, description), for hints. */
       readonly skills: readonly { readonly name: string; readonly description: string }[];
+      /** True on the session's first turn of the main agent (nothing in its history yet). */
+      readonly firstTurn?: boolean;
+      /** The project's files (relative paths, sorted), listed on first call; never their text. */
+      readonly projectFiles?: () => Promise<readonly string[]>;
+      /** The session's MCP tools whose definitions are deferred (empty when none are). */
+      readonly deferredTools?: readonly DeferredTool[];
+      /** Reads a project file the Read rules allow without asking. */
+      readonly look?: FileLooker;
     };
     /**
      * Reminders for the opening message; exchanges (their `index`) to set aside from what
      * the model reads (never the newest ones: the transcript keeps them all, and
-     * `includeFullHistory` brings them back); a card for the user.
+     * `includeFullHistory` brings them back); a card for the user; deferred MCP tools to load
+     * before the first request.
      */
     advice: {
       readonly reminders?: readonly string[];
+      readonly loadTools?: readonly string[];
       readonly setAside?: readonly number[];
       readonly suggestion?: SuggestionAdvice;
     };
@@ -121,8 +159,15 @@ export interface SeamTypes {
       readonly input: unknown;
       readonly text: string;
       readonly isError: boolean;
+      /** The request the agent works on (its latest prompt). */
+      readonly prompt?: string;
+      /** Reads a file the Read rules allow without asking. */
+      readonly look?: FileLooker;
+      /** True when the agent read `realPath` and it has not changed since. */
+      readonly seen?: (realPath: string) => Promise<boolean>;
     };
-    advice: { readonly notes: readonly string[] };
+    /** Notes on the result; files' text for the next request (read for the agent). */
+    advice: { readonly notes: readonly string[]; readonly prefetched?: readonly FileLook[] };
   };
   stopBoundary: {
     input: {

@@ -68,15 +68,15 @@ export function renameNotice(server: string, renamed: readonly ToolRename[]): st
   return `MCP server "${server}": ${parts.join("; ")}.`;
 }
 
-/** A tool's description cut to its first line, for the deferred list. */
-function summary(description: string): string {
+/** A tool's description cut to its first line (120 characters at most), for the deferred list. */
+export function firstLine(description: string): string {
   const line = description.split("\n").find((l) => l.trim() !== "") ?? "";
   return line.length > 120 ? `${line.slice(0, 117)}...` : line.trim();
 }
 
 /** The reminder that lists deferred MCP tools by name and one-line summary. */
 export function deferredReminderText(tools: readonly Tool[]): string {
-  const lines = tools.map((t) => `- ${t.name}: ${summary(t.description)}`);
+  const lines = tools.map((t) => `- ${t.name}: ${firstLine(t.description)}`);
   return [
     `${tools.length} MCP tools are connected. Their definitions are not loaded: call LoadMcpTools with the names you need, then call them from your next response on.`,
     ...lines,

@@ -338,6 +338,11 @@ export class McpHub {
     return this.configured ? this.catalog.find(name) : undefined;
   }
 
+  /** {@link McpToolCatalog.deferredTools}; none when no server is configured. */
+  deferredTools(): { name: string; description: string }[] {
+    return this.configured ? this.catalog.deferredTools() : [];
+  }
+
   /** Marks deferred tools as loaded; returns the names found and those unknown. */
   load(names: readonly string[]): { loaded: string[]; unknown: string[] } {
     return this.catalog.load(names);

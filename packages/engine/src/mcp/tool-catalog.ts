@@ -8,7 +8,13 @@ import {
   type Tool,
   toolSpec,
 } from "@z-engine/tools";
-import { DEFER_ABOVE, deferredReminderText, renameNotice, serverTools } from "./catalog.js";
+import {
+  DEFER_ABOVE,
+  deferredReminderText,
+  firstLine,
+  renameNotice,
+  serverTools,
+} from "./catalog.js";
 
 /** One running server's tools, as the catalog reads them. */
 export interface CatalogSource {
@@ -115,6 +121,15 @@ export class McpToolCatalog {
     if (name === loadMcpToolsTool.name)
       return this.deferred ? (loadMcpToolsTool as Tool) : undefined;
     return RESOURCE_TOOLS.find((t) => t.name === name);
+  }
+
+  /** When deferred, the server tools not loaded yet (name, first line of the description); else none. */
+  deferredTools(): { name: string; description: string }[] {
+    const cache = this.tools();
+    if (cache.tools.length <= DEFER_ABOVE) return [];
+    return cache.tools
+      .filter((t) => !this.loaded.includes(t.name))
+      .map((t) => ({ name: t.name, description: firstLine(t.description) }));
   }
 
   /** Marks deferred tools as loaded; returns the names found and those unknown. */

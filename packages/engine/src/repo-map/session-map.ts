@@ -52,6 +52,7 @@ export class SessionRepoMap {
   /** A fresh project's first build, which the first tool results wait for when it is small. */
   private firstBuild: Promise<void> | null = null;
   private endFirstBuild: () => void = () => {};
+  private listing: Promise<readonly string[]> | undefined;
 
   constructor(private readonly options: SessionRepoMapOptions) {
     this.builder = new RepoMapBuilder({
@@ -91,6 +92,12 @@ export class SessionRepoMap {
         });
       this.gate.untilRequest(fallbackMs);
     });
+  }
+
+  /** The project's files as a build lists them (relative, sorted), listed once. Never rejects. */
+  projectFiles(): Promise<readonly string[]> {
+    this.listing ??= listProjectFiles(this.options.projectRoot, this.options.env).catch(() => []);
+    return this.listing;
   }
 
   /** Starts the first build now (a no-op when the map is off). */

@@ -10,7 +10,7 @@ import { type Harness, harness, loginProject, resultsOf, waitForCount } from "..
 // feature in Shadow: no seam allows, denies, cancels a turn or sets a badge; a failing or
 // stalling decision model abstains (behaviour equals Off); Shadow advice is dropped but traced.
 
-/** Every feature of the USES table, all 21 (context pressure has its own scenario, decisions-pressure). */
+/** Every feature of the USES table (context pressure has its own scenario, decisions-pressure). */
 const FEATURES = [
   "screen_request",
   "review_call",
@@ -34,6 +34,9 @@ const FEATURES = [
   "plan_suggest",
   "memory_suggest",
   "review_suggest",
+  "custom_rules",
+  "session_context",
+  "prefetch",
 ];
 const REMINDER = "Your answer says the work succeeded";
 const QUESTION = "Which package manager should I use?";
@@ -82,6 +85,8 @@ const calls = [
   { name: "Bash", input: { command: "rm -rf src" } },
   { name: "Bash", input: { command: "git push --force" } },
   { name: "Bash", input: { command: "touch c.txt" } },
+  // prefetch: a listing of several files.
+  { name: "Glob", input: { pattern: "*.{md,json}" } },
 ];
 
 let h: Harness | undefined;
@@ -106,6 +111,8 @@ async function run(
       reply.text("Done. All tests pass."),
     ],
     userSettings: settings(mode, timeoutMs, features),
+    // session_context: the project's files are offered from the repo map's listing.
+    repoMap: true,
     // ask_user answers only from a trusted project's documents (issue 38, item 23).
     trusted: true,
     approve: (r) =>
@@ -155,7 +162,8 @@ const resultTexts = (h: Harness) =>
     r.content
       .map((c) => (c.type === "text" ? c.text : ""))
       .join("")
-      .replaceAll(h.home, "<home>"),
+      .replaceAll(h.home, "<home>")
+      .replaceAll(h.repo.root, "<root>"),
   );
 /** The opening message of the turn as the model got it. */
 const openingText = (h: Harness) => JSON.stringify(h.model.requests[0]?.messages[0]?.content);
@@ -201,6 +209,7 @@ describe("decision rules with every feature On", { timeout: 60_000 }, () => {
       "denied",
       "denied",
       "ok",
+      "ok",
     ]);
     const [read, asked0] = resultTexts(h);
     // relevance: the model got the picked lines and a pointer; the log's artifact holds it whole.
@@ -216,6 +225,12 @@ describe("decision rules with every feature On", { timeout: 60_000 }, () => {
     expect(asked0).toContain(
       `"${QUESTION}" = "pnpm" (AGENTS.md: "Use pnpm for every package command;`,
     );
+    // session_context: project files the Read rules allow are in the opening message.
+    expect(openingText(h)).toContain("Files that may matter for this request:");
+    expect(off.opening).not.toContain("Files that may matter");
+    // prefetch: two of the listed files joined the next request.
+    const second = JSON.stringify(h.model.requests[1]?.messages.at(-1));
+    expect(second).toContain("Prefetched (you need not Read them again):");
     // turn_start: its reminder is in the opening message.
     expect(openingText(h)).toContain(TURN_START_REMINDER);
     expect(off.opening).not.toContain(TURN_START_REMINDER);
@@ -251,6 +266,8 @@ describe("decision rules with every feature On", { timeout: 60_000 }, () => {
         "turn_start",
         "turn_tone",
         "attention",
+        "session_context",
+        "prefetch",
       ]),
     );
     expect(h.recorder.ofType("turnFinished").map((t) => t.outcome)).toEqual(["completed"]);
@@ -302,7 +319,15 @@ describe("decision rules with every feature in Shadow", { timeout: 60_000 }, () 
     expect(traces.every((t) => t.mode === "shadow" && !t.applied)).toBe(true);
     expect(traces.some((t) => t.use === "review_call" && t.outcome === "advice")).toBe(true);
     // Every use whose seam this turn reaches ran in Shadow (or was skipped, four being busy).
-    for (const use of ["turn_start", "route", "relevance", "ask_user", "after_call_notes"])
+    for (const use of [
+      "turn_start",
+      "route",
+      "relevance",
+      "ask_user",
+      "after_call_notes",
+      "session_context",
+      "prefetch",
+    ])
       expect(
         await h.recorder.waitFor("decisionTraced", {
           trace: { use, mode: "shadow", applied: false },
