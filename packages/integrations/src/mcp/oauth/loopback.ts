@@ -46,7 +46,7 @@ function deferred(): Deferred {
  * settles its wait (with the code, or the server's refusal); anything else gets a 400 page.
  */
 function callbackHandler(states: Map<string, Deferred>) {
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  return (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const reply = (status: number, title: string, text: string) => {
       res.writeHead(status, {
