@@ -90,7 +90,11 @@ export async function* pumpSdkStream<Chunk>(
       }
     }
     // The SDKs end an aborted stream quietly, so the reason is checked here.
-    ending ??= signal?.aborted ? [CANCELLED] : watchdog.idle ? [failure(undefined)] : decoder.finish();
+    ending ??= signal?.aborted
+      ? [CANCELLED]
+      : watchdog.idle
+        ? [failure(undefined)]
+        : decoder.finish();
   } finally {
     watch?.stop();
     watchdog.stop();
