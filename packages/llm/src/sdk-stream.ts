@@ -61,24 +61,10 @@ export async function* pumpSdkStream<Chunk>(
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
-  let idle = false;
-  let active = false;
-  let quiet = 0;
-  // Refreshing a timer per chunk costs more than the chunk: a chunk only sets a flag, and a
-  // check every quarter of the timeout counts quiet quarters (idle after 4, i.e. within 1.25x).
-  const check = () => {
-    if (active) quiet = 0;
-    else quiet++;
-    active = false;
-    if (quiet >= 4) {
-      idle = true;
-      controller.abort();
-    } else timer?.refresh();
-  };
-  const timer = idleTimeoutMs > 0 ? setTimeout(check, Math.max(1, idleTimeoutMs / 4)) : undefined;
+  const watchdog = idleWatchdog(idleTimeoutMs, controller);
   const failure = (error: unknown): ModelEvent => ({
     type: "error",
-    error: idle
+    error: watchdog.idle
       ? { kind: "timeout", message: `the provider sent nothing for ${idleTimeoutMs} ms` }
       : classifyError(error, signal),
   });
@@ -95,7 +81,7 @@ export async function* pumpSdkStream<Chunk>(
     if (stream) {
       try {
         for await (const chunk of stream) {
-          active = true;
+          watchdog.touch();
           const events = decoder.push(chunk);
           for (const event of events) yield event;
         }
@@ -104,14 +90,49 @@ export async function* pumpSdkStream<Chunk>(
       }
     }
     // The SDKs end an aborted stream quietly, so the reason is checked here.
-    ending ??= signal?.aborted ? [CANCELLED] : idle ? [failure(undefined)] : decoder.finish();
+    ending ??= signal?.aborted
+      ? [CANCELLED]
+      : watchdog.idle
+        ? [failure(undefined)]
+        : decoder.finish();
   } finally {
     watch?.stop();
-    clearTimeout(timer);
+    watchdog.stop();
     signal?.removeEventListener("abort", onAbort);
     controller.abort();
   }
   // The connection is closed and the timer cleared before the terminal event goes out, so a
   // consumer that stops at the terminal event leaves nothing running.
   for (const event of ending) yield event;
+}
+
+/** Aborts `controller` once nothing arrived for `timeoutMs` (never when it is 0). */
+function idleWatchdog(
+  timeoutMs: number,
+  controller: AbortController,
+): { readonly idle: boolean; touch(): void; stop(): void } {
+  let idle = false;
+  let active = false;
+  let quiet = 0;
+  // Refreshing a timer per chunk costs more than the chunk: a chunk only sets a flag, and a
+  // check every quarter of the timeout counts quiet quarters (idle after 4, i.e. within 1.25x).
+  const check = () => {
+    if (active) quiet = 0;
+    else quiet++;
+    active = false;
+    if (quiet >= 4) {
+      idle = true;
+      controller.abort();
+    } else timer?.refresh();
+  };
+  const timer = timeoutMs > 0 ? setTimeout(check, Math.max(1, timeoutMs / 4)) : undefined;
+  return {
+    get idle() {
+      return idle;
+    },
+    touch: () => {
+      active = true;
+    },
+    stop: () => clearTimeout(timer),
+  };
 }

@@ -91,21 +91,10 @@ export function createTaskServer(options: TaskServerOptions): McpServer {
   const source = { engine: options.engine, dataDir: options.dataDir, folder: options.folder, ran };
   const server = new McpServer(options.serverInfo ?? { name: "z-engine", version: "0.0.0" });
   const run = async (request: TaskRequest, extra: Extra): Promise<CallToolResult> => {
-    const token = extra._meta?.progressToken;
     try {
       const result = await runTask(options.engine, request, options.session ?? {}, {
         signal: extra.signal,
-        ...(token === undefined
-          ? {}
-          : {
-              onStep: (progress: number, message: string) =>
-                void extra
-                  .sendNotification({
-                    method: "notifications/progress",
-                    params: { progressToken: token, progress, message },
-                  })
-                  .catch(() => {}),
-            }),
+        ...progressOf(extra),
       });
       ran.add(result.sessionId);
       return toolResult(result);
@@ -156,6 +145,33 @@ export function createTaskServer(options: TaskServerOptions): McpServer {
         extra,
       ),
   );
+  registerSessionResource(server, source);
+  return server;
+}
+
+/** What the SDK hands a tool callback besides its arguments. */
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The task's steps as progress notifications, when the caller gave a progress token. */
+function progressOf(extra: Extra): { onStep?: (progress: number, message: string) => void } {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return {};
+  return {
+    onStep: (progress, message) =>
+      void extra
+        .sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress, message },
+        })
+        .catch(() => {}),
+  };
+}
+
+/** The `zeng://sessions/{sessionId}` resources: the transcripts of the sessions it ran and of its folder. */
+function registerSessionResource(
+  server: McpServer,
+  source: Parameters<typeof sessionResources>[0],
+): void {
   server.registerResource(
     "session",
     new ResourceTemplate("zeng://sessions/{sessionId}", {
@@ -172,8 +188,4 @@ export function createTaskServer(options: TaskServerOptions): McpServer {
       ],
     }),
   );
-  return server;
 }
-
-/** What the SDK hands a tool callback besides its arguments. */
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;

@@ -4,6 +4,7 @@ import { type LogName, parseLog, type RecordBackend } from "./record-backend.js"
 import { MemoryArtifactSink } from "./memory-artifacts.js";
 import { metaFromReplay } from "./meta.js";
 import { RecordSession } from "./record-session.js";
+import type { LogRecord } from "./records.js";
 import { ReplayFold } from "./replay.js";
 import { sessionStartRecords } from "./session-start-records.js";
 import type {
@@ -16,6 +17,38 @@ import type {
 
 const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/;
 
+async function readLog(backend: RecordBackend, name: LogName): Promise<string | undefined> {
+  try {
+    return await backend.read(name);
+  } catch (error) {
+    throw new StoreError("io", `cannot read the log of ${name.sessionId}`, { cause: error });
+  }
+}
+
+function assertSafeId(id: string): void {
+  if (!SAFE_ID.test(id))
+    throw new StoreError("invalidSessionId", `${JSON.stringify(id)} is not a session id`);
+}
+
+/** The replay of a log's records, in order. */
+function foldOf(records: Iterable<LogRecord>): ReplayFold {
+  const fold = new ReplayFold();
+  for (const record of records) fold.apply(record);
+  return fold;
+}
+
+/** The warning for a half-written last line (none when the log ended whole). */
+function tornTailNotices(tornBytes: number): StoreNotice[] {
+  if (tornBytes === 0) return [];
+  return [
+    {
+      level: "warning",
+      code: "log.tornTail",
+      message: `the log's last line was half-written (a crash); it was skipped (${tornBytes} bytes)`,
+    },
+  ];
+}
+
 /**
  * A `SessionStore` over a `RecordBackend`. A session can be open once at a time in this
  * process (a second `open` rejects with `locked`); the backend is trusted to be the only
@@ -26,27 +59,17 @@ const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}$/;
  */
 export function createSessionStore(backend: RecordBackend): SessionStore {
   const open = new Set<string>();
-  const read = async (name: LogName) => {
-    try {
-      return await backend.read(name);
-    } catch (error) {
-      throw new StoreError("io", `cannot read the log of ${name.sessionId}`, { cause: error });
-    }
-  };
+  const read = (name: LogName) => readLog(backend, name);
   const handle = (id: SessionId, fold: ReplayFold, torn = false) => {
     open.add(id);
     const artifacts = backend.artifacts?.(id) ?? new MemoryArtifactSink();
     const release = () => open.delete(id);
     return new RecordSession({ id, backend, fold, artifacts, read, release, torn });
   };
-  const safe = (id: string) => {
-    if (!SAFE_ID.test(id))
-      throw new StoreError("invalidSessionId", `${JSON.stringify(id)} is not a session id`);
-  };
   return {
     async create(options: CreateSessionOptions) {
       if (options.id !== undefined) {
-        safe(options.id);
+        assertSafeId(options.id);
         if (open.has(options.id) || ((await read({ sessionId: options.id })) ?? "").trim() !== "")
           throw new StoreError("exists", `a session ${options.id} already exists`);
       }
@@ -60,25 +83,15 @@ export function createSessionStore(backend: RecordBackend): SessionStore {
       return session;
     },
     async open(id: string): Promise<OpenedSession> {
-      safe(id);
+      assertSafeId(id);
       if (open.has(id)) throw new StoreError("locked", `session ${id} is already open`);
       const text = await read({ sessionId: id });
       if (text === undefined) throw new StoreError("notFound", `no session ${id}`);
       const { records, damage, unknown, tornBytes } = parseLog(text);
-      const fold = new ReplayFold();
-      for (const record of records) fold.apply(record);
+      const fold = foldOf(records);
       if (open.has(id)) throw new StoreError("locked", `session ${id} is already open`);
       const session = handle(id as SessionId, fold, tornBytes > 0);
-      const notices: StoreNotice[] =
-        tornBytes === 0
-          ? []
-          : [
-              {
-                level: "warning",
-                code: "log.tornTail",
-                message: `the log's last line was half-written (a crash); it was skipped (${tornBytes} bytes)`,
-              },
-            ];
+      const notices = tornTailNotices(tornBytes);
       return { session, replay: fold.snapshot(), report: { damage, unknown, notices } };
     },
     async list(): Promise<SessionSummary[]> {
@@ -92,14 +105,13 @@ export function createSessionStore(backend: RecordBackend): SessionStore {
       for (const id of ids) {
         const text = await read({ sessionId: id });
         if (text === undefined) continue;
-        const fold = new ReplayFold();
-        for (const record of parseLog(text).records) fold.apply(record);
+        const fold = foldOf(parseLog(text).records);
         out.push({ ...metaFromReplay(id, fold.snapshot(), 0, 0), source: "folder" });
       }
       return out.sort((a, b) => b.updatedAt - a.updatedAt);
     },
     async delete(id: string) {
-      safe(id);
+      assertSafeId(id);
       if (open.has(id)) throw new StoreError("locked", `session ${id} is open`);
       if ((await read({ sessionId: id })) === undefined)
         throw new StoreError("notFound", `no session ${id}`);

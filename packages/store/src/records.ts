@@ -45,6 +45,67 @@ const taskViewRecord = () =>
     record("taskView", { restored: z.literal(true) }),
   ]);
 
+/** A subagent's start (its transcript goes to `agents/<agentId>.jsonl`) and its end. */
+const agentRecords = () =>
+  [
+    record("agentStarted", {
+      agentId: AgentId,
+      agentType: z.string(),
+      description: z.string(),
+      background: z.boolean(),
+      toolCallId: ToolCallId.optional(),
+    }),
+    record("agentFinished", {
+      agentId: AgentId,
+      status: z.enum(["completed", "failed", "cancelled"]),
+      reason: z.string().optional(),
+    }),
+  ] as const;
+
+/**
+ * One priced model response (of the session or one of its subagents). A fast-model call
+ * names its `source`, and the tool call that caused it when a tool did (WebFetch).
+ */
+const usageRecord = () =>
+  record("usage", {
+    usage: Usage,
+    model: z.string().optional(),
+    turnId: TurnId.optional(),
+    agentId: AgentId.optional(),
+    source: SpendSource.optional(),
+    toolName: z.string().optional(),
+    toolCallId: ToolCallId.optional(),
+  });
+
+/**
+ * A workspace-trust request or its answer: the request's fields, the answer added (and an
+ * answer may name no withheld setting).
+ */
+const trustRecord = () =>
+  record(
+    "trust",
+    fieldsOf(
+      E.trustRequired.extend({
+        withheld: z.array(z.string()),
+        decision: z.enum(["required", "trusted", "dismissed"]),
+      }),
+    ),
+  );
+
+/**
+ * Written by the file store right after a compaction: the fold at that point (the working
+ * set without and with a task view, the session state, total usage), so that a resume
+ * starts here instead of at the first line. Derived data: replay ignores it.
+ */
+const resumePointRecord = () =>
+  record("resumePoint", {
+    base: z.array(Message),
+    view: z.array(Message).nullable(),
+    /** The replay's `SessionState` at this point (counts included). */
+    state: z.looseObject({ messageCount: z.number(), turnCount: z.number() }),
+    totalUsage: Usage,
+  });
+
 // Built on first use (protocol's `lazily`): a new session writes records without parsing one.
 const logRecordSchema = once(() =>
   z.union([
@@ -74,19 +135,7 @@ const logRecordSchema = once(() =>
         fieldsOf(E.approvalRequested.omit({ preview: true, suggestedRules: true })),
       ),
       record("approvalResolved", fieldsOf(E.approvalResolved)),
-      /** A subagent started; its transcript goes to `agents/<agentId>.jsonl`. */
-      record("agentStarted", {
-        agentId: AgentId,
-        agentType: z.string(),
-        description: z.string(),
-        background: z.boolean(),
-        toolCallId: ToolCallId.optional(),
-      }),
-      record("agentFinished", {
-        agentId: AgentId,
-        status: z.enum(["completed", "failed", "cancelled"]),
-        reason: z.string().optional(),
-      }),
+      ...agentRecords(),
       record("check", fieldsOf(E.checkRecorded)),
       record("checkpoint", fieldsOf(E.checkpointCreated)),
       record("compaction", { compaction: Compaction }),
@@ -98,44 +147,9 @@ const logRecordSchema = once(() =>
       record("model", fieldsOf(E.modelChanged)),
       record("effort", fieldsOf(E.effortChanged)),
       record("title", fieldsOf(E.titleChanged)),
-      /**
-       * One priced model response (of the session or one of its subagents). A fast-model call
-       * names its `source`, and the tool call that caused it when a tool did (WebFetch).
-       */
-      record("usage", {
-        usage: Usage,
-        model: z.string().optional(),
-        turnId: TurnId.optional(),
-        agentId: AgentId.optional(),
-        source: SpendSource.optional(),
-        toolName: z.string().optional(),
-        toolCallId: ToolCallId.optional(),
-      }),
-      /**
-       * A workspace-trust request or its answer: the request's fields, the answer added (and an
-       * answer may name no withheld setting).
-       */
-      record(
-        "trust",
-        fieldsOf(
-          E.trustRequired.extend({
-            withheld: z.array(z.string()),
-            decision: z.enum(["required", "trusted", "dismissed"]),
-          }),
-        ),
-      ),
-      /**
-       * Written by the file store right after a compaction: the fold at that point (the working
-       * set without and with a task view, the session state, total usage), so that a resume
-       * starts here instead of at the first line. Derived data: replay ignores it.
-       */
-      record("resumePoint", {
-        base: z.array(Message),
-        view: z.array(Message).nullable(),
-        /** The replay's `SessionState` at this point (counts included). */
-        state: z.looseObject({ messageCount: z.number(), turnCount: z.number() }),
-        totalUsage: Usage,
-      }),
+      usageRecord(),
+      trustRecord(),
+      resumePointRecord(),
       /** A lasting notice, e.g. a settings file that was skipped. */
       record("notice", fieldsOf(E.notice)),
     ]),

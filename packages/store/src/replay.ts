@@ -4,12 +4,11 @@ import {
   type CheckRecord,
   emptyUsage,
   type Message,
-  type Plan,
-  type Question,
   type Usage,
 } from "@z-engine/protocol";
 import { type LogRecord, type LogRecordKind, type LogRecordOf, logRecord } from "./records.js";
-import type { Replay, ResumeReport, SessionState, TranscriptRecord } from "./replay-types.js";
+import type { Replay, SessionState, TranscriptRecord } from "./replay-types.js";
+import { OpenItems, resumeReportOf } from "./open-items.js";
 import { WorkingSetFold } from "./working-set-fold.js";
 
 const HIDDEN = new Set<LogRecordKind>([
@@ -51,10 +50,7 @@ export class ReplayFold {
   private readonly warnings: string[] = [];
   private total: Usage = emptyUsage();
   private s: Mutable<SessionState> = initialState();
-  private readonly questions = new Map<string, Question>();
-  private readonly plans = new Map<string, Plan>();
-  private readonly approvals = new Map<string, LogRecordOf<"approvalRequested">>();
-  private readonly agents = new Map<string, LogRecordOf<"agentStarted">>();
+  private readonly open = new OpenItems();
   private readonly checks: CheckRecord[] = [];
   private readonly checkpoints: CheckpointInfo[] = [];
 
@@ -115,31 +111,11 @@ export class ReplayFold {
     this.total = { ...point.totalUsage };
     this.messages = state.messageCount;
     this.turns = state.turnCount;
-    const { openQuestions, openPlans, openApprovals, runningAgents, checks, checkpoints } = state;
+    const { checks, checkpoints } = state;
     this.s = { ...state, todos: state.todos.slice() };
-    this.reset(
-      this.questions,
-      openQuestions.map((q) => [q.id, q]),
-    );
-    this.reset(
-      this.plans,
-      openPlans.map((p) => [p.id, p]),
-    );
-    this.reset(
-      this.approvals,
-      openApprovals.map((a) => [a.approvalId, a]),
-    );
-    this.reset(
-      this.agents,
-      runningAgents.map((a) => [a.agentId, a]),
-    );
+    this.open.restore(state);
     this.checks.splice(0, this.checks.length, ...checks);
     this.checkpoints.splice(0, this.checkpoints.length, ...checkpoints);
-  }
-
-  private reset<V>(map: Map<string, V>, entries: [string, V][]): void {
-    map.clear();
-    for (const [k, v] of entries) map.set(k, v);
   }
 
   /** The working set so far: cheap, the same array until a record changes it (see `WorkingSetFold`). */
@@ -151,10 +127,7 @@ export class ReplayFold {
     return {
       ...this.s,
       todos: this.s.todos.slice(),
-      openQuestions: [...this.questions.values()],
-      openPlans: [...this.plans.values()],
-      openApprovals: [...this.approvals.values()],
-      runningAgents: [...this.agents.values()],
+      ...this.open.lists(),
       checks: this.checks.slice(),
       checkpoints: this.checkpoints.slice(),
       messageCount: this.messages,
@@ -171,7 +144,7 @@ export class ReplayFold {
       workingSet: this.conversation.workingSet(),
       state,
       totalUsage: { ...this.total },
-      resume: this.resumeReport(state),
+      resume: resumeReportOf(state, this.conversation.pendingToolCalls()),
       warnings: [...this.warnings, ...this.conversation.warnings],
     };
   }
@@ -253,62 +226,8 @@ export class ReplayFold {
         this.checkpoints.push(record.checkpoint);
         return;
       default:
-        this.applyOpenItems(record);
+        this.open.apply(record);
     }
-  }
-
-  private applyOpenItems(record: LogRecord): void {
-    switch (record.kind) {
-      case "questionAsked":
-        this.questions.set(record.question.id, record.question);
-        return;
-      case "questionAnswered":
-        this.questions.delete(record.questionId);
-        return;
-      case "planProposed":
-        this.plans.set(record.plan.id, record.plan);
-        return;
-      case "planResolved":
-        this.plans.delete(record.planId);
-        return;
-      case "approvalRequested":
-        this.approvals.set(record.approvalId, record);
-        return;
-      case "approvalResolved":
-        this.approvals.delete(record.approvalId);
-        return;
-      case "agentStarted":
-        this.agents.set(record.agentId, record);
-        return;
-      case "agentFinished":
-        this.agents.delete(record.agentId);
-        return;
-      default:
-        return;
-    }
-  }
-
-  private resumeReport(state: SessionState): ResumeReport {
-    const unfinishedTurn = state.lastTurn?.status === "running" ? state.lastTurn.turnId : null;
-    const report = {
-      unfinishedTurn,
-      pendingToolCalls: this.conversation.pendingToolCalls(),
-      runningAgents: state.runningAgents.map((a) => a.agentId),
-      openApprovals: state.openApprovals.map((a) => ({
-        approvalId: a.approvalId,
-        toolCallId: a.toolCallId,
-      })),
-      openQuestions: state.openQuestions.map((q) => q.id),
-      openPlans: state.openPlans.map((p) => p.id),
-    };
-    const clean =
-      unfinishedTurn === null &&
-      report.pendingToolCalls.length === 0 &&
-      report.runningAgents.length === 0 &&
-      report.openApprovals.length === 0 &&
-      report.openQuestions.length === 0 &&
-      report.openPlans.length === 0;
-    return { ...report, clean };
   }
 }
 

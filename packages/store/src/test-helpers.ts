@@ -74,10 +74,14 @@ export const msg = (message: Message, ts = 1) => logRecord("message", { message 
 /** One valid record of every kind this version knows. */
 export function sampleRecords(): Record<LogRecordKind, LogRecord> {
   const ts = 1_700_000_000_000;
+  return { ...turnSamples(ts), ...workSamples(ts), ...settingSamples(ts) };
+}
+
+/** Samples of a turn's records: the conversation, tools, plans, questions and approvals. */
+function turnSamples(ts: number) {
   const q = "q_1" as QuestionId;
   const plan = "plan_1" as PlanId;
   const appr = "appr_1" as ApprovalId;
-  const agent = "agent_1" as AgentId;
   return {
     session: logRecord("session", { sessionId: "ses_1" as SessionId, projectRoot: "/p" }, ts),
     message: msg(userText("msg_1", "hello"), ts),
@@ -124,6 +128,13 @@ export function sampleRecords(): Record<LogRecordKind, LogRecord> {
       { approvalId: appr, toolCallId: cid("c1"), decision: { type: "allowOnce" }, by: "user" },
       ts,
     ),
+  };
+}
+
+/** Samples of the work a session records: subagents, checks, checkpoints, compaction, rewinds. */
+function workSamples(ts: number) {
+  const agent = "agent_1" as AgentId;
+  return {
     agentStarted: logRecord(
       "agentStarted",
       { agentId: agent, agentType: "explore", description: "look", background: false },
@@ -190,6 +201,12 @@ export function sampleRecords(): Record<LogRecordKind, LogRecord> {
       { messageId: mid("msg_1"), restore: "conversation", restoredPaths: [], unstorable: [] },
       ts,
     ),
+  };
+}
+
+/** Samples of the session's settings, spend, notices and derived records. */
+function settingSamples(ts: number) {
+  return {
     mode: logRecord("mode", { mode: "plan" }, ts),
     model: logRecord("model", { model: "m1" }, ts),
     effort: logRecord("effort", { effort: "high" }, ts),

@@ -84,6 +84,38 @@ function waiter() {
   return { wakeAll, wait };
 }
 
+/** An answer as ACP's permission outcome. */
+function outcomeOf(answer: PermissionAnswer) {
+  return answer === "cancelled"
+    ? { outcome: { outcome: "cancelled" as const } }
+    : { outcome: { outcome: "selected" as const, optionId: answer } };
+}
+
+/** Answers a permission request by `onPermission`, else queues it for the test (a cancel answers it). */
+function permissionHandler(
+  options: AcpTestClientOptions,
+  permissions: PendingPermission[],
+  changed: ReturnType<typeof waiter>,
+) {
+  return ({ params, signal }: { params: RequestPermissionRequest; signal: AbortSignal }) => {
+    if (options.onPermission) return outcomeOf(options.onPermission(params));
+    return new Promise<ReturnType<typeof outcomeOf>>((resolve) => {
+      const pending = {
+        request: params,
+        cancelled: false,
+        answer: (answer: PermissionAnswer) => resolve(outcomeOf(answer)),
+      };
+      signal.addEventListener("abort", () => {
+        pending.cancelled = true;
+        resolve({ outcome: { outcome: "cancelled" } });
+        changed.wakeAll();
+      });
+      permissions.push(pending);
+      changed.wakeAll();
+    });
+  };
+}
+
 /**
  * Connects a fake editor to an agent: an `AgentApp` in process, or a `Stream` (a child over
  * stdio, {@link spawnAcpAgent}). Its fs answers from `buffers`, its terminals are real
@@ -106,33 +138,7 @@ export function connectAcpTestClient(
       notifications.push(params);
       changed.wakeAll();
     })
-    .onRequest("session/request_permission", ({ params, signal }) => {
-      if (options.onPermission) {
-        const answer = options.onPermission(params);
-        return answer === "cancelled"
-          ? { outcome: { outcome: "cancelled" as const } }
-          : { outcome: { outcome: "selected" as const, optionId: answer } };
-      }
-      return new Promise((resolve) => {
-        const pending = {
-          request: params,
-          cancelled: false,
-          answer: (answer: PermissionAnswer) =>
-            resolve(
-              answer === "cancelled"
-                ? { outcome: { outcome: "cancelled" as const } }
-                : { outcome: { outcome: "selected" as const, optionId: answer } },
-            ),
-        };
-        signal.addEventListener("abort", () => {
-          pending.cancelled = true;
-          resolve({ outcome: { outcome: "cancelled" } });
-          changed.wakeAll();
-        });
-        permissions.push(pending);
-        changed.wakeAll();
-      });
-    })
+    .onRequest("session/request_permission", permissionHandler(options, permissions, changed))
     .onRequest("fs/read_text_file", async ({ params }) => {
       reads.push(params.path);
       return { content: buffers.get(params.path) ?? (await readFile(params.path, "utf8")) };

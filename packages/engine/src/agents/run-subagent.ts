@@ -75,6 +75,36 @@ function runAgentOf(
 }
 
 /**
+ * Starts the subagent's transcript: on resume, the stored one folded in and every call left
+ * without a result answered; else its `agentStarted` record.
+ */
+async function beginTranscript(
+  core: SessionCore,
+  run: SubagentRun,
+  fold: ReplayFold,
+  log: { append(record: LogRecord): Promise<void> },
+): Promise<void> {
+  if (run.resume) {
+    const stored = await core.log.readAgent(run.agentId);
+    for (const record of stored.records) fold.apply(record);
+    const closing = closingRecords(
+      { ...stored.replay.resume, unfinishedTurn: null, runningAgents: [] },
+      { badge: { status: "notApplicable", reason: "subagent", checks: [] }, ts: core.clock() },
+    );
+    for (const record of closing) await log.append(record);
+  } else {
+    // Its own transcript names its type, so a later session can resume it.
+    const fields = {
+      agentId: run.agentId,
+      agentType: run.definition.name,
+      description: run.description,
+      background: run.background,
+    };
+    await log.append(logRecord("agentStarted", fields, core.clock()));
+  }
+}
+
+/**
  * Runs one subagent with the engine's agent loop: its own transcript
  * (`agents/<id>.jsonl`, folded live into its working set; on resume, read back first and
  * any call left without a result answered "interrupted"), its root, depth and signal, its
@@ -124,24 +154,7 @@ export async function runSubagent(
     ...(confinement ? { confinement } : {}),
   };
   try {
-    if (run.resume) {
-      const stored = await core.log.readAgent(run.agentId);
-      for (const record of stored.records) fold.apply(record);
-      const closing = closingRecords(
-        { ...stored.replay.resume, unfinishedTurn: null, runningAgents: [] },
-        { badge: { status: "notApplicable", reason: "subagent", checks: [] }, ts: core.clock() },
-      );
-      for (const record of closing) await log.append(record);
-    } else {
-      // Its own transcript names its type, so a later session can resume it.
-      const fields = {
-        agentId: run.agentId,
-        agentType: run.definition.name,
-        description: run.description,
-        background: run.background,
-      };
-      await log.append(logRecord("agentStarted", fields, core.clock()));
-    }
+    await beginTranscript(core, run, fold, log);
     const message: Message = {
       id: newMessageId(),
       role: "user",

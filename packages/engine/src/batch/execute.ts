@@ -1,30 +1,20 @@
 import { compileRules } from "@z-engine/policy";
-import { noteAfterCall, requestOf } from "../decisions/gate-seam.js";
 import { scoreAttention } from "../decisions/stop-seam.js";
-import { answerFromDocs } from "../decisions/ask-seam.js";
-import { relevantParts } from "../decisions/context-seams.js";
-import { fileLooker } from "../decisions/file-look.js";
 import { persistProjectRule } from "@z-engine/config";
-import type {
-  AgentId,
-  CheckDefinition,
-  ToolDisplay,
-  ToolResultBlock,
-  ToolUseBlock,
-  TurnId,
-} from "@z-engine/protocol";
-import { runParsedTool } from "@z-engine/tools";
+import type { AgentId, ToolResultBlock, ToolUseBlock, TurnId } from "@z-engine/protocol";
 import type { AgentRun } from "../run/agent-context.js";
 import type { SessionCore } from "../session/core.js";
-import { linkedController } from "../util/abort.js";
 import type { ApprovalAnswer } from "./approvals.js";
 import { errorResult, type GateCore, type GatedCall, type GateRun, gateCall } from "./gate.js";
-import { type ToolCtxCore, type ToolCtxRun, toolCtx } from "./tool-ctx.js";
 import { regateWithInput } from "./updated-input.js";
-import { agentHookDeps, type HookDeps, runHook } from "../hooks/run-hook.js";
-import type { DecisionHost } from "../decisions/session-hub.js";
-import type { BashCheckRun } from "@z-engine/verify";
-import { bashCheckReminder, checkRunThroughBash } from "../verification/bash-check.js";
+import {
+  type CallCore,
+  type CallRun,
+  CANCELLED_RESULT,
+  type BatchHooks,
+  type Ready,
+  runCall,
+} from "./run-call.js";
 
 /** What an "always allow" answer takes of its session: where the rule goes and who hears of it. */
 type RuleCore = Pick<SessionCore, "projectRoot" | "state" | "journal" | "trusted">;
@@ -32,38 +22,13 @@ type RuleCore = Pick<SessionCore, "projectRoot" | "state" | "journal" | "trusted
 /** What gating a batch takes of its session: the gate's parts, and the approvals to ask through. */
 export type GateAllCore = GateCore & RuleCore & Pick<SessionCore, "approvals">;
 
-/** What running a ready call takes of its session: its context's parts, hooks, seams and clock. */
-type CallCore = ToolCtxCore &
-  HookDeps &
-  DecisionHost &
-  Pick<SessionCore, "clock" | "projectRoot" | "checks" | "trusted" | "doors">;
-
-/** What running a ready call takes of its agent's run: its context's parts, transcript and reminders. */
-type CallRun = ToolCtxRun & Pick<AgentRun, "transcript" | "signal" | "instructions" | "reminders">;
+export { type BatchHooks, CANCELLED_RESULT } from "./run-call.js";
 
 /** What a batch takes of its session. */
 export type BatchCore = GateAllCore & CallCore;
 
 /** What a batch takes of its agent's run. */
 export type BatchRun = GateRun & CallRun;
-
-/** The text of a result answered because the user stopped the turn. */
-export const CANCELLED_RESULT = "cancelled by user";
-
-/** What the batch tells the turn. */
-export interface BatchHooks {
-  /**
-   * Called once, right before the first group that holds a call which is not read-only
-   * runs (the turn's checkpoint and start fingerprint); read-only calls run without it.
-   */
-  beforeFirstWrite(): Promise<void>;
-  /** Called with the real paths a call wrote. */
-  onWritten(paths: readonly string[]): void;
-  /** Called when a Bash call ran a check's own command (not evidence; the badge names it). */
-  onCheckViaBash?(run: BashCheckRun): void;
-}
-
-type Ready = Extract<GatedCall, { kind: "ready" }>;
 
 async function addRule(
   core: RuleCore,
@@ -167,145 +132,6 @@ async function settleAsks(
     });
   }
   return settled;
-}
-
-async function postToolHook(
-  core: HookDeps,
-  call: Ready,
-  text: string,
-  isError: boolean,
-  signal: AbortSignal,
-): Promise<string[]> {
-  const outcome = await runHook(
-    core,
-    "PostToolUse",
-    {
-      tool_name: call.tool.name,
-      tool_input: call.input,
-      tool_use_id: call.use.id,
-      tool_response: { content: text, is_error: isError },
-    },
-    { subject: call.tool.name, signal },
-  );
-  if (!outcome) return [];
-  const extra = [...outcome.additionalContext];
-  if (outcome.blocked) extra.push(`PostToolUse hook feedback: ${outcome.blockReason}`);
-  return extra;
-}
-
-function touchedPaths(call: Ready): string[] {
-  return call.actions.flatMap((a) => (a.kind === "read" || a.kind === "write" ? [...a.paths] : []));
-}
-
-/** Runs one ready call: toolStarted, progress, the call, PostToolUse, toolFinished. Never rejects but for the log. */
-async function runCall(
-  core: CallCore,
-  run: CallRun,
-  call: Ready,
-  turnId: TurnId,
-  hooks: BatchHooks,
-): Promise<ToolResultBlock> {
-  const { transcript, signal } = run;
-  const scope = { turnId };
-  const started = core.clock();
-  const node = linkedController(signal);
-  const ctx = toolCtx(core, run, call.use.id, node.signal, (text) =>
-    transcript.emit({ type: "toolProgress", toolCallId: call.use.id, text }, scope),
-  );
-  transcript.emit(
-    {
-      type: "toolStarted",
-      toolCallId: call.use.id,
-      toolName: call.tool.name,
-      input: call.input,
-      title: call.tool.title(call.parsed, ctx),
-    },
-    scope,
-  );
-  const output =
-    (await answerFromDocs(core, call, { signal, turnId })) ??
-    (await runParsedTool(call.tool, call.parsed, ctx));
-  node.release();
-  const cancelled = signal.aborted;
-  if (output.thrown !== undefined)
-    await transcript.notice(
-      "warning",
-      "tool.threw",
-      `${call.tool.name} threw: ${output.thrown}`,
-      scope,
-    );
-  if (output.writtenPaths.length > 0) hooks.onWritten(output.writtenPaths);
-  for (const reminder of await run.instructions.touch([
-    ...touchedPaths(call),
-    ...output.writtenPaths,
-  ]))
-    run.reminders.add(reminder);
-  const text = output.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-  const extra = cancelled
-    ? []
-    : [
-        ...call.hookContext,
-        ...(await postToolHook(agentHookDeps(core, run.agent), call, text, output.isError, signal)),
-      ];
-  const check = cancelled ? undefined : checkViaBash(core, call, output.display);
-  if (check) {
-    hooks.onCheckViaBash?.({ checkId: check.id, command: check.command, at: started });
-    extra.push(bashCheckReminder(check).text);
-  }
-  if (!cancelled)
-    await noteAfterCall(
-      core,
-      { id: call.use.id, toolName: call.tool.name, input: call.input },
-      { text, isError: output.isError },
-      { signal, turnId },
-      run.reminders,
-      () => ({
-        look: fileLooker(core.doors.readable, run.root),
-        files: run.files,
-        prompt: requestOf(run.transcript.workingSet()),
-        markRead: (run.confinement?.ports ?? core.ports).editor?.readTextFile === undefined,
-      }),
-    );
-  // Redacted here too, so that the model, the log and the events see the same result.
-  const content = transcript.redactor.value(
-    cancelled
-      ? [{ type: "text" as const, text: CANCELLED_RESULT }]
-      : [
-          ...(await relevantParts(core, call, output.content, { signal, turnId })),
-          ...extra.map((t) => ({ type: "text" as const, text: t })),
-        ],
-  );
-  const status: "cancelled" | "error" | "ok" = cancelled
-    ? "cancelled"
-    : output.isError
-      ? "error"
-      : "ok";
-  const fields = {
-    toolCallId: call.use.id,
-    toolName: call.tool.name,
-    status,
-    durationMs: core.clock() - started,
-    writtenPaths: [...output.writtenPaths],
-    ...(output.display ? { display: output.display } : {}),
-  };
-  await transcript.record("toolFinished", fields, { type: "toolFinished", ...fields }, scope);
-  return {
-    type: "toolResult",
-    toolUseId: call.use.id,
-    content,
-    isError: cancelled || output.isError,
-  };
-}
-
-/** The check a Bash call's command was (same command, same folder), if any. */
-function checkViaBash(
-  core: Pick<CallCore, "checks" | "projectRoot">,
-  call: Ready,
-  display: ToolDisplay | undefined,
-): CheckDefinition | undefined {
-  if (call.tool.name !== "Bash" || display?.kind !== "command" || display.cwd === undefined)
-    return undefined;
-  return checkRunThroughBash(core.checks(), display.command, display.cwd, core.projectRoot);
 }
 
 function cancelledCall(use: ToolUseBlock): Extract<GatedCall, { kind: "answered" }> {

@@ -110,6 +110,41 @@ export function withHook(decision: Decision, hook: HookOutcome): Decision {
   }
 }
 
+/** The tool a call names: the agent's own (or its alias), else an MCP tool it may use. */
+function findTool(core: GateCore, run: GateRun, name: string) {
+  const own = run.agent.tools;
+  return (
+    own.find((t) => t.name === name) ??
+    // Claude Code's name for the Agent tool, in its transcripts and habits.
+    own.find((t) => t.name === AGENT_TOOL_ALIASES[name]) ??
+    (run.agent.mcpTools && (run.agent.mcpFilter?.(name) ?? true) ? core.mcp.find(name) : undefined)
+  );
+}
+
+/** The policy's decision on a call's actions, with the sandbox's auto-allow. */
+function policyDecision(
+  core: GateCore,
+  run: GateRun,
+  toolName: string,
+  actions: Parameters<typeof decide>[0]["actions"],
+) {
+  // A worktree agent's sandbox auto-allows writes in its worktree only.
+  const sandbox = run.confinement?.sandbox ?? core.sandbox;
+  return decideWithSandbox(sandbox, run.agent.mode(), actions, (mode) =>
+    decide({ toolName, actions }, mode, effectiveRules(core), {
+      projectRoot: run.root,
+      additionalDirectories: core.additionalDirectories,
+      homeDir: core.homeDir,
+      autoAllowReadOnlyBash: core.config.settings.permissions.auto_allow_read_only_bash,
+      engineDirs: core.engineDirs,
+      untrustedRepository: !core.trusted,
+      ...(sandbox.active
+        ? { sandbox: { autoAllow: sandbox.autoAllow, writableRoots: sandbox.writableRoots } }
+        : {}),
+    }),
+  );
+}
+
 /**
  * Gates one call in the spec's order: malformed JSON, unknown tool and invalid input become
  * error results; PreToolUse hooks may block, rewrite the input or force a decision; then the
@@ -134,17 +169,10 @@ export async function gateCall(
     return answered(
       `The arguments of ${use.name} were not valid JSON (${invalidJson}); send the call again with a JSON object.`,
     );
-  const own = run.agent.tools;
-  const tool =
-    own.find((t) => t.name === use.name) ??
-    // Claude Code's name for the Agent tool, in its transcripts and habits.
-    own.find((t) => t.name === AGENT_TOOL_ALIASES[use.name]) ??
-    (run.agent.mcpTools && (run.agent.mcpFilter?.(use.name) ?? true)
-      ? core.mcp.find(use.name)
-      : undefined);
+  const tool = findTool(core, run, use.name);
   if (!tool)
     return answered(
-      `Unknown tool "${use.name}". Available tools: ${own.map((t) => t.name).join(", ")}.`,
+      `Unknown tool "${use.name}". Available tools: ${run.agent.tools.map((t) => t.name).join(", ")}.`,
     );
   let input = use.input;
   let valid = parseToolInput(tool, input);
@@ -166,21 +194,7 @@ export async function gateCall(
   const ctx = toolCtx(core, run, use.id, signal);
   const described = await parsedToolActions(tool, parsed, ctx);
   if (!described.ok) return answered(described.error);
-  // A worktree agent's sandbox auto-allows writes in its worktree only.
-  const sandbox = run.confinement?.sandbox ?? core.sandbox;
-  const policy = decideWithSandbox(sandbox, run.agent.mode(), described.actions, (mode) =>
-    decide({ toolName: tool.name, actions: described.actions }, mode, effectiveRules(core), {
-      projectRoot: run.root,
-      additionalDirectories: core.additionalDirectories,
-      homeDir: core.homeDir,
-      autoAllowReadOnlyBash: core.config.settings.permissions.auto_allow_read_only_bash,
-      engineDirs: core.engineDirs,
-      untrustedRepository: !core.trusted,
-      ...(sandbox.active
-        ? { sandbox: { autoAllow: sandbox.autoAllow, writableRoots: sandbox.writableRoots } }
-        : {}),
-    }),
-  );
+  const policy = policyDecision(core, run, tool.name, described.actions);
   const call = { toolName: tool.name, input, actions: described.actions };
   const decision = await reviewAtGate(core, call, hook ? withHook(policy, hook) : policy, signal);
   const hookContext = hook?.additionalContext ?? [];

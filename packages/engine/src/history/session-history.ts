@@ -58,44 +58,30 @@ function eventsOf(record: LogRecord, total: { usage: Usage }): EngineEvent[] {
           prompt: record.prompt,
         },
       ];
-    case "turnEnded": {
-      const { kind: _k, v: _v, ts: _t, ...rest } = record;
-      return [{ type: "turnFinished", ...rest }];
-    }
-    case "toolFinished": {
-      const { kind: _k, v: _v, ts: _t, ...rest } = record;
-      return [{ type: "toolFinished", ...rest }];
-    }
+    case "turnEnded":
+      return [{ type: "turnFinished", ...fieldsOf(record) }];
+    case "toolFinished":
+      return [{ type: "toolFinished", ...fieldsOf(record) }];
     case "todos":
       return [{ type: "todosUpdated", todos: record.todos }];
     case "planProposed":
       return [{ type: "planProposed", plan: record.plan }];
-    case "planResolved": {
-      const { kind: _k, v: _v, ts: _t, ...rest } = record;
-      return [{ type: "planResolved", ...rest }];
-    }
+    case "planResolved":
+      return [{ type: "planResolved", ...fieldsOf(record) }];
     case "questionAsked":
       return [{ type: "questionAsked", question: record.question }];
-    case "questionAnswered": {
-      const { kind: _k, v: _v, ts: _t, ...rest } = record;
-      return [{ type: "questionAnswered", ...rest }];
-    }
-    case "approvalRequested": {
-      const { kind: _k, v: _v, ts: _t, ...rest } = record;
-      return [{ type: "approvalRequested", ...rest, suggestedRules: [] }];
-    }
-    case "approvalResolved": {
-      const { kind: _k, v: _v, ts: _t, ...rest } = record;
-      return [{ type: "approvalResolved", ...rest }];
-    }
+    case "questionAnswered":
+      return [{ type: "questionAnswered", ...fieldsOf(record) }];
+    case "approvalRequested":
+      return [{ type: "approvalRequested", ...fieldsOf(record), suggestedRules: [] }];
+    case "approvalResolved":
+      return [{ type: "approvalResolved", ...fieldsOf(record) }];
     case "check":
       return [{ type: "checkRecorded", record: record.record }];
     case "checkpoint":
       return [{ type: "checkpointCreated", checkpoint: record.checkpoint }];
-    case "rewind": {
-      const { kind: _k, v: _v, ts: _t, ...rest } = record;
-      return [{ type: "rewound", ...rest }];
-    }
+    case "rewind":
+      return [{ type: "rewound", ...fieldsOf(record) }];
     case "mode":
       return [{ type: "modeChanged", mode: record.mode }];
     case "model":
@@ -123,6 +109,14 @@ function eventsOf(record: LogRecord, total: { usage: Usage }): EngineEvent[] {
     default:
       return [];
   }
+}
+
+/** A record's own fields, without the log's `kind`, `v` and `ts`. */
+function fieldsOf<R extends { kind: string; v: unknown; ts: unknown }>(
+  record: R,
+): Omit<R, "kind" | "v" | "ts"> {
+  const { kind: _k, v: _v, ts: _t, ...rest } = record;
+  return rest;
 }
 
 /** The turn an event belongs to, for its envelope. */

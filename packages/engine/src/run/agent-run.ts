@@ -1,6 +1,7 @@
 import { buildRequest, todoNudgeReminder } from "@z-engine/context";
 import { parseCommand } from "@z-engine/policy";
-import { type BatchCore, executeBatch } from "../batch/execute.js";
+import type { ToolSpec } from "@z-engine/protocol";
+import { type BatchCore, type BatchHooks, executeBatch } from "../batch/execute.js";
 import { agentVision, type SessionCore } from "../session/core.js";
 import { UserStop } from "../util/abort.js";
 import { screenedMessages } from "../decisions/screen.js";
@@ -77,6 +78,61 @@ function costEnd(core: Pick<SessionCore, "config" | "state">, turn: TurnState): 
   return reason ? { outcome: "budgetExhausted", reason } : null;
 }
 
+/** A round's request: the model's limits and vision, the agent's system prompt, the screened working set. */
+async function roundRequest(
+  core: AgentRunCore,
+  run: AgentRun,
+  turn: TurnState,
+  model: string,
+  tools: ToolSpec[],
+) {
+  const info = core.catalog.info(model);
+  const effort = run.agent.effort() ?? routedEffort(run, turn);
+  return buildRequest({
+    model,
+    system: run.agent.system(),
+    tools,
+    messages: await screenedMessages(
+      core,
+      { signal: run.signal, turnId: turn.turnId },
+      run.transcript.workingSet(),
+    ),
+    maxTokens: Math.min(info.maxOutputTokens, MAX_RESPONSE_TOKENS),
+    vision: agentVision(core, model),
+    ...(effort ? { effort } : {}),
+  });
+}
+
+/**
+ * What runs once a round's request body is written (or anything came back), once: MCP
+ * servers and a held repo map build start then, so neither spawn delays the request (issue
+ * 18), and the turn's first request starts its git work.
+ */
+function whenSent(core: AgentRunCore, turn: TurnState, ownTools: ToolSpec[]): () => void {
+  // Until one of the turn's requests went out (the first, unless it failed before).
+  const first = turn.gitWork.hasStarted ? undefined : afterFirstRequest(turn, ownTools);
+  let out = false;
+  return () => {
+    if (out) return;
+    out = true;
+    first?.();
+    core.mcp.releaseStarts();
+    core.repoMap?.requestSent();
+  };
+}
+
+/** What a batch tells the turn: the checkpoint before the first write, written paths, checks run through Bash. */
+function batchHooks(core: AgentRunCore, turn: TurnState): BatchHooks {
+  return {
+    beforeFirstWrite: () => takeCheckpoint(turn),
+    onWritten: (paths) => {
+      for (const p of paths) turn.writtenPaths.add(p);
+      turn.lastChangeAt = core.clock();
+    },
+    onCheckViaBash: (ran) => turn.bashCheckRuns.push(ran),
+  };
+}
+
 /**
  * One agent's loop, for the main agent and subagents alike: rounds of budgets (the agent's
  * `maxTurns`, the session's shared cost cap), context pressure, request, stream and record,
@@ -109,33 +165,8 @@ export async function runAgent(
     const spent = costEnd(core, turn);
     if (spent) return spent;
     const model = routedModel(run, turn) ?? run.agent.model();
-    const info = core.catalog.info(model);
-    const effort = run.agent.effort() ?? routedEffort(run, turn);
-    const request = buildRequest({
-      model,
-      system: run.agent.system(),
-      tools,
-      messages: await screenedMessages(
-        core,
-        { signal: run.signal, turnId: turn.turnId },
-        run.transcript.workingSet(),
-      ),
-      maxTokens: Math.min(info.maxOutputTokens, MAX_RESPONSE_TOKENS),
-      vision: agentVision(core, model),
-      ...(effort ? { effort } : {}),
-    });
-    // Until one of the turn's requests went out (the first, unless it failed before).
-    const first = turn.gitWork.hasStarted ? undefined : afterFirstRequest(turn, ownTools);
-    let out = false;
-    // Once the request's body is written (or anything came back): MCP servers and a held
-    // repo map build start then, so neither spawn delays the request (issue 18).
-    const sent = () => {
-      if (out) return;
-      out = true;
-      first?.();
-      core.mcp.releaseStarts();
-      core.repoMap?.requestSent();
-    };
+    const request = await roundRequest(core, run, turn, model, tools);
+    const sent = whenSent(core, turn, ownTools);
     const response = await streamRound(core, run, core.client("main", model), request, turn, sent);
     core.repoMap?.firstResponse();
     if (response.error) {
@@ -160,14 +191,7 @@ export async function runAgent(
       response.toolUses,
       response.invalidInputs,
       turn.turnId,
-      {
-        beforeFirstWrite: () => takeCheckpoint(turn),
-        onWritten: (paths) => {
-          for (const p of paths) turn.writtenPaths.add(p);
-          turn.lastChangeAt = core.clock();
-        },
-        onCheckViaBash: (ran) => turn.bashCheckRuns.push(ran),
-      },
+      batchHooks(core, turn),
     );
     if (run.depth === 0) {
       nudgeTodos(core, run, turn);

@@ -100,147 +100,175 @@ export interface CheckpointStore {
  */
 export function createCheckpointStore(options: CheckpointStoreOptions): CheckpointStore {
   const env = options.env ?? process.env;
-  const shadow = new ShadowRepo(
-    options.checkpointsDir,
-    options.projectRoot,
+  const st: StoreState = {
+    shadow: new ShadowRepo(
+      options.checkpointsDir,
+      options.projectRoot,
+      env,
+      options.gitTimeLimitMs,
+      options.signal,
+    ),
     env,
-    options.gitTimeLimitMs,
-    options.signal,
-  );
-  const limits: StageLimits = {
-    maxFiles: options.maxFiles ?? 50_000,
-    maxFileBytes: options.maxFileBytes ?? 8 * 1024 * 1024,
+    limits: {
+      maxFiles: options.maxFiles ?? 50_000,
+      maxFileBytes: options.maxFileBytes ?? 8 * 1024 * 1024,
+    },
   };
-  let userRepo: Promise<UserRepoInfo> | undefined;
-  let head: string | null | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
     const run = queue.then(task, task);
     queue = run.catch(() => {});
     return run;
   };
-
-  const prepare = async (): Promise<boolean> => {
-    // The user's repository is read while the shadow one is made (both spawn git).
-    userRepo ??= readUserRepo(shadow.projectRoot, env, shadow.limits);
-    const [repo] = await Promise.all([userRepo, shadow.init()]);
-    if (repo.excludesFile) shadow.excludesFile = repo.excludesFile;
-    const text = await buildExcludeText(shadow.projectRoot, repo, env, shadow.limits);
-    return shadow.writeExclude(text);
-  };
-
-  /**
-   * `prepare`, and the listing too when it can be taken with it: in process for a shadow
-   * repository without an index yet (`listFirstLocally`), else, for a store that has not
-   * read the user's repository yet, in the same spawn (see `readUserRepoAndList`).
-   */
-  const prepareAndList = async (): Promise<{ ignoresChanged: boolean; listed?: Buffer }> => {
-    await shadow.init();
-    let first = await listFirstLocally(shadow, env).catch(() => null);
-    if (!first && userRepo === undefined) {
-      // A script that failed is taken again step by step; one that hung is not.
-      first = await readUserRepoAndList(shadow, env).catch((error: unknown) => {
-        if (error instanceof GitTimeLimit) throw error;
-        return null;
-      });
-    }
-    if (!first) return { ignoresChanged: await prepare() };
-    userRepo = Promise.resolve(first.repo);
-    shadow.excludesFile = first.repo.excludesFile;
-    if (first.listing) return { ignoresChanged: first.ignoresChanged, listed: first.listing };
-    return { ignoresChanged: (await prepare()) || first.ignoresChanged };
-  };
-
-  const verify = async (commit: string): Promise<string> => {
-    const out = await shadow
-      .git(["rev-parse", "-q", "--verify", `${commit}^{commit}`])
-      .catch(() => null);
-    if (!out) throw new HostError("checkpoint_not_found", `no checkpoint ${commit}`);
-    return out.stdout.toString("utf8").trim();
-  };
-
-  const readHead = async (): Promise<string | null> => {
-    if (head !== undefined) return head;
-    head = await shadow.readRef(CHECKPOINT_REF);
-    return head;
-  };
-
-  /**
-   * A small first snapshot in process (it knows how many files it stored), anything else
-   * through git's commit script (the index tells how many).
-   */
-  const commit = async (
-    update: readonly string[],
-    message: string,
-    parent: string | null,
-  ): Promise<{ commit: string; files: number }> => {
-    const first = await commitFirstSnapshot(shadow, update, message, parent);
-    if (first) return first;
-    const made = await commitIndex(shadow, update, message, parent);
-    return { commit: made, files: await shadow.countEntries(shadow.indexFile) };
-  };
-
-  const takeSnapshot = async (label: string): Promise<Snapshot | CheckpointsDisabled> => {
-    const { ignoresChanged, listed } = await prepareAndList();
-    const plan = await planStage(shadow, shadow.indexFile, limits, ignoresChanged, listed);
-    if ("disabled" in plan) return plan;
-    const parent = await readHead();
-    const message = snapshotMessage(label, plan.unstorable);
-    const made = await commit(plan.update, message, parent).catch((error) => {
-      head = undefined; // The ref may have moved under us: read it again next time.
-      throw error;
-    });
-    head = made.commit;
-    return { ...made, unstorable: plan.unstorable };
-  };
-
-  const worktreeTree = async (): Promise<string | CheckpointsDisabled> => {
-    const ignoresChanged = await prepare();
-    const temp = `${shadow.indexFile}.diff-${process.pid}-${Date.now()}`;
-    try {
-      await copyFile(shadow.indexFile, temp).catch(() => {});
-      const plan = await planStage(shadow, temp, limits, ignoresChanged);
-      if ("disabled" in plan) return plan;
-      return await writeIndexTree(shadow, temp, plan.update);
-    } finally {
-      await rm(temp, { force: true });
-    }
-  };
-
   return {
-    gitDir: shadow.gitDir,
-    snapshot: (label) => serial(() => takeSnapshot(label)),
+    gitDir: st.shadow.gitDir,
+    snapshot: (label) => serial(() => takeSnapshot(st, label)),
     warm: () =>
-      serial(prepare).then(
+      serial(() => prepare(st)).then(
         () => {},
         () => {},
       ),
-    diff: (from, to) =>
-      serial(async () => {
-        await shadow.init();
-        const a = await verify(from);
-        const b = to === "worktree" ? await worktreeTree() : await verify(to);
-        if (typeof b !== "string") return b;
-        return compareTrees(shadow, a, b);
-      }),
-    restore: (commit) =>
-      serial(async () => {
-        await shadow.init();
-        const target = await verify(commit);
-        const safety = await takeSnapshot(`before restoring ${target.slice(0, 12)}`);
-        if ("disabled" in safety) return safety;
-        const unstorable = new Set([
-          ...safety.unstorable,
-          ...(await readUnstorable(shadow, target)),
-        ]);
-        const plan = await planRestore(shadow, safety.commit, target, unstorable);
-        await applyRestore(shadow, target, plan);
-        return {
-          restored: plan.write,
-          removed: plan.remove,
-          unstorable: plan.leftAlone,
-          safetySnapshot: safety,
-        };
-      }),
+    diff: (from, to) => serial(() => diffTo(st, from, to)),
+    restore: (commit) => serial(() => restoreTo(st, commit)),
+  };
+}
+
+/** What the store's steps share: the shadow repository, what they learnt of the user's, its ref. */
+interface StoreState {
+  readonly shadow: ShadowRepo;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly limits: StageLimits;
+  userRepo?: Promise<UserRepoInfo>;
+  /** The checkpoint ref as last read or written (undefined: read it again). */
+  head?: string | null | undefined;
+}
+
+/** Makes the shadow repository and its exclude file; true when the ignores changed. */
+async function prepare(st: StoreState): Promise<boolean> {
+  const { shadow, env } = st;
+  // The user's repository is read while the shadow one is made (both spawn git).
+  st.userRepo ??= readUserRepo(shadow.projectRoot, env, shadow.limits);
+  const [repo] = await Promise.all([st.userRepo, shadow.init()]);
+  if (repo.excludesFile) shadow.excludesFile = repo.excludesFile;
+  const text = await buildExcludeText(shadow.projectRoot, repo, env, shadow.limits);
+  return shadow.writeExclude(text);
+}
+
+/**
+ * `prepare`, and the listing too when it can be taken with it: in process for a shadow
+ * repository without an index yet (`listFirstLocally`), else, for a store that has not
+ * read the user's repository yet, in the same spawn (see `readUserRepoAndList`).
+ */
+async function prepareAndList(
+  st: StoreState,
+): Promise<{ ignoresChanged: boolean; listed?: Buffer }> {
+  const { shadow, env } = st;
+  await shadow.init();
+  let first = await listFirstLocally(shadow, env).catch(() => null);
+  if (!first && st.userRepo === undefined) {
+    // A script that failed is taken again step by step; one that hung is not.
+    first = await readUserRepoAndList(shadow, env).catch((error: unknown) => {
+      if (error instanceof GitTimeLimit) throw error;
+      return null;
+    });
+  }
+  if (!first) return { ignoresChanged: await prepare(st) };
+  st.userRepo = Promise.resolve(first.repo);
+  shadow.excludesFile = first.repo.excludesFile;
+  if (first.listing) return { ignoresChanged: first.ignoresChanged, listed: first.listing };
+  return { ignoresChanged: (await prepare(st)) || first.ignoresChanged };
+}
+
+async function verify(shadow: ShadowRepo, commit: string): Promise<string> {
+  const out = await shadow
+    .git(["rev-parse", "-q", "--verify", `${commit}^{commit}`])
+    .catch(() => null);
+  if (!out) throw new HostError("checkpoint_not_found", `no checkpoint ${commit}`);
+  return out.stdout.toString("utf8").trim();
+}
+
+async function readHead(st: StoreState): Promise<string | null> {
+  if (st.head !== undefined) return st.head;
+  st.head = await st.shadow.readRef(CHECKPOINT_REF);
+  return st.head;
+}
+
+/**
+ * A small first snapshot in process (it knows how many files it stored), anything else
+ * through git's commit script (the index tells how many).
+ */
+async function commit(
+  shadow: ShadowRepo,
+  update: readonly string[],
+  message: string,
+  parent: string | null,
+): Promise<{ commit: string; files: number }> {
+  const first = await commitFirstSnapshot(shadow, update, message, parent);
+  if (first) return first;
+  const made = await commitIndex(shadow, update, message, parent);
+  return { commit: made, files: await shadow.countEntries(shadow.indexFile) };
+}
+
+async function takeSnapshot(
+  st: StoreState,
+  label: string,
+): Promise<Snapshot | CheckpointsDisabled> {
+  const { shadow } = st;
+  const { ignoresChanged, listed } = await prepareAndList(st);
+  const plan = await planStage(shadow, shadow.indexFile, st.limits, ignoresChanged, listed);
+  if ("disabled" in plan) return plan;
+  const parent = await readHead(st);
+  const message = snapshotMessage(label, plan.unstorable);
+  const made = await commit(shadow, plan.update, message, parent).catch((error) => {
+    st.head = undefined; // The ref may have moved under us: read it again next time.
+    throw error;
+  });
+  st.head = made.commit;
+  return { ...made, unstorable: plan.unstorable };
+}
+
+async function worktreeTree(st: StoreState): Promise<string | CheckpointsDisabled> {
+  const { shadow } = st;
+  const ignoresChanged = await prepare(st);
+  const temp = `${shadow.indexFile}.diff-${process.pid}-${Date.now()}`;
+  try {
+    await copyFile(shadow.indexFile, temp).catch(() => {});
+    const plan = await planStage(shadow, temp, st.limits, ignoresChanged);
+    if ("disabled" in plan) return plan;
+    return await writeIndexTree(shadow, temp, plan.update);
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+async function diffTo(
+  st: StoreState,
+  from: string,
+  to: string,
+): Promise<CheckpointChange[] | CheckpointsDisabled> {
+  await st.shadow.init();
+  const a = await verify(st.shadow, from);
+  const b = to === "worktree" ? await worktreeTree(st) : await verify(st.shadow, to);
+  if (typeof b !== "string") return b;
+  return compareTrees(st.shadow, a, b);
+}
+
+async function restoreTo(
+  st: StoreState,
+  commit: string,
+): Promise<RestoreResult | CheckpointsDisabled> {
+  const { shadow } = st;
+  await shadow.init();
+  const target = await verify(shadow, commit);
+  const safety = await takeSnapshot(st, `before restoring ${target.slice(0, 12)}`);
+  if ("disabled" in safety) return safety;
+  const unstorable = new Set([...safety.unstorable, ...(await readUnstorable(shadow, target))]);
+  const plan = await planRestore(shadow, safety.commit, target, unstorable);
+  await applyRestore(shadow, target, plan);
+  return {
+    restored: plan.write,
+    removed: plan.remove,
+    unstorable: plan.leftAlone,
+    safetySnapshot: safety,
   };
 }

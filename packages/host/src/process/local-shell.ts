@@ -90,33 +90,9 @@ export function createShell(options: ShellOptions = {}): Shell {
   const guard = box ? new NestedGitGuard(box.profile.gitScanRoots ?? []) : undefined;
   const start = (request: CommandRequest, onOutput: (text: string) => void): Started | string => {
     if (!isDirectory(request.cwd)) return `working folder does not exist: ${request.cwd}`;
-    const policy = options.env ?? {};
-    // The policy's own filter, then the door's: secrets stay out unless the policy names them.
-    const env = childEnvironment(
-      buildEnvironment(policy, options.baseEnv ?? process.env, request.env),
-      {
-        allow: [
-          ...(policy.allow ?? []),
-          ...Object.keys(policy.set ?? {}),
-          ...Object.keys(request.env ?? {}),
-        ],
-      },
-    );
-    let wrapped: WrappedCommand = {
-      program,
-      args: ["-c", request.command],
-      release: () => {},
-    };
-    if (box && guard) {
-      try {
-        wrapped = box.backend.wrap(
-          { program, args: ["-c", request.command], cwd: request.cwd },
-          withNestedGit(box.profile, guard.protect()),
-        );
-      } catch (error) {
-        return `the sandbox could not start: ${error instanceof Error ? error.message : String(error)}`;
-      }
-    }
+    const env = commandEnvironment(options, request);
+    const wrapped = wrapCommand(program, request, box, guard);
+    if (typeof wrapped === "string") return wrapped;
     const collector = new OutputCollector(request.maxOutputChars);
     const group = startProcessGroup(
       {
@@ -142,14 +118,7 @@ export function createShell(options: ShellOptions = {}): Shell {
     );
     const result = group.exited.then(async (exit): Promise<CommandResult> => {
       wrapped.release();
-      let kept: Awaited<ReturnType<OutputCollector["finish"]>>;
-      try {
-        kept = await collector.finish(request.artifacts, "command-output.txt");
-      } catch (error) {
-        const note = `\n[the whole output could not be stored: ${String(error)}]`;
-        kept = { ...(await collector.finish(undefined, "command-output.txt")), artifact: null };
-        kept = { ...kept, output: kept.output + note };
-      }
+      const kept = await keptOutput(collector, request);
       const note = options.sandbox && exit.exitCode !== 0 ? sandboxNote(kept.output) : "";
       const created = createdNote(guard?.created() ?? []);
       if (created) options.onSandboxWarning?.(created);
@@ -170,6 +139,50 @@ export function createShell(options: ShellOptions = {}): Shell {
       return backgroundHandle(started, unread);
     },
   };
+}
+
+/** A command's environment: the policy's own filter, then the door's (secrets stay out unless the policy names them). */
+function commandEnvironment(options: ShellOptions, request: CommandRequest) {
+  const policy = options.env ?? {};
+  return childEnvironment(buildEnvironment(policy, options.baseEnv ?? process.env, request.env), {
+    allow: [
+      ...(policy.allow ?? []),
+      ...Object.keys(policy.set ?? {}),
+      ...Object.keys(request.env ?? {}),
+    ],
+  });
+}
+
+/** `<program> -c <command>`, inside the sandbox when there is one; a string when the sandbox cannot start. */
+function wrapCommand(
+  program: string,
+  request: CommandRequest,
+  box: ShellOptions["sandbox"],
+  guard: NestedGitGuard | undefined,
+): WrappedCommand | string {
+  if (!box || !guard) return { program, args: ["-c", request.command], release: () => {} };
+  try {
+    return box.backend.wrap(
+      { program, args: ["-c", request.command], cwd: request.cwd },
+      withNestedGit(box.profile, guard.protect()),
+    );
+  } catch (error) {
+    return `the sandbox could not start: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** The output a command keeps (the whole of it as an artifact when it was long), with a note when storing failed. */
+async function keptOutput(
+  collector: OutputCollector,
+  request: CommandRequest,
+): Promise<Awaited<ReturnType<OutputCollector["finish"]>>> {
+  try {
+    return await collector.finish(request.artifacts, "command-output.txt");
+  } catch (error) {
+    const note = `\n[the whole output could not be stored: ${String(error)}]`;
+    const kept = { ...(await collector.finish(undefined, "command-output.txt")), artifact: null };
+    return { ...kept, output: kept.output + note };
+  }
 }
 
 function backgroundHandle(started: Started | string, unread: UnreadBuffer): BackgroundProcess {

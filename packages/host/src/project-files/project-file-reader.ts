@@ -1,4 +1,4 @@
-import type { Stats } from "node:fs";
+import type { Dirent, Stats } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
 import type {
@@ -88,17 +88,10 @@ async function resolveReal(path: string): Promise<string | ProjectFileRefused> {
 }
 
 /**
- * The project-files door over the real file system: every project-controlled file the engine
- * reads goes through one of these. `admit` resolves the path to its real location (symlinks
- * and `..`), refuses what is not a regular file, what lies outside `roots` (unless `outside`
- * admits it) and what `rules` refuse (a hard-linked file is named as such, so the rules can
- * ask about it). `readText` then opens the real path with `O_NOFOLLOW | O_NONBLOCK` (no link
- * that appeared since is followed, and a file swapped for a FIFO cannot block), checks that
- * the open file is the one admitted and still lives at its real path (a folder swapped for a
- * link in between is caught), and reads at most `maxBytes`. `list` lists a folder without
- * following links inside it. Never rejects.
+ * The checks a path passes before it is read or listed: where it really leads, whether the
+ * roots or the outside gate admit it, and the Read rules.
  */
-export function createProjectFileReader(options: ProjectFileReaderOptions): ProjectFileReader {
+function admission(options: ProjectFileReaderOptions) {
   let roots: Promise<string[]> | undefined;
   const realRoots = () => {
     roots ??= Promise.all(options.roots.map((root) => realpath(root).catch(() => resolve(root))));
@@ -155,6 +148,29 @@ export function createProjectFileReader(options: ProjectFileReaderOptions): Proj
     return (await rulesGate(facts)) ?? { info, real: placed.real };
   }
 
+  return { place, outsideGate, rulesGate, admitFile };
+}
+
+function dirEntry(e: Dirent): ProjectDirEntry {
+  return {
+    name: e.name,
+    kind: e.isSymbolicLink() ? "link" : e.isDirectory() ? "folder" : e.isFile() ? "file" : "other",
+  };
+}
+
+/**
+ * The project-files door over the real file system: every project-controlled file the engine
+ * reads goes through one of these. `admit` resolves the path to its real location (symlinks
+ * and `..`), refuses what is not a regular file, what lies outside `roots` (unless `outside`
+ * admits it) and what `rules` refuse (a hard-linked file is named as such, so the rules can
+ * ask about it). `readText` then opens the real path with `O_NOFOLLOW | O_NONBLOCK` (no link
+ * that appeared since is followed, and a file swapped for a FIFO cannot block), checks that
+ * the open file is the one admitted and still lives at its real path (a folder swapped for a
+ * link in between is caught), and reads at most `maxBytes`. `list` lists a folder without
+ * following links inside it. Never rejects.
+ */
+export function createProjectFileReader(options: ProjectFileReaderOptions): ProjectFileReader {
+  const { place, outsideGate, rulesGate, admitFile } = admission(options);
   return {
     async admit(asked): Promise<ProjectFileAdmission> {
       const admitted = await admitFile(asked);
@@ -195,20 +211,7 @@ export function createProjectFileReader(options: ProjectFileReaderOptions): Proj
       if ((await outsideGate(facts)) ?? (await rulesGate(facts))) return undefined;
       const entries = await readdir(placed.real, { withFileTypes: true }).catch(() => undefined);
       if (entries === undefined) return undefined;
-      return entries
-        .map(
-          (e): ProjectDirEntry => ({
-            name: e.name,
-            kind: e.isSymbolicLink()
-              ? "link"
-              : e.isDirectory()
-                ? "folder"
-                : e.isFile()
-                  ? "file"
-                  : "other",
-          }),
-        )
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return entries.map(dirEntry).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     },
 
     async realPath(asked): Promise<string | undefined> {

@@ -45,6 +45,39 @@ export interface HostileRepo extends AsyncDisposable {
 /** Creates the planted repository; see {@link HostileRepo}. */
 export async function createHostileRepo(): Promise<HostileRepo> {
   const markers = await realpath(await mkdtemp(join(tmpdir(), "zeng-hostile-")));
+  const { run, askpass } = await plantPrograms(markers);
+  const repo = await createFixtureRepo({
+    files: {
+      "a.txt": "a\n",
+      "pkg/b.txt": "b\n",
+      ".gitattributes": "* filter=evil diff=evil\npkg/* filter=proc\n",
+    },
+  });
+  await plantRepoConfig(markers, repo, run, askpass);
+  const bareProject = await plantBareProject(repo, run);
+  const env = await attackerEnvironment(markers, run);
+  const hostile: HostileRepo = {
+    repo,
+    bareProject,
+    markers,
+    env,
+    ran: async () => (await readdir(markers)).filter((name) => name.startsWith("ran-")).sort(),
+    makeIndexRacy: () => utimes(repo.path(".git/index"), 1_000, 1_000),
+    plainGit: async (cwd, args, options = {}) => {
+      const child = exec("git", args, { cwd, env: options.env ?? fixtureGitEnv() });
+      child.child.stdin?.end(options.input ?? "");
+      await child.catch(() => {});
+    },
+    async [Symbol.asyncDispose]() {
+      await repo.dispose();
+      await rm(markers, { recursive: true, force: true });
+    },
+  };
+  return hostile;
+}
+
+/** The program every planted setting runs (`run(name)` leaves `ran-<name>`), and an askpass. */
+async function plantPrograms(markers: string) {
   const evil = join(markers, "evil.sh");
   // Filters and pagers pass their input through; every other program reads nothing.
   await writeFile(
@@ -57,13 +90,16 @@ export async function createHostileRepo(): Promise<HostileRepo> {
   const askpass = join(markers, "askpass");
   await writeFile(askpass, `#!/bin/sh\n${run("askpass")}\n`);
   await chmod(askpass, 0o755);
-  const repo = await createFixtureRepo({
-    files: {
-      "a.txt": "a\n",
-      "pkg/b.txt": "b\n",
-      ".gitattributes": "* filter=evil diff=evil\npkg/* filter=proc\n",
-    },
-  });
+  return { run, askpass };
+}
+
+/** Hooks (in the clone and in a hooksPath) and a config of filters, helpers and aliases. */
+async function plantRepoConfig(
+  markers: string,
+  repo: FixtureRepo,
+  run: (name: string) => string,
+  askpass: string,
+): Promise<void> {
   const hooks = join(markers, "hooks");
   await mkdir(hooks);
   for (const hook of HOOKS) {
@@ -93,7 +129,10 @@ export async function createHostileRepo(): Promise<HostileRepo> {
     ["alias.ls-files", `!${run("alias")}`],
   ];
   for (const [key, value] of config) await repo.git("config", key, value);
-  // A folder of the clone that is a bare repository pointing its work tree at its parent.
+}
+
+/** A folder of the clone that is a bare repository pointing its work tree at its parent. */
+async function plantBareProject(repo: FixtureRepo, run: (name: string) => string): Promise<string> {
   const bareProject = repo.path("vendor/evil");
   await exec("git", ["init", "-q", "--bare", bareProject], { env: fixtureGitEnv() });
   for (const [key, value] of [
@@ -103,6 +142,14 @@ export async function createHostileRepo(): Promise<HostileRepo> {
   ]) {
     await exec("git", ["--git-dir", bareProject, "config", key!, value!], { env: fixtureGitEnv() });
   }
+  return bareProject;
+}
+
+/** A user config and the GIT_* variables an attacker would leave behind. */
+async function attackerEnvironment(
+  markers: string,
+  run: (name: string) => string,
+): Promise<Record<string, string>> {
   const home = join(markers, "home");
   await mkdir(join(home, ".config", "git"), { recursive: true });
   await writeFile(join(home, ".gitconfig"), `[core]\n\tfsmonitor = ${run("user-fsmonitor")}\n`);
@@ -119,22 +166,5 @@ export async function createHostileRepo(): Promise<HostileRepo> {
     SSH_ASKPASS: run("env-ssh-askpass"),
     GIT_PAGER: run("env-pager"),
   };
-  const hostile: HostileRepo = {
-    repo,
-    bareProject,
-    markers,
-    env,
-    ran: async () => (await readdir(markers)).filter((name) => name.startsWith("ran-")).sort(),
-    makeIndexRacy: () => utimes(repo.path(".git/index"), 1_000, 1_000),
-    plainGit: async (cwd, args, options = {}) => {
-      const child = exec("git", args, { cwd, env: options.env ?? fixtureGitEnv() });
-      child.child.stdin?.end(options.input ?? "");
-      await child.catch(() => {});
-    },
-    async [Symbol.asyncDispose]() {
-      await repo.dispose();
-      await rm(markers, { recursive: true, force: true });
-    },
-  };
-  return hostile;
+  return env;
 }

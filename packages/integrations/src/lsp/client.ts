@@ -1,5 +1,4 @@
 import type { ChildProcess } from "node:child_process";
-import { pathToFileURL } from "node:url";
 import type {
   Diagnostic,
   ProtocolConnection,
@@ -8,6 +7,11 @@ import type {
 import type { ChildSpawner, SpawnedChild } from "../child-spawner.js";
 import { type ProgressParams, ServerActivity, type ServerStatusParams } from "./activity.js";
 import { LspError } from "./errors.js";
+import { spawnedOrFailed, spawnServer, withTimeout } from "./spawn-server.js";
+import { answerClientRequests, initializeParams } from "./handshake.js";
+import { type Pushed, PushedDiagnostics } from "./pushed-diagnostics.js";
+
+export type { Pushed } from "./pushed-diagnostics.js";
 import { connectTo, loadRpc } from "./rpc.js";
 import type { LspServerSpec } from "./specs.js";
 
@@ -28,32 +32,6 @@ export interface LspClientOptions {
 
 const STDERR_KEEP = 2000;
 
-interface PublishWaiter {
-  readonly uri: string;
-  readonly wake: () => void;
-  readonly fresh: () => boolean;
-}
-
-/** What a server last pushed for a document. */
-export interface Pushed {
-  /** Pushes so far. */
-  readonly count: number;
-  readonly items: Diagnostic[];
-  /** The document version the push is for, when the server says. */
-  readonly version?: number;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new LspError("timeout", `${what} timed out after ${ms} ms`)),
-      ms,
-    );
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /**
  * One running language server: its process, its JSON-RPC connection, the diagnostics it
  * pushed and the progress tokens it holds open. Built by {@link LspClient.start}.
@@ -64,8 +42,7 @@ export class LspClient {
   private readonly child: ChildProcess;
   private connection: ProtocolConnection | undefined;
   private readonly activity: ServerActivity;
-  private readonly published = new Map<string, Pushed>();
-  private waiters: PublishWaiter[] = [];
+  private readonly pushes = new PushedDiagnostics();
   private stderr = "";
   private stopping = false;
   private exited = false;
@@ -91,7 +68,7 @@ export class LspClient {
       child.once("exit", (code, signal) => {
         this.exited = true;
         this.killGroup();
-        for (const w of this.waiters.splice(0)) w.wake();
+        this.pushes.wakeAll();
         this.activity.end();
         if (!this.stopping)
           options.onCrash(
@@ -107,28 +84,10 @@ export class LspClient {
    * (`startFailed`, `timeout`) carrying the reason; the process is then stopped.
    */
   static async start(options: LspClientOptions): Promise<LspClient> {
-    // Its own process group (the spawner's contract), so stopping it also ends the helpers
-    // it starts (tsserver).
-    let spawned: SpawnedChild;
-    try {
-      spawned = options.spawn({
-        program: options.binary,
-        args: options.spec.args,
-        ...(options.spec.env ? { env: options.spec.env } : {}),
-      });
-    } catch (error) {
-      throw new LspError("startFailed", `${options.spec.name}: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
+    const spawned = spawnServer(options);
     const child = spawned.process;
     const client = new LspClient(options, spawned);
-    const started = new Promise<void>((resolve, reject) => {
-      child.once("spawn", resolve);
-      child.once("error", (e) =>
-        reject(new LspError("startFailed", `${options.spec.name}: ${e.message}`, { cause: e })),
-      );
-    });
+    const started = spawnedOrFailed(child, options.spec.name);
     try {
       await started;
       child.stdin?.on("error", () => {});
@@ -205,7 +164,7 @@ export class LspClient {
 
   /** The diagnostics last pushed for a document, and how many pushes it has had. */
   pushed(uri: string): Pushed {
-    return this.published.get(uri) ?? { count: 0, items: [] };
+    return this.pushes.get(uri);
   }
 
   /**
@@ -220,25 +179,7 @@ export class LspClient {
     signal: AbortSignal,
     version?: number,
   ): Promise<boolean> {
-    const fresh = () => {
-      const p = this.pushed(uri);
-      const current = version === undefined || p.version === undefined || p.version >= version;
-      return p.count > after && current;
-    };
-    if (fresh()) return Promise.resolve(true);
-    if (this.exited || signal.aborted) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        resolve(fresh());
-      };
-      const waiter: PublishWaiter = { uri, wake: done, fresh };
-      const timer = setTimeout(done, timeoutMs);
-      signal.addEventListener("abort", done, { once: true });
-      this.waiters.push(waiter);
-    });
+    return this.pushes.waitFor(uri, after, timeoutMs, signal, version, this.exited);
   }
 
   /** Sends a request; rejects with an {@link LspError} on a server error, a timeout or an abort. */
@@ -325,18 +266,10 @@ export class LspClient {
 
   private async initialize(root: string): Promise<void> {
     const connection = this.live();
-    const rootUri = pathToFileURL(root).href;
-    const result = (await connection.sendRequest("initialize", {
-      processId: process.pid,
-      clientInfo: { name: "z-engine" },
-      rootUri,
-      rootPath: root,
-      workspaceFolders: [{ uri: rootUri, name: "project" }],
-      capabilities: CLIENT_CAPABILITIES,
-      ...(this.spec.initializationOptions !== undefined
-        ? { initializationOptions: this.spec.initializationOptions }
-        : {}),
-    })) as { capabilities?: ServerCapabilities };
+    const result = (await connection.sendRequest(
+      "initialize",
+      initializeParams(root, this.spec),
+    )) as { capabilities?: ServerCapabilities };
     this.capabilities = result.capabilities ?? {};
     await connection.sendNotification("initialized", {});
   }
@@ -344,62 +277,14 @@ export class LspClient {
   /** Answers what servers ask of a client, and tracks diagnostics and progress. */
   private listen(): void {
     const connection = this.live();
-    connection.onRequest("workspace/configuration", (params: { items?: unknown[] }) =>
-      (params.items ?? []).map(() => null),
-    );
-    connection.onRequest("client/registerCapability", () => null);
-    connection.onRequest("client/unregisterCapability", () => null);
-    connection.onRequest("window/workDoneProgress/create", () => null);
-    connection.onRequest("window/showMessageRequest", () => null);
-    connection.onRequest("window/showDocument", () => ({ success: false }));
-    connection.onRequest("workspace/applyEdit", () => ({ applied: false }));
-    connection.onRequest("workspace/workspaceFolders", () => null);
-    connection.onRequest("workspace/diagnostic/refresh", () => null);
-    connection.onRequest("workspace/semanticTokens/refresh", () => null);
-    connection.onRequest("workspace/inlayHint/refresh", () => null);
-    connection.onRequest("workspace/codeLens/refresh", () => null);
+    answerClientRequests(connection);
     connection.onNotification("$/progress", (p: ProgressParams) => this.activity.progress(p));
     connection.onNotification("experimental/serverStatus", (p: ServerStatusParams) =>
       this.activity.status(p),
     );
     connection.onNotification(
       "textDocument/publishDiagnostics",
-      (p: { uri: string; diagnostics: Diagnostic[]; version?: number }) => {
-        const count = this.pushed(p.uri).count + 1;
-        this.published.set(p.uri, {
-          count,
-          items: p.diagnostics,
-          ...(typeof p.version === "number" ? { version: p.version } : {}),
-        });
-        for (const w of this.waiters.filter((w) => w.uri === p.uri && w.fresh())) w.wake();
-      },
+      (p: { uri: string; diagnostics: Diagnostic[]; version?: number }) => this.pushes.record(p),
     );
   }
 }
-
-/** What the client tells servers it can do: the queries the LSP tool sends, pull and push diagnostics, progress. */
-const CLIENT_CAPABILITIES = {
-  workspace: {
-    configuration: true,
-    workspaceFolders: true,
-    didChangeWatchedFiles: { dynamicRegistration: false },
-    symbol: { dynamicRegistration: false },
-    diagnostics: { refreshSupport: false },
-  },
-  window: { workDoneProgress: true },
-  textDocument: {
-    synchronization: { dynamicRegistration: false, didSave: true },
-    publishDiagnostics: { relatedInformation: false, versionSupport: true },
-    diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
-    definition: { linkSupport: true },
-    implementation: { linkSupport: true },
-    references: {},
-    hover: { contentFormat: ["markdown", "plaintext"] },
-    documentSymbol: { hierarchicalDocumentSymbolSupport: true },
-    callHierarchy: {},
-    rename: { prepareSupport: false },
-  },
-  general: { positionEncodings: ["utf-16"] },
-  // rust-analyzer then says when it has loaded the project (`quiescent`).
-  experimental: { serverStatusNotification: true },
-};

@@ -1,49 +1,32 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { ChildSpawner } from "../child-spawner.js";
 import { cleanServerText } from "./clean-text.js";
-import type { ExpandEnv } from "./expand.js";
-import { failureText, mcpErrorIn } from "./failure-text.js";
+import { mcpErrorIn } from "./failure-text.js";
 import { completeAuthorization } from "./oauth/login-session.js";
-import { type McpAuthOptions, type OpenedClient, openClient } from "./open-client.js";
+import { type OpenedClient, openClient } from "./open-client.js";
 import { ServerRequests } from "./requests.js";
-import { listAll, loadSdk, toTool } from "./sdk.js";
+import { loadSdk } from "./sdk.js";
 import { ToolRefresher } from "./tool-refresh.js";
 import {
-  type McpClientHooks,
-  McpError,
-  type McpServerSpec,
-  type McpServerState,
-  type McpToolInfo,
-} from "./types.js";
+  countedHooks,
+  failureReason,
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_START_TIMEOUT_MS,
+  listServerTools,
+  MAX_INSTRUCTIONS_LENGTH,
+  type McpConnectionOptions,
+  TERMINATE_WAIT_MS,
+  WAIT_NOTICE_MS,
+  withinMs,
+} from "./connection-parts.js";
 
-/** Start (connect and first tool list) allowed when the spec sets no timeout. */
-export const DEFAULT_START_TIMEOUT_MS = 30_000;
-/** A call allowed when the spec sets no timeout (progress notifications restart the clock). */
-export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
-/** How long a call waits in silence before its `onWaiting` is told (then again as often). */
-export const WAIT_NOTICE_MS = 15_000;
-/** The longest server instructions kept (the model reads them on every request). */
-export const MAX_INSTRUCTIONS_LENGTH = 4000;
-/** How long closing waits for the DELETE that ends a streamable HTTP session. */
-const TERMINATE_WAIT_MS = 2000;
-
-/** What an {@link McpConnection} is built from. */
-export interface McpConnectionOptions {
-  readonly spec: McpServerSpec;
-  /** For `${VAR}` expansion (never `process.env` implicitly). */
-  readonly env: ExpandEnv;
-  /** Starts a stdio server (its folder and scrubbed environment are the spawner's). */
-  readonly spawn: ChildSpawner;
-  /** Called after each change of state or of the tool list. Must not throw. */
-  readonly onChange?: () => void;
-  readonly clock?: () => number;
-  /** How often a silent call reports through `onWaiting` (default: a quarter of its limit, at most {@link WAIT_NOTICE_MS}). */
-  readonly waitNoticeMs?: number;
-  /** Elicitation, roots and sampling as the client answers them (each one advertised). */
-  readonly hooks?: McpClientHooks;
-  /** OAuth for remote servers: the token store, and a login when a person is at hand. */
-  readonly auth?: McpAuthOptions;
-}
+export {
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_START_TIMEOUT_MS,
+  MAX_INSTRUCTIONS_LENGTH,
+  type McpConnectionOptions,
+  WAIT_NOTICE_MS,
+} from "./connection-parts.js";
+import { McpError, type McpServerSpec, type McpServerState, type McpToolInfo } from "./types.js";
 
 /**
  * One MCP server: starts it, keeps its tool list (refreshed on `notifications/tools/list_changed`),
@@ -128,12 +111,7 @@ export class McpConnection extends ServerRequests {
   }
 
   protected reason(error: unknown): string {
-    const own = Object.keys(this.options.spec.headers ?? {}).some(
-      (k) => k.toLowerCase() === "authorization",
-    );
-    const message = failureText(error, this.name, own);
-    const tail = this.opened?.opened.stderrTail() ?? "";
-    return tail && !message.includes(tail) ? `${message} (stderr: ${tail})` : message;
+    return failureReason(error, this.options.spec, this.opened?.opened.stderrTail() ?? "");
   }
 
   private async connect(): Promise<void> {
@@ -146,7 +124,9 @@ export class McpConnection extends ServerRequests {
           spec: this.options.spec,
           env: this.options.env,
           spawn: this.options.spawn,
-          hooks: this.countedHooks(),
+          hooks: countedHooks(this.options.hooks ?? {}, (delta) => {
+            this.asking += delta;
+          }),
           auth: this.options.auth,
           clock: this.options.clock ?? Date.now,
           authorizations: this.authorizations,
@@ -177,24 +157,6 @@ export class McpConnection extends ServerRequests {
     this.set("ready");
   }
 
-  /** The hooks, with elicitations counted: while the user answers, a call's silence is not the server's. */
-  private countedHooks(): McpClientHooks {
-    const hooks = this.options.hooks ?? {};
-    const onElicit = hooks.onElicit;
-    if (!onElicit) return hooks;
-    return {
-      ...hooks,
-      onElicit: async (request, signal) => {
-        this.asking++;
-        try {
-          return await onElicit(request, signal);
-        } finally {
-          this.asking--;
-        }
-      },
-    };
-  }
-
   private async handshake(
     opened: OpenedClient,
     sdk: Awaited<ReturnType<typeof loadSdk>>,
@@ -213,7 +175,7 @@ export class McpConnection extends ServerRequests {
       this.instructions = instructions
         ? cleanServerText(instructions, MAX_INSTRUCTIONS_LENGTH)
         : undefined;
-      this.tools = caps.tools ? await this.listTools(client, timeout) : [];
+      this.tools = caps.tools ? await listServerTools(client, timeout) : [];
     } catch (error) {
       client.onclose = undefined;
       await client.close().catch(() => {});
@@ -239,20 +201,11 @@ export class McpConnection extends ServerRequests {
     return true;
   }
 
-  private async listTools(client: Client, timeout: number): Promise<McpToolInfo[]> {
-    const tools = await listAll((cursor) =>
-      client
-        .listTools(cursor ? { cursor } : {}, { timeout })
-        .then((r) => ({ items: r.tools, next: r.nextCursor })),
-    );
-    return tools.map(toTool);
-  }
-
   private async refreshTools(): Promise<void> {
     const client = this.client;
     if (!client) return;
     try {
-      const tools = await this.listTools(client, DEFAULT_START_TIMEOUT_MS);
+      const tools = await listServerTools(client, DEFAULT_START_TIMEOUT_MS);
       if (this.client !== client) return;
       this.tools = tools;
       this.options.onChange?.();
@@ -344,17 +297,4 @@ export class McpConnection extends ServerRequests {
     await this.starting;
     if (this.state !== "stopped") this.set("stopped");
   }
-}
-
-/** Waits for `task` at most `ms`; its failure is ignored. */
-async function withinMs(task: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    task.catch(() => {}),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ms);
-      timer.unref();
-    }),
-  ]);
-  clearTimeout(timer);
 }

@@ -86,6 +86,27 @@ function record(req: IncomingMessage, format: WireFormat, text: string): FakePro
   };
 }
 
+function sendNotFound(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(404, { "content-type": "application/json" });
+  res.end(
+    JSON.stringify({
+      error: { type: "not_found_error", message: `no route ${req.method} ${req.url}` },
+    }),
+  );
+}
+
+/** Why a request is refused before any response is taken: a body that is not JSON, a wrong key. */
+function refusalOf(
+  recorded: FakeProviderRequest,
+  apiKey: string | undefined,
+): [status: number, type: string, message: string] | undefined {
+  if (typeof recorded.body !== "object" || recorded.body === null)
+    return [400, "invalid_request_error", "fake provider: body is not JSON"];
+  if (apiKey !== undefined && recorded.apiKey !== apiKey)
+    return [401, "authentication_error", "fake provider: invalid x-api-key"];
+  return undefined;
+}
+
 /**
  * Starts a fake model provider on 127.0.0.1 (ephemeral port) that speaks the Anthropic
  * Messages API (`POST /v1/messages`) and OpenAI chat completions (`POST /v1/chat/completions`)
@@ -110,38 +131,14 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const format = PATHS[(req.url ?? "").split("?")[0] ?? ""];
     const text = await readBody(req);
-    if (!format || req.method !== "POST") {
-      res.writeHead(404, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          error: { type: "not_found_error", message: `no route ${req.method} ${req.url}` },
-        }),
-      );
-      return;
-    }
+    if (!format || req.method !== "POST") return sendNotFound(req, res);
     const recorded = record(req, format, text);
     requests.push(recorded);
     closed.push(new Promise((resolve) => res.once("close", () => resolve())));
     arrival(requests.length - 1);
     arrivals[requests.length - 1]?.(recorded);
-    if (typeof recorded.body !== "object" || recorded.body === null) {
-      return sendError(
-        res,
-        format,
-        400,
-        "invalid_request_error",
-        "fake provider: body is not JSON",
-      );
-    }
-    if (options.apiKey !== undefined && recorded.apiKey !== options.apiKey) {
-      return sendError(
-        res,
-        format,
-        401,
-        "authentication_error",
-        "fake provider: invalid x-api-key",
-      );
-    }
+    const refused = refusalOf(recorded, options.apiKey);
+    if (refused) return sendError(res, format, ...refused);
     const index = takeResponse(script, used, recorded);
     const response = script[index] ?? options.respond?.(recorded);
     if (!response) {

@@ -46,32 +46,28 @@ export interface Pane {
   kill(): Promise<void>;
 }
 
-/** Starts `command` in a detached tmux session of the given size, with exactly `env`. */
-export function startPane(
+/** Runs tmux on its own server (`socket`) with `env`, feeding it `input`; returns what it printed. */
+function runTmux(
+  socket: string,
+  env: Record<string, string>,
+  input: string | undefined,
+  args: readonly string[],
+): string {
+  return execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
+    env,
+    encoding: "utf8",
+    ...(input === undefined ? {} : { input }),
+  });
+}
+
+/** The tmux command line that starts `command` in session `t`, of the given size, with exactly `env`. */
+function newSessionArgs(
   command: readonly string[],
   options: { env: Record<string, string>; cwd: string; width?: number; height?: number },
-): Pane {
-  const socket = `zeng-tui-${process.pid}-${++counter}`;
-  // The tmux server gets a clean environment (no CI=true: ink renders differently in CI).
-  const serverEnv = {
-    PATH: options.env.PATH ?? "/usr/bin:/bin",
-    HOME: options.env.HOME ?? "/tmp",
-    TERM: "xterm-256color",
-  };
-  const tmux = (...args: string[]) =>
-    execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
-      env: serverEnv,
-      encoding: "utf8",
-    });
-  const tmuxInput = (input: string, ...args: string[]) =>
-    execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
-      env: serverEnv,
-      encoding: "utf8",
-      input,
-    });
+): string[] {
   const vars = Object.entries(options.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
   // remain-on-exit is set before the session starts, so a command that ends at once stays readable.
-  tmux(
+  return [
     "start-server",
     ";",
     "set-option",
@@ -92,7 +88,24 @@ export function startPane(
     ...vars,
     "--",
     ...command,
-  );
+  ];
+}
+
+/** Starts `command` in a detached tmux session of the given size, with exactly `env`. */
+export function startPane(
+  command: readonly string[],
+  options: { env: Record<string, string>; cwd: string; width?: number; height?: number },
+): Pane {
+  const socket = `zeng-tui-${process.pid}-${++counter}`;
+  // The tmux server gets a clean environment (no CI=true: ink renders differently in CI).
+  const serverEnv = {
+    PATH: options.env.PATH ?? "/usr/bin:/bin",
+    HOME: options.env.HOME ?? "/tmp",
+    TERM: "xterm-256color",
+  };
+  const tmux = (...args: string[]) => runTmux(socket, serverEnv, undefined, args);
+  const tmuxInput = (input: string, ...args: string[]) => runTmux(socket, serverEnv, input, args);
+  tmux(...newSessionArgs(command, options));
   const screen = () => tmux("capture-pane", "-p", "-t", "t");
   const matches = (test: string | RegExp | ((s: string) => boolean), s: string) =>
     typeof test === "string" ? s.includes(test) : test instanceof RegExp ? test.test(s) : test(s);

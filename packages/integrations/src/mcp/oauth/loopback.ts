@@ -42,15 +42,11 @@ function deferred(): Deferred {
 }
 
 /**
- * Listens on 127.0.0.1 (the loopback redirect of OAuth for native apps, RFC 8252) at `port`,
- * or a free port. Only `GET /callback` with a state it was told to expect (`prepare`, before
- * the browser is sent) counts, once: any other request or state gets a 400 page and changes
- * nothing, so a page the browser happens to open cannot inject a code. Rejects when the
- * port cannot be bound.
+ * Answers the browser: a `GET /callback` with an expected state that has not arrived yet
+ * settles its wait (with the code, or the server's refusal); anything else gets a 400 page.
  */
-export async function startLoopback(port?: number): Promise<Loopback> {
-  const states = new Map<string, Deferred>();
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
+function callbackHandler(states: Map<string, Deferred>) {
+  return (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const reply = (status: number, title: string, text: string) => {
       res.writeHead(status, {
@@ -77,14 +73,30 @@ export async function startLoopback(port?: number): Promise<Loopback> {
     reply(200, "Logged in", "Z Engine is logged in. You can close this page.");
     waiting.resolve(code);
   };
-  const server: Server = createServer(handle);
-  await new Promise<void>((resolve, reject) => {
+}
+
+/** Binds `server` to 127.0.0.1 at `port` (0: a free one); rejects when it cannot. */
+function listenOn(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port ?? 0, "127.0.0.1", () => {
+    server.listen(port, "127.0.0.1", () => {
       server.off("error", reject);
       resolve();
     });
   });
+}
+
+/**
+ * Listens on 127.0.0.1 (the loopback redirect of OAuth for native apps, RFC 8252) at `port`,
+ * or a free port. Only `GET /callback` with a state it was told to expect (`prepare`, before
+ * the browser is sent) counts, once: any other request or state gets a 400 page and changes
+ * nothing, so a page the browser happens to open cannot inject a code. Rejects when the
+ * port cannot be bound.
+ */
+export async function startLoopback(port?: number): Promise<Loopback> {
+  const states = new Map<string, Deferred>();
+  const server: Server = createServer(callbackHandler(states));
+  await listenOn(server, port ?? 0);
   server.unref();
   const bound = (server.address() as AddressInfo).port;
   const host = port ? "localhost" : "127.0.0.1";
