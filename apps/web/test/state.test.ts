@@ -1,7 +1,7 @@
 import type { EngineEvent, EventEnvelope, SessionId } from "@z-engine/protocol";
 import { describe, expect, it } from "vitest";
 import { reduceView } from "../ui/view/reduce.js";
-import { emptyView, type SessionView, type StreamItem } from "../ui/view/types.js";
+import { emptyView, type PageView, type StreamItem } from "../ui/view/types.js";
 
 // The page's fold (pure: a new view per batch): each cursor applies once, deltas add up, a
 // conversation rewind drops the rewound turns, a subagent's events are its own.
@@ -39,7 +39,7 @@ const rewound = (messageId: string, restore: "code" | "conversation" | "both") =
   });
 
 /** Folds one item at a time, as a slow stream would. */
-function apply(view: { current: SessionView }, i: StreamItem): void {
+function apply(view: { current: PageView }, i: StreamItem): void {
   view.current = reduceView(view.current, [i]);
 }
 

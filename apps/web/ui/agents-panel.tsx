@@ -9,11 +9,11 @@ import { Row } from "./rows.js";
 import type { AgentStopTarget } from "./use-agents.js";
 import { useData } from "./use-data.js";
 import { reduceView } from "./view/reduce.js";
-import { emptyView, type Entry, type SessionView } from "./view/types.js";
+import { emptyView, type Entry, type PageView } from "./view/types.js";
 
 interface Props {
   readonly sessionId: string;
-  readonly view: SessionView;
+  readonly view: PageView;
   readonly agents: SessionAgentsReport | undefined;
   readonly selected: string | undefined;
   readonly select: (agentId: string | undefined) => void;

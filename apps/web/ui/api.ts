@@ -19,31 +19,17 @@ import type {
 import type { Badge, EngineCommand, EventEnvelope, JobInfo } from "@z-engine/protocol";
 import type { InboxItem } from "../src/server/inbox.js";
 import type { McpLoginOutcome, McpLoginStart, McpLogoutOutcome } from "../src/server/mcp-login.js";
-import type { StreamItem } from "./view/types.js";
+import type { ProjectEntry } from "../src/server/app-routes.js";
+import type { SessionEntry, StreamItem } from "../src/server/session-hub.js";
+
+export type { ProjectEntry, SessionEntry };
 
 export type { InboxItem };
 
 const params = new URLSearchParams(location.search);
 export const TOKEN = params.get("token") ?? "";
 
-export interface SessionEntry {
-  id: string;
-  title: string | null;
-  projectRoot: string | null;
-  updatedAt: number;
-  turnCount: number;
-  costUsd: number;
-  lastTurn: string | null;
-  open: boolean;
-}
 
-/** A sidebar folder and its sessions. */
-export interface ProjectEntry {
-  root: string;
-  name: string;
-  exists: boolean;
-  sessions: SessionEntry[];
-}
 
 /** The server's folder, the home folder, and a warning every screen shows (no API key). */
 export interface ServerInfo {

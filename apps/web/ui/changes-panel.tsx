@@ -7,18 +7,18 @@ import { api } from "./api.js";
 import { HunkView } from "./diff-view.js";
 import { Markdown } from "./markdown.js";
 import { useData } from "./use-data.js";
-import type { SessionView } from "./view/types.js";
+import type { PageView } from "./view/types.js";
 
 interface Props {
   readonly sessionId: string;
-  readonly view: SessionView;
+  readonly view: PageView;
   readonly running: boolean;
   /** The checkpoint to compare against (default: the session's first). */
   readonly from: string | undefined;
   readonly setFrom: (checkpointId: string | undefined) => void;
 }
 
-function promptOf(view: SessionView, messageId: string): string {
+function promptOf(view: PageView, messageId: string): string {
   const entry = view.entries.find((e) => e.kind === "user" && e.messageId === messageId);
   return entry?.kind === "user" ? entry.text.slice(0, 50) : "an earlier message";
 }

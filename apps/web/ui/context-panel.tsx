@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { formatTokens } from "./format.js";
 import { McpServerList } from "./mcp-servers.js";
 import { useData } from "./use-data.js";
-import type { SessionView } from "./view/types.js";
+import type { PageView } from "./view/types.js";
 
 function PartTable({ parts, label }: { parts: readonly ContextPart[]; label: string }) {
   return (
@@ -39,7 +39,7 @@ export function ContextMeter({ used, window }: { used: number; window: number })
   );
 }
 
-export function ContextPanel({ sessionId, view }: { sessionId: string; view: SessionView }) {
+export function ContextPanel({ sessionId, view }: { sessionId: string; view: PageView }) {
   // Read again when the transcript grows, a compaction starts or ends, or a server changes state.
   const key = `${view.entries.length}|${view.compacting}|${JSON.stringify(view.mcpStates)}`;
   const report = useData(() => api.context(sessionId), [sessionId, key]);

@@ -7,11 +7,11 @@ import { api } from "./api.js";
 import { BADGE_LABEL, formatUsage } from "./format.js";
 import { RewindChoice, TodoList } from "./rows.js";
 import { useData } from "./use-data.js";
-import type { SessionView } from "./view/types.js";
+import type { PageView } from "./view/types.js";
 
 export interface OverviewProps {
   readonly sessionId: string;
-  readonly view: SessionView;
+  readonly view: PageView;
   readonly badge: Badge | undefined;
   readonly agents: SessionAgentsReport | undefined;
   readonly running: boolean;
@@ -37,7 +37,7 @@ export function Overview(props: OverviewProps) {
 }
 
 /** The badge, a button that shows the check records behind it. */
-function Verification({ view, badge }: { view: SessionView; badge: Badge | undefined }) {
+function Verification({ view, badge }: { view: PageView; badge: Badge | undefined }) {
   const [open, setOpen] = useState(false);
   return (
     <section aria-label="Verification" data-testid="badge-panel">
@@ -89,7 +89,7 @@ function CheckRow({ check: c }: { check: CheckRecord }) {
   );
 }
 
-function promptOf(view: SessionView, messageId: string): string {
+function promptOf(view: PageView, messageId: string): string {
   const entry = view.entries.find((e) => e.kind === "user" && e.messageId === messageId);
   return entry?.kind === "user" ? entry.text : "(an earlier message)";
 }
@@ -184,7 +184,7 @@ function Checkpoints(props: OverviewProps) {
   );
 }
 
-function Cost({ view, agents }: { view: SessionView; agents: SessionAgentsReport | undefined }) {
+function Cost({ view, agents }: { view: PageView; agents: SessionAgentsReport | undefined }) {
   // The log's figures once the server has them (they count subagents after a reload too),
   // else what this page saw live.
   const rows: Array<[string, Usage]> =

@@ -8,7 +8,7 @@ import { ChangesPanel } from "./changes-panel.js";
 import { ContextPanel } from "./context-panel.js";
 import { Overview } from "./overview-panel.js";
 import type { AgentStopTarget } from "./use-agents.js";
-import type { SessionView } from "./view/types.js";
+import type { PageView } from "./view/types.js";
 
 export type PanelTab = "overview" | "changes" | "agents" | "context";
 
@@ -21,7 +21,7 @@ const TABS: Array<[PanelTab, string]> = [
 
 export interface SidePanelProps {
   readonly sessionId: string;
-  readonly view: SessionView;
+  readonly view: PageView;
   /** The badge now (re-read after a rewind). */
   readonly badge: Badge | undefined;
   readonly running: boolean;

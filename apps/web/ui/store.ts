@@ -3,10 +3,10 @@
 // or a replay of thousands of events renders once per frame.
 import { useSyncExternalStore } from "react";
 import { reduceView } from "./view/reduce.js";
-import { emptyView, type SessionView, type StreamItem } from "./view/types.js";
+import { emptyView, type PageView, type StreamItem } from "./view/types.js";
 
 export class ViewStore {
-  private view: SessionView = emptyView();
+  private view: PageView = emptyView();
   private queue: StreamItem[] = [];
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
@@ -39,9 +39,9 @@ export class ViewStore {
     return () => this.listeners.delete(listener);
   };
 
-  get = (): SessionView => this.view;
+  get = (): PageView => this.view;
 }
 
-export function useView(store: ViewStore): SessionView {
+export function useView(store: ViewStore): PageView {
   return useSyncExternalStore(store.subscribe, store.get);
 }

@@ -3,7 +3,7 @@ import type { SessionAgentsReport } from "@z-engine/engine";
 import { useCallback, useEffect } from "react";
 import { api } from "./api.js";
 import { useData } from "./use-data.js";
-import type { SessionView } from "./view/types.js";
+import type { PageView } from "./view/types.js";
 
 /** Which running subagent to stop: by its id (the Agents panel) or its Agent call's (a row). */
 export type AgentStopTarget = { agentId: string } | { toolCallId: string };
@@ -15,7 +15,7 @@ export interface Agents {
 }
 
 /** The Agent calls running now (an Agent call's start comes before its agent's record). */
-function runningAgentCalls(view: SessionView): string {
+function runningAgentCalls(view: PageView): string {
   const ids: string[] = [];
   for (const e of view.entries)
     if (e.kind === "tool" && e.status === "running" && (e.name === "Agent" || e.name === "Task"))
@@ -30,7 +30,7 @@ function runningAgentCalls(view: SessionView): string {
  */
 export function useAgents(
   id: string,
-  view: SessionView,
+  view: PageView,
   turnEnds: number,
   onError: (message: string | undefined) => void,
 ): Agents {

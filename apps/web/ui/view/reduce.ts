@@ -4,7 +4,7 @@
 import type { EngineEvent, EventEnvelope } from "@z-engine/protocol";
 import { applySideEvent } from "./side.js";
 import { applyTranscriptEvent, settleEntries } from "./transcript.js";
-import type { Draft, Entry, SessionView, StreamItem } from "./types.js";
+import type { Draft, Entry, PageView, StreamItem } from "./types.js";
 
 /** A subagent's entries in the draft, copied the first time this batch touches them. */
 export function agentEntries(draft: Draft, agentId: string): Entry[] {
@@ -37,9 +37,9 @@ function applyEnvelope(draft: Draft, envelope: EventEnvelope, cursor: number): v
  * Folds items into a view and returns the new view (the same object when no item was new).
  * Items at or below the view's last cursor are skipped, so replayed and resent items apply once.
  */
-export function reduceView(prev: SessionView, items: readonly StreamItem[]): SessionView {
+export function reduceView(prev: PageView, items: readonly StreamItem[]): PageView {
   if (!items.some((item) => item.cursor > prev.lastCursor)) return prev;
-  const view: SessionView = {
+  const view: PageView = {
     ...prev,
     entries: [...prev.entries],
     agents: { ...prev.agents },

@@ -1,7 +1,7 @@
 // The fold's side events: what waits on the user, jobs, checks, checkpoints, settings changes,
 // costs, the end of a turn and rewinds.
 import type { EventEnvelope } from "@z-engine/protocol";
-import type { Draft, Entry, SessionView } from "./types.js";
+import type { Draft, Entry, PageView } from "./types.js";
 import { minus, moreThan, plus } from "./usage.js";
 
 function withoutType<T extends { type: string }>(e: T): Omit<T, "type"> {
@@ -10,7 +10,7 @@ function withoutType<T extends { type: string }>(e: T): Omit<T, "type"> {
 }
 
 function applyRewind(
-  view: SessionView,
+  view: PageView,
   e: Extract<EventEnvelope["event"], { type: "rewound" }>,
   cursor: number,
 ): void {
@@ -44,7 +44,7 @@ function applyRewind(
   view.entries.push({ kind: "divider", key: `r-${cursor}`, text: note });
 }
 
-function applyWaiting(view: SessionView, envelope: EventEnvelope): boolean {
+function applyWaiting(view: PageView, envelope: EventEnvelope): boolean {
   const e = envelope.event;
   switch (e.type) {
     case "approvalRequested": {
@@ -76,7 +76,7 @@ function applyWaiting(view: SessionView, envelope: EventEnvelope): boolean {
 }
 
 function applyTurnEnd(
-  view: SessionView,
+  view: PageView,
   e: Extract<EventEnvelope["event"], { type: "turnFinished" }>,
 ): void {
   if (view.runningTurn === e.turnId) view.runningTurn = undefined;

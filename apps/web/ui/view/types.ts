@@ -1,4 +1,4 @@
-// The session view a page (or a terminal) renders: what the events of one session add up to.
+// The page's view of one session (`PageView`): what the events of one session add up to.
 // Pure data; `reduce.ts` folds events into it and nothing here touches the DOM.
 import type {
   Badge,
@@ -15,12 +15,7 @@ import type {
   Usage,
 } from "@z-engine/protocol";
 
-/** One event as the server streams it: a cursor, whether it was told from the log, the envelope. */
-export interface StreamItem {
-  readonly cursor: number;
-  readonly replayed: boolean;
-  readonly envelope: EventEnvelope;
-}
+export type { StreamItem } from "../../src/server/session-hub.js";
 
 export type Entry =
   | { kind: "user"; key: string; messageId: string; turnId: string; text: string }
@@ -81,7 +76,11 @@ export interface RewindFollowUp {
   readonly filesChanged: boolean;
 }
 
-export interface SessionView {
+/**
+ * What the page shows of one session, folded from its events (`reduceView`). Not the engine's
+ * `SessionView` (a stored session's history query) nor the `SessionView` screen component.
+ */
+export interface PageView {
   /** The main agent's transcript. */
   entries: Entry[];
   /** Each subagent's transcript, by agent id (live events only). */
@@ -114,7 +113,7 @@ export interface SessionView {
   lastCursor: number;
 }
 
-export function emptyView(): SessionView {
+export function emptyView(): PageView {
   return {
     entries: [],
     agents: {},
@@ -135,7 +134,7 @@ export function emptyView(): SessionView {
 
 /** A view being folded: copies of the parts a batch may change, made once per batch. */
 export interface Draft {
-  readonly view: SessionView;
+  readonly view: PageView;
   /** The subagents whose entries were copied in this batch. */
   readonly agentsCopied: Set<string>;
 }

@@ -15,9 +15,19 @@ export function isLoopback(host: string): boolean {
   return LOOPBACK.test(host);
 }
 
-/** The request's signal: the call's cancellation and the web timeout together. */
+/**
+ * The request's signal: the call's cancellation and the web timeout together. The timeout is
+ * a timer of ours (unref'd, so it keeps no process alive), not `AbortSignal.timeout`: in Node
+ * 20 `AbortSignal.any` holds its sources weakly, and a garbage collection while the request
+ * waits could drop the timeout signal before it fired, leaving a stalled server's fetch
+ * waiting for ever.
+ */
 export function webSignal(ctx: ToolCtx): AbortSignal {
-  return AbortSignal.any([ctx.signal, AbortSignal.timeout(ctx.web.timeoutMs ?? 30_000)]);
+  const ms = ctx.web.timeoutMs ?? 30_000;
+  const timeout = new AbortController();
+  const reason = () => new DOMException(`no answer within ${ms} ms`, "TimeoutError");
+  setTimeout(() => timeout.abort(reason()), ms).unref();
+  return AbortSignal.any([ctx.signal, timeout.signal]);
 }
 
 /** Reads at most `maxBytes` of a body. Rejects on a network error or abort. */

@@ -1,5 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SideModelPort } from "../ports.js";
 import { runTool } from "../run-tool.js";
@@ -45,6 +47,8 @@ beforeAll(async () => {
           ],
         }),
       );
+    } else if (url.pathname === "/stalled") {
+      // Headers never come: only the web timeout ends the request.
     } else if (url.pathname === "/bad-search") {
       res.writeHead(200, { "content-type": "text/html" });
       res.end("<html>");
@@ -61,6 +65,23 @@ afterAll(async () => {
 });
 
 describe("WebFetch", () => {
+  it("ends a stalled request at the web timeout, garbage collections meanwhile", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const collecting = setInterval(gc, 10);
+    try {
+      const ctx = testCtx({ root: "/tmp", web: { timeoutMs: 300 } });
+      const out = runTool(webFetchTool, { url: `${base}/stalled`, prompt: "x" }, ctx);
+      // AbortSignal.timeout inside AbortSignal.any was collected here and never fired.
+      const stalled = new Promise<"stalled">((r) => setTimeout(() => r("stalled"), 5_000).unref());
+      const first = await Promise.race([out, stalled]);
+      expect(first).not.toBe("stalled");
+      if (first !== "stalled") expect(first.isError).toBe(true);
+    } finally {
+      clearInterval(collecting);
+    }
+  });
+
   it("converts HTML to markdown and names the domain as its action", async () => {
     const ctx = testCtx({ root: "/tmp" });
     const out = await runTool(webFetchTool, { url: `${base}/page`, prompt: "what is new?" }, ctx);
