@@ -29,8 +29,6 @@ export type { InboxItem };
 const params = new URLSearchParams(location.search);
 export const TOKEN = params.get("token") ?? "";
 
-
-
 /** The server's folder, the home folder, and a warning every screen shows (no API key). */
 export interface ServerInfo {
   cwd: string;

@@ -5,7 +5,6 @@ import type {
   CheckpointInfo,
   CheckRecord,
   EngineEventOf,
-  EventEnvelope,
   JobInfo,
   McpServerStatus,
   Plan,
