@@ -91,7 +91,6 @@ export const ENGINE_UPWARD_ALLOWED: readonly string[] = [
   "decisions/suggestions.ts -> commands/host.ts",
   "decisions/suggestions.ts -> commands/remember.ts",
   "decisions/task-view.ts -> session/core.ts",
-  "hooks/frontmatter-table.ts -> settings/session-config.ts",
   "hooks/run-hook.ts -> session/journal.ts",
   "mcp/check.ts -> session/child-launch.ts",
   "mcp/hub-options.ts -> session/journal.ts",
