@@ -6,7 +6,7 @@ import type { DefinitionDoors } from "../commands/discover.js";
 import type { SessionJobs } from "../ports/jobs.js";
 import type { HostAgent } from "../settings/session-config.js";
 import type { SessionCore } from "../session/core.js";
-import type { Journal } from "../session/journal.js";
+import type { Journal } from "../journal/journal.js";
 import { discoverAgents } from "./discover.js";
 import { agentToolFor } from "./offered.js";
 import { runSubagent } from "./run-subagent.js";

@@ -6,7 +6,7 @@ import { SessionChecks } from "../ports/checks.js";
 import { SessionJobs } from "../ports/jobs.js";
 import type { SandboxState, SessionCore } from "../session/core.js";
 import { environmentText } from "../session/environment.js";
-import type { Journal } from "../session/journal.js";
+import type { Journal } from "../journal/journal.js";
 
 /**
  * What a worktree agent runs with in place of the session's (issue 38, item 11): a shell

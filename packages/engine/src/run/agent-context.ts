@@ -11,7 +11,7 @@ import type {
 } from "@z-engine/protocol";
 import { type FileTracker, type Tool, toolSpec } from "@z-engine/tools";
 import type { Confinement } from "../agents/worktree-confinement.js";
-import type { Journal } from "../session/journal.js";
+import type { Journal } from "../journal/journal.js";
 
 /**
  * What an agent is: its type, prompt, tools, model and limits. The values that may change

@@ -28,7 +28,7 @@ import type { HookRunner } from "../hooks/runner.js";
 import type { SessionConfig } from "../settings/session-config.js";
 import type { SidecarPool } from "../decisions/sidecar-pool.js";
 import type { Approvals } from "../batch/approvals.js";
-import type { Journal } from "./journal.js";
+import type { Journal } from "../journal/journal.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { SessionState } from "./state.js";

@@ -9,7 +9,7 @@ import {
 } from "../settings/session-config.js";
 import { changedEntries, changedSettings } from "../settings/settings-diff.js";
 import type { LiveSettingsHooks } from "./core.js";
-import type { Journal } from "./journal.js";
+import type { Journal } from "../journal/journal.js";
 import type { OpenContext } from "./open-context.js";
 import { type ReloadTarget, reloadSessionSettings } from "./reload-settings.js";
 import { loadProjectSettings } from "./services.js";

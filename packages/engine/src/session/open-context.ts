@@ -8,7 +8,7 @@ import type { FileWatches } from "../settings/file-watch.js";
 import type { Redactor } from "../util/secrets.js";
 import type { SidecarPool } from "../decisions/sidecar-pool.js";
 import type { ModelCatalog } from "./core.js";
-import type { EventSink } from "./journal.js";
+import type { EventSink } from "../journal/journal.js";
 
 /** What the engine hands every session it opens. */
 export interface OpenContext {

@@ -52,7 +52,7 @@ import {
   userDoor,
 } from "./project-doors.js";
 import { noticeAttention } from "../decisions/notice-attention.js";
-import { Journal } from "./journal.js";
+import { Journal } from "../journal/journal.js";
 import type { OpenContext } from "./open-context.js";
 import { repairCrash } from "./repair.js";
 import { SessionState } from "./state.js";

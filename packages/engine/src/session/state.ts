@@ -14,7 +14,7 @@ import {
 import type { HookRunner } from "../hooks/runner.js";
 import type { TurnState } from "../run/turn-state.js";
 import type { SessionConfig } from "../settings/session-config.js";
-import type { EventScope, Journal } from "./journal.js";
+import type { EventScope, Journal } from "../journal/journal.js";
 
 /**
  * What a session runs with from its settings files: one value, replaced whole when trusting
