@@ -20,6 +20,7 @@ export const ROOT_FOLDER = "(root)";
 export const ENGINE_FOLDER_ORDER: readonly string[] = [
   "util",
   "journal",
+  "launch",
   "format",
   "history",
   "repo-map",
@@ -85,9 +86,6 @@ export const ENGINE_UPWARD_ALLOWED: readonly string[] = [
   "decisions/suggestions.ts -> commands/host.ts",
   "decisions/suggestions.ts -> commands/remember.ts",
   "decisions/task-view.ts -> session/core.ts",
-  "mcp/check.ts -> session/child-launch.ts",
-  "mcp/login.ts -> session/child-launch.ts",
-  "mcp/specs.ts -> session/child-launch.ts",
   "ports/side-model.ts -> session/core.ts",
   "queries/agents.ts -> engine.ts",
   "queries/changes.ts -> engine.ts",

@@ -5,7 +5,7 @@ import {
   type SessionOverrides,
   sessionConfig,
 } from "../settings/session-config.js";
-import { childLaunch, mcpContext } from "./child-launch.js";
+import { childLaunch, mcpContext } from "../launch/child-launch.js";
 import type { OpenContext } from "./open-context.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";

@@ -8,7 +8,7 @@ import { discoverChecks, mergeChecks } from "@z-engine/verify";
 import type { SessionConfig, SessionOverrides } from "../settings/session-config.js";
 import type { SandboxState } from "./core.js";
 import type { OpenContext } from "./open-context.js";
-import { type EnvSettings, withSettingsEnv } from "./program-env.js";
+import { type EnvSettings, withSettingsEnv } from "../launch/program-env.js";
 import { buildFilesDoor, type DoorPlace } from "./project-doors.js";
 
 // The services a session is built from: its settings, shell and sandbox, tools, checks and
