@@ -116,7 +116,6 @@ export const ENGINE_UPWARD_ALLOWED: readonly string[] = [
   "session/open-context.ts -> options.ts",
   "settings/host-settings.ts -> options.ts",
   "settings/models.ts -> options.ts",
-  "settings/models.ts -> session/core.ts",
   "structured/structured-output.ts -> engine.ts",
   "verification/badge.ts -> run/turn-state.ts",
   "verification/badge.ts -> session/core.ts",

@@ -24,7 +24,7 @@ export type { TelemetryOptions } from "./telemetry/session-telemetry.js";
 export { INSTRUMENTATION_SCOPE } from "./telemetry/session-telemetry.js";
 export type { HostAgent, SessionOverrides } from "./settings/session-config.js";
 export type { Submission, TurnSummary } from "./run/turn.js";
-export type { ModelCatalog, ModelInfo } from "./session/core.js";
+export type { ModelCatalog, ModelInfo } from "./settings/model-catalog.js";
 /** What `Engine.providerKey(folder)` finds: whether a key is needed and found, and where it is looked up. */
 export type { ProviderKeyStatus } from "./queries/provider-key-status.js";
 export type { RepoMapStatus } from "./repo-map/map-status.js";

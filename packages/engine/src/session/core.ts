@@ -12,7 +12,6 @@ import type {
   SessionId,
   SystemSection,
   TodoItem,
-  TokenUsage,
   Usage,
 } from "@z-engine/protocol";
 import type { Session as StoreSession } from "@z-engine/store";
@@ -34,26 +33,7 @@ import type { McpHub } from "../mcp/hub.js";
 import type { SessionState } from "./state.js";
 import type { SessionDefinitions } from "../commands/definitions.js";
 import type { SessionDoors } from "./project-doors.js";
-
-/** Sizes and prices of a model. */
-export interface ModelInfo {
-  readonly contextWindow: number;
-  readonly maxOutputTokens: number;
-  /** Whether the model reads images (unknown models: true). */
-  readonly vision: boolean;
-}
-
-/** What the engine needs of the model catalog: sizes and prices. */
-export interface ModelCatalog {
-  info(model: string): ModelInfo;
-  /** Prices one response's tokens. Never throws (an unknown model costs 0). */
-  price(model: string, usage: TokenUsage): Usage;
-  /**
-   * The model ids known for a provider (models.dev's key: `anthropic`, `openai`, ...), for
-   * `/model`; absent when the host's catalog cannot list (then any id is taken). Never throws.
-   */
-  models?(provider: string): readonly string[];
-}
+import type { ModelCatalog } from "../settings/model-catalog.js";
 
 /** The sandbox as the session runs it. */
 export interface SandboxState {

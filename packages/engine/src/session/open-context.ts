@@ -7,7 +7,7 @@ import type { ClientFactory, EngineOptions } from "../options.js";
 import type { FileWatches } from "../settings/file-watch.js";
 import type { Redactor } from "../util/secrets.js";
 import type { SidecarPool } from "../decisions/sidecar-pool.js";
-import type { ModelCatalog } from "./core.js";
+import type { ModelCatalog } from "../settings/model-catalog.js";
 import type { EventSink } from "../journal/journal.js";
 
 /** What the engine hands every session it opens. */

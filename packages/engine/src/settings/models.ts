@@ -11,7 +11,7 @@ import {
 } from "@z-engine/llm";
 import type { TokenUsage, Usage } from "@z-engine/protocol";
 import type { ClientFactory } from "../options.js";
-import type { ModelCatalog, ModelInfo } from "../session/core.js";
+import type { ModelCatalog, ModelInfo } from "./model-catalog.js";
 
 /** Sizes used when neither the catalog nor the built-in table knows a model. */
 export const DEFAULT_MODEL_INFO: ModelInfo = {
