@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { setMaxListeners } from "node:events";
 import type { McpLoginResult } from "@z-engine/integrations";
 import type { SessionSummary } from "@z-engine/store";
-import type { EngineOptions } from "./options.js";
+import type { EngineOptions } from "./settings/engine-options.js";
 import {
   type ProviderKeyContext,
   type ProviderKeyStatus,

@@ -6,7 +6,12 @@
 // The engine and its sessions
 export type { Engine, SessionHandle, SessionOptions } from "./engine.js";
 export { createEngine } from "./engine.js";
-export type { ClientFactory, ClientRequest, EngineOptions, ProviderOptions } from "./options.js";
+export type {
+  ClientFactory,
+  ClientRequest,
+  EngineOptions,
+  ProviderOptions,
+} from "./settings/engine-options.js";
 /**
  * The logger a host gives `createEngine({ logger })`: pino's `child` and level methods, so a
  * pino logger fits. The engine logs nothing without one; each line it writes carries the

@@ -3,7 +3,7 @@ import { commandInfo, type SlashCommandInfo } from "./commands/catalog.js";
 import type { CommandResult } from "./commands/result.js";
 import { sessionCatalog } from "./commands/run.js";
 import { type SessionMcp, sessionMcp } from "./mcp/prompts.js";
-import type { EngineOptions } from "./options.js";
+import type { EngineOptions } from "./settings/engine-options.js";
 import { registerHandle } from "./queries/registry.js";
 import { OFF_MAP, type RepoMapStatus } from "./repo-map/map-status.js";
 import type { TurnSummary } from "./run/turn.js";

@@ -3,7 +3,7 @@ import type { SandboxBackend, Shell } from "@z-engine/host";
 import type { SessionStore } from "@z-engine/store";
 import type { EditorFiles, Tool } from "@z-engine/tools";
 import type { HookSpans } from "../hooks/types.js";
-import type { ClientFactory, EngineOptions } from "../options.js";
+import type { ClientFactory, EngineOptions } from "../settings/engine-options.js";
 import type { FileWatches } from "../settings/file-watch.js";
 import type { Redactor } from "../util/secrets.js";
 import type { SidecarPool } from "../decisions/sidecar-pool.js";

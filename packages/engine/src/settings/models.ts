@@ -10,7 +10,7 @@ import {
   type PricingOverrides,
 } from "@z-engine/llm";
 import type { TokenUsage, Usage } from "@z-engine/protocol";
-import type { ClientFactory } from "../options.js";
+import type { ClientFactory } from "./engine-options.js";
 import type { ModelCatalog, ModelInfo } from "./model-catalog.js";
 
 /** Sizes used when neither the catalog nor the built-in table knows a model. */
