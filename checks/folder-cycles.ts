@@ -69,7 +69,6 @@ export const ENGINE_UPWARD_ALLOWED: readonly string[] = [
   "batch/run-call.ts -> session/core.ts",
   "batch/tool-ctx.ts -> run/agent-context.ts",
   "batch/tool-ctx.ts -> session/core.ts",
-  "commands/builtins.ts -> queries/compactions.ts",
   "commands/host.ts -> session/core.ts",
   "commands/prompt-turn.ts -> session/project-doors.ts",
   "commands/prompt-turn.ts -> session/unconfined.ts",

@@ -244,7 +244,7 @@ export type {
 } from "./queries/agents.js";
 export { agentHistory, jobOutput, sessionAgentList, stopAgent } from "./queries/agents.js";
 /** What the model sees now: sections, instruction files, skills, tools, repo map, MCP, compactions. */
-export type { CompactionSummary } from "./queries/compactions.js";
+export type { CompactionSummary } from "./history/compactions.js";
 export type { ContextPart, ContextReport } from "./queries/context.js";
 export { contextReport } from "./queries/context.js";
 /** The instruction files of a session (`/memory` in a terminal UI): paths, kinds, whether there. */

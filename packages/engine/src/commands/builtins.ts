@@ -5,7 +5,7 @@ import { Effort, PermissionMode } from "@z-engine/protocol";
 import { toolSpec } from "@z-engine/tools";
 import { formatCost } from "../format/describe.js";
 import { mainAgentRun } from "../run/main-agent.js";
-import { compactionLines, compactionsOf } from "../queries/compactions.js";
+import { compactionLines, compactionsOf } from "../history/compactions.js";
 import { compactNow } from "../run/pressure.js";
 import { cost } from "./cost.js";
 import type { CommandHost } from "./host.js";

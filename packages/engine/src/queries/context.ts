@@ -3,7 +3,7 @@ import { toolSpec } from "@z-engine/tools";
 import type { SessionHandle } from "../engine.js";
 import { OFF_MAP, type RepoMapStatus } from "../repo-map/map-status.js";
 import { type ContextUsage, contextUsage } from "./context-usage.js";
-import { type CompactionSummary, compactionsOf } from "./compactions.js";
+import { type CompactionSummary, compactionsOf } from "../history/compactions.js";
 import { targetOf } from "./registry.js";
 
 /** A part of the request and its estimated size. */
