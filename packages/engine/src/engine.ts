@@ -12,8 +12,9 @@ import {
 import type { SessionOptions } from "./session-options.js";
 
 export type { SessionOptions } from "./session-options.js";
-export type { SessionHandle } from "./session-handle.js";
-import { openHandle, overridesOf, type SessionHandle } from "./session-handle.js";
+export type { SessionHandle } from "./session/handle.js";
+import type { SessionHandle } from "./session/handle.js";
+import { openHandle, overridesOf } from "./session-handle.js";
 import { engineCatalog, engineContext } from "./engine-context.js";
 import { foldersOf } from "./session/folders.js";
 import { TelemetryHub } from "./telemetry/hub.js";
