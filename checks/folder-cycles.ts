@@ -21,6 +21,7 @@ export const ENGINE_FOLDER_ORDER: readonly string[] = [
   "util",
   "journal",
   "launch",
+  "definitions",
   "format",
   "history",
   "repo-map",
@@ -51,11 +52,8 @@ export const ENGINE_FOLDER_ORDER: readonly string[] = [
  */
 export const ENGINE_UPWARD_ALLOWED: readonly string[] = [
   "agents/agent-hooks.ts -> session/core.ts",
-  "agents/discover.ts -> commands/discover.ts",
-  "agents/preload-skills.ts -> commands/skill-port.ts",
   "agents/preload-skills.ts -> session/core.ts",
   "agents/run-subagent.ts -> session/core.ts",
-  "agents/wire.ts -> commands/discover.ts",
   "agents/wire.ts -> session/core.ts",
   "agents/worktree-confinement.ts -> session/core.ts",
   "agents/worktree-confinement.ts -> session/environment.ts",

@@ -1,4 +1,4 @@
-import { skillPort } from "../commands/skill-port.js";
+import { skillPort } from "../definitions/skill-port.js";
 import type { SessionCore } from "../session/core.js";
 
 /**

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { PermissionMode, TurnId } from "@z-engine/protocol";
 import type { Session as StoreSession } from "@z-engine/store";
 import type { Tool } from "@z-engine/tools";
-import type { DefinitionDoors } from "../commands/discover.js";
+import type { DefinitionDoors } from "../definitions/discover.js";
 import type { SessionJobs } from "../ports/jobs.js";
 import type { HostAgent } from "../settings/session-config.js";
 import type { SessionCore } from "../session/core.js";

@@ -31,7 +31,7 @@ import type { Journal } from "../journal/journal.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { SessionState } from "./state.js";
-import type { SessionDefinitions } from "../commands/definitions.js";
+import type { SessionDefinitions } from "../definitions/definitions.js";
 import type { SessionDoors } from "./project-doors.js";
 import type { ModelCatalog } from "../settings/model-catalog.js";
 

@@ -34,8 +34,8 @@ import {
 import { SessionRepoMap } from "../repo-map/session-map.js";
 import { repoMapCacheFile, repoMapSnapshotFile } from "../repo-map/cache-file.js";
 import { turnBadge } from "../verification/badge.js";
-import { SessionDefinitions } from "../commands/definitions.js";
-import { skillPort } from "../commands/skill-port.js";
+import { SessionDefinitions } from "../definitions/definitions.js";
+import { skillPort } from "../definitions/skill-port.js";
 import { grantSkillRules } from "../commands/turn-overrides.js";
 import { environmentText, gitToplevel, realFolder } from "./environment.js";
 import { BackgroundTasks, notifier } from "./background.js";
