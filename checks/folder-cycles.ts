@@ -22,6 +22,7 @@ export const ENGINE_FOLDER_ORDER: readonly string[] = [
   "journal",
   "launch",
   "definitions",
+  "sidecars",
   "format",
   "history",
   "repo-map",

@@ -25,7 +25,7 @@ import type {
 } from "@z-engine/tools";
 import type { HookRunner } from "../hooks/runner.js";
 import type { SessionConfig } from "../settings/session-config.js";
-import type { SidecarPool } from "../decisions/sidecar-pool.js";
+import type { SidecarPool } from "../sidecars/sidecar-pool.js";
 import type { Approvals } from "../batch/approvals.js";
 import type { Journal } from "../journal/journal.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";

@@ -6,7 +6,7 @@ import type { HookSpans } from "../hooks/types.js";
 import type { ClientFactory, EngineOptions } from "../settings/engine-options.js";
 import type { FileWatches } from "../settings/file-watch.js";
 import type { Redactor } from "../util/secrets.js";
-import type { SidecarPool } from "../decisions/sidecar-pool.js";
+import type { SidecarPool } from "../sidecars/sidecar-pool.js";
 import type { ModelCatalog } from "../settings/model-catalog.js";
 import type { EventSink } from "../journal/journal.js";
 

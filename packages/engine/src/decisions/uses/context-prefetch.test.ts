@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { projectDoor } from "../../session/project-doors.js";
 import { fileLooker } from "../file-look.js";
 import type { FileLooker } from "../seams.js";
-import { createSidecar } from "../sidecar.js";
+import { createSidecar } from "../../sidecars/sidecar.js";
 import type { UseContext } from "../use.js";
 import { listedPaths, PREFETCH_CHARS, prefetch } from "./prefetch.js";
 import { FILE_CHARS, sessionContext, TOTAL_CHARS } from "./session-context.js";
