@@ -139,7 +139,7 @@ export { HookRunner } from "./hooks/runner.js";
 // Defaults a host may reuse
 export { catalogView, DEFAULT_MODEL_INFO, llmClientFactory } from "./settings/models.js";
 export { CANCELLED_RESULT } from "./batch/execute.js";
-export { HEADLESS_DENIAL } from "./batch/approvals.js";
+export { HEADLESS_DENIAL } from "./core/approvals.js";
 export { MAX_STOP_HOOK_CONTINUATIONS } from "./run/stop.js";
 
 // Claude Code's message shapes (the CLI's Claude-shaped output, @z-engine/agent-sdk)

@@ -5,7 +5,7 @@ import type { Tool } from "@z-engine/tools";
 import type { DefinitionDoors } from "../definitions/discover.js";
 import type { SessionJobs } from "../ports/jobs.js";
 import type { HostAgent } from "../settings/session-config.js";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import type { Journal } from "../journal/journal.js";
 import { discoverAgents } from "./discover.js";
 import { agentToolFor } from "./offered.js";

@@ -4,7 +4,7 @@ import type { SystemSection } from "@z-engine/protocol";
 import type { JobPort, ToolPorts } from "@z-engine/tools";
 import { SessionChecks } from "../ports/checks.js";
 import { SessionJobs } from "../ports/jobs.js";
-import type { SandboxState, SessionCore } from "../session/core.js";
+import type { SandboxState, SessionCore } from "../core/session-core.js";
 import { environmentText } from "../session/environment.js";
 import type { Journal } from "../journal/journal.js";
 

@@ -1,4 +1,4 @@
-import { decideWithSandbox } from "../session/unconfined.js";
+import { decideWithSandbox } from "../core/unconfined.js";
 import {
   type CompiledRule,
   compileRules,
@@ -13,7 +13,7 @@ import { effectiveRules } from "../batch/gate.js";
 import type { CommandHost } from "./host.js";
 import type { CustomCommand } from "../definitions/discover.js";
 import { type ExpandPorts, expandTemplate } from "./expand.js";
-import { includeDoor } from "../session/project-doors.js";
+import { includeDoor } from "../core/project-doors.js";
 import { frontmatterHookTable } from "../hooks/frontmatter-table.js";
 import type { HookTable } from "../hooks/types.js";
 

@@ -1,5 +1,5 @@
 import { type CompiledRule, compileRules } from "@z-engine/policy";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import type { FoundSkill } from "../definitions/discover.js";
 
 /**

@@ -1,5 +1,5 @@
 import { meteredClient, type SpendCore } from "../run/spend.js";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import { DecisionHub } from "./hub.js";
 import { nativeRuntime } from "./native.js";
 import { createSidecar, type Sidecar } from "../sidecars/sidecar.js";

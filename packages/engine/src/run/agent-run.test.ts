@@ -21,7 +21,7 @@ import type { EngineSession } from "../session/session.js";
 import { createRedactor } from "../util/secrets.js";
 import { type AgentRun, transcriptSink } from "./agent-context.js";
 import { runAgent } from "./agent-run.js";
-import { newTurnState, TurnGitWork } from "./turn-state.js";
+import { newTurnState, TurnGitWork } from "../core/turn-state.js";
 
 let repo: FixtureRepo;
 let home: string;

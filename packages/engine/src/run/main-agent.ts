@@ -1,4 +1,4 @@
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import { type AgentDefinition, type AgentRun, transcriptSink } from "./agent-context.js";
 
 /** What the main agent's definition reads of its session, each round. */

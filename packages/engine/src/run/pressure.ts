@@ -5,9 +5,9 @@ import {
   planToolResultClearing,
 } from "@z-engine/context";
 import type { TodoItem, ToolSpec } from "@z-engine/protocol";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import type { AgentRun } from "./agent-context.js";
-import type { TurnState } from "./turn-state.js";
+import type { TurnState } from "../core/turn-state.js";
 import { meteredClient, type SpendAttribution, type SpendCore, type SpendTurn } from "./spend.js";
 import { type HookDeps, runHook } from "../hooks/run-hook.js";
 import { plannedClears } from "../decisions/context-seams.js";

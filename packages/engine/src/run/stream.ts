@@ -11,7 +11,7 @@ import {
   type Usage,
 } from "@z-engine/protocol";
 import { uniqueToolUses } from "../batch/unique-ids.js";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import type { AgentRun, TranscriptSink } from "./agent-context.js";
 import { recordSpend, type SpendTurn } from "./spend.js";
 

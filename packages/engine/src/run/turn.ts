@@ -8,7 +8,7 @@ import {
   type TurnOutcome,
   type Usage,
 } from "@z-engine/protocol";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import { turnBadge } from "../verification/badge.js";
 import { beginTurnOverrides } from "../commands/turn-overrides.js";
 import type { AgentRun } from "./agent-context.js";
@@ -18,7 +18,7 @@ import { judgeTurn } from "../decisions/stop-seam.js";
 import { remindAtTurnStart } from "../decisions/context-seams.js";
 import { applyTaskView } from "../decisions/task-view.js";
 import { mainAgentRun, type MainRunCore } from "./main-agent.js";
-import { newTurnState, type RunEnd, TurnGitWork, type TurnState } from "./turn-state.js";
+import { newTurnState, type RunEnd, TurnGitWork, type TurnState } from "../core/turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
 import { type HookDeps, runHook } from "../hooks/run-hook.js";
 import type { HookTable } from "../hooks/types.js";

@@ -14,7 +14,7 @@ import { basePrompt } from "@z-engine/prompts";
 import { emptyUsage, type ModelClient, type SessionId } from "@z-engine/protocol";
 import type { Session as StoreSession, OpenedSession } from "@z-engine/store";
 import { createFileTracker, createPathLocks, type ToolPorts } from "@z-engine/tools";
-import { Approvals } from "../batch/approvals.js";
+import { Approvals } from "../core/approvals.js";
 import { HookRunner } from "../hooks/runner.js";
 import { SessionLsp } from "../lsp/hub.js";
 import { SessionChecks } from "../ports/checks.js";
@@ -50,12 +50,12 @@ import {
   type SessionDoors,
   sessionDoorView,
   userDoor,
-} from "./project-doors.js";
+} from "../core/project-doors.js";
 import { noticeAttention } from "../decisions/notice-attention.js";
 import { Journal } from "../journal/journal.js";
 import type { OpenContext } from "./open-context.js";
 import { repairCrash } from "./repair.js";
-import { SessionState } from "./state.js";
+import { SessionState } from "../core/state.js";
 import { mcpVariablesReport, type TrustTarget, trustWorkspace } from "./trust.js";
 import {
   clientCache,

@@ -10,7 +10,7 @@ import type { OpenContext } from "./open-context.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
 import { loadProjectSettings, projectChecks } from "./services.js";
-import type { SessionState } from "./state.js";
+import type { SessionState } from "../core/state.js";
 
 /** What a reload of the settings changes: the session's state, its repo map and MCP servers. */
 export interface ReloadTarget {

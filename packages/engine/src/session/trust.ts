@@ -8,7 +8,7 @@ import type { Journal } from "../journal/journal.js";
 import type { OpenContext } from "./open-context.js";
 import { reloadSessionSettings } from "./reload-settings.js";
 import { loadProjectSettings } from "./services.js";
-import type { SessionState } from "./state.js";
+import type { SessionState } from "../core/state.js";
 
 /** What trusting the workspace changes: the session's settings, its repo map and MCP servers. */
 export interface TrustTarget {

@@ -5,7 +5,7 @@ import { compileRules } from "@z-engine/policy";
 import type { ProjectFileReader } from "@z-engine/protocol";
 import { ScriptedModel, type ScriptResponse } from "@z-engine/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { projectDoor } from "../../session/project-doors.js";
+import { projectDoor } from "../../core/project-doors.js";
 import { fileLooker } from "../file-look.js";
 import type { FileLooker } from "../seams.js";
 import { createSidecar } from "../../sidecars/sidecar.js";

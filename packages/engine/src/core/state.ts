@@ -12,7 +12,7 @@ import {
   type Usage,
 } from "@z-engine/protocol";
 import type { HookRunner } from "../hooks/runner.js";
-import type { TurnState } from "../run/turn-state.js";
+import type { TurnState } from "./turn-state.js";
 import type { SessionConfig } from "../settings/session-config.js";
 import type { EventScope, Journal } from "../journal/journal.js";
 

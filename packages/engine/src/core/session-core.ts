@@ -26,7 +26,7 @@ import type {
 import type { HookRunner } from "../hooks/runner.js";
 import type { SessionConfig } from "../settings/session-config.js";
 import type { SidecarPool } from "../sidecars/sidecar-pool.js";
-import type { Approvals } from "../batch/approvals.js";
+import type { Approvals } from "./approvals.js";
 import type { Journal } from "../journal/journal.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
 import type { McpHub } from "../mcp/hub.js";
@@ -146,7 +146,7 @@ export interface SessionCore {
    * function that records it before the first tool call; undefined when none is taken.
    */
   readonly beginCheckpoint?: (
-    turn: import("../run/turn-state.js").TurnState,
+    turn: import("./turn-state.js").TurnState,
   ) => (() => Promise<void>) | undefined;
   /** The working set for the next request: the store's fold of the log, so live and replay agree. */
   workingSet(): Message[];
