@@ -60,7 +60,6 @@ export const ENGINE_UPWARD_ALLOWED: readonly string[] = [
   "batch/run-call.ts -> run/agent-context.ts",
   "batch/tool-ctx.ts -> run/agent-context.ts",
   "decisions/route-seam.ts -> run/agent-context.ts",
-  "decisions/session-hub.ts -> run/spend.ts",
   "decisions/stop-seam.ts -> run/agent-context.ts",
   "decisions/suggestions.ts -> commands/host.ts",
   "decisions/suggestions.ts -> commands/remember.ts",

@@ -1,4 +1,4 @@
-import { meteredClient, type SpendCore } from "../run/spend.js";
+import { meteredClient, type SpendCore } from "../core/spend.js";
 import type { SessionCore } from "../core/session-core.js";
 import { DecisionHub } from "./hub.js";
 import { nativeRuntime } from "./native.js";

@@ -1,7 +1,7 @@
 import { MessageAssembler } from "@z-engine/protocol";
 import type { SideModelCaller, SideModelPort } from "@z-engine/tools";
 import { MAIN_AGENT } from "../batch/tool-ctx.js";
-import { meteredClient, type SpendAttribution, type SpendCore } from "../run/spend.js";
+import { meteredClient, type SpendAttribution, type SpendCore } from "../core/spend.js";
 import type { SessionCore } from "../core/session-core.js";
 
 const SYSTEM =

@@ -9,7 +9,7 @@ import { routedEffort, routedModel } from "../decisions/route-seam.js";
 import { type AgentRun, agentToolSpecs } from "./agent-context.js";
 import { type PressureCore, relievePressure } from "./pressure.js";
 import { type StopCore, stopBoundary } from "./stop.js";
-import { capReached } from "./spend.js";
+import { capReached } from "../core/spend.js";
 import { type StreamCore, streamRound } from "./stream.js";
 import type { RunEnd, TurnState } from "../core/turn-state.js";
 import { appendUserMessage } from "./user-message.js";

@@ -1,5 +1,5 @@
 import { MessageAssembler } from "@z-engine/protocol";
-import { meteredClient } from "../run/spend.js";
+import { meteredClient } from "../core/spend.js";
 import type { SessionCore } from "../core/session-core.js";
 
 const PROMPT =

@@ -11,8 +11,8 @@ import {
   type TurnId,
   type Usage,
 } from "@z-engine/protocol";
-import type { SessionCore } from "../core/session-core.js";
-import type { TurnState } from "../core/turn-state.js";
+import type { SessionCore } from "./session-core.js";
+import type { TurnState } from "./turn-state.js";
 
 /** What accounting spend takes of its session: the catalog's prices, the total (its state) and the caps. */
 export type SpendCore = Pick<SessionCore, "catalog" | "state" | "config">;

@@ -10,7 +10,7 @@ import { createEngineSession } from "../session/open.js";
 import type { EngineSession } from "../session/session.js";
 import { createRedactor } from "../util/secrets.js";
 import { capReached, meteredClient, recordSpend } from "./spend.js";
-import { newTurnState, TurnGitWork } from "../core/turn-state.js";
+import { newTurnState, TurnGitWork } from "./turn-state.js";
 
 let repo: FixtureRepo;
 let home: string;
