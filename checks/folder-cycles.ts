@@ -54,16 +54,9 @@ export const ENGINE_FOLDER_ORDER: readonly string[] = [
  */
 export const ENGINE_UPWARD_ALLOWED: readonly string[] = [
   "agents/worktree-confinement.ts -> session/environment.ts",
-  "batch/execute.ts -> run/agent-context.ts",
   "batch/gate.ts -> agents/blueprint.ts",
-  "batch/gate.ts -> run/agent-context.ts",
-  "batch/run-call.ts -> run/agent-context.ts",
-  "batch/tool-ctx.ts -> run/agent-context.ts",
-  "decisions/route-seam.ts -> run/agent-context.ts",
-  "decisions/stop-seam.ts -> run/agent-context.ts",
   "decisions/suggestions.ts -> commands/host.ts",
   "decisions/suggestions.ts -> commands/remember.ts",
-  "run/agent-context.ts -> agents/worktree-confinement.ts",
   "run/turn.ts -> agents/mentions.ts",
   "run/turn.ts -> commands/turn-overrides.ts",
 ];

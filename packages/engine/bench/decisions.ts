@@ -11,7 +11,7 @@ import { reviewAtGate } from "../src/decisions/gate-seam.js";
 import { screenedMessages } from "../src/decisions/screen.js";
 import { routedEffort } from "../src/decisions/route-seam.js";
 import { decideAtStop } from "../src/decisions/stop-seam.js";
-import type { AgentRun } from "../src/run/agent-context.js";
+import type { AgentRun } from "../src/core/agent-context.js";
 import type { SessionCore } from "../src/core/session-core.js";
 
 const ROUNDS = 200;

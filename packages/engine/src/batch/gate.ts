@@ -2,7 +2,7 @@ import { type Action, type Decision, decide, type PermissionRules } from "@z-eng
 import type { ToolResultBlock, ToolUseBlock } from "@z-engine/protocol";
 import { parsedToolActions, parseToolInput, type Tool } from "@z-engine/tools";
 import type { HookOutcome } from "../hooks/types.js";
-import type { AgentRun } from "../run/agent-context.js";
+import type { AgentRun } from "../core/agent-context.js";
 import { AGENT_TOOL_ALIASES } from "../agents/blueprint.js";
 import type { SessionCore } from "../core/session-core.js";
 import type { ApprovalRequest } from "../core/approvals.js";

@@ -7,7 +7,7 @@ import { noteAfterCall, requestOf } from "../decisions/gate-seam.js";
 import { fileLooker } from "../decisions/file-look.js";
 import type { DecisionHost } from "../decisions/session-hub.js";
 import { agentHookDeps, type HookDeps, runHook } from "../hooks/run-hook.js";
-import type { AgentRun } from "../run/agent-context.js";
+import type { AgentRun } from "../core/agent-context.js";
 import type { SessionCore } from "../core/session-core.js";
 import { linkedController } from "../util/abort.js";
 import { bashCheckReminder, checkRunThroughBash } from "../verification/bash-check.js";

@@ -6,7 +6,7 @@ import { agentVision, type SessionCore } from "../core/session-core.js";
 import { UserStop } from "../util/abort.js";
 import { screenedMessages } from "../decisions/screen.js";
 import { routedEffort, routedModel } from "../decisions/route-seam.js";
-import { type AgentRun, agentToolSpecs } from "./agent-context.js";
+import { type AgentRun, agentToolSpecs } from "../core/agent-context.js";
 import { type PressureCore, relievePressure } from "./pressure.js";
 import { type StopCore, stopBoundary } from "./stop.js";
 import { capReached } from "../core/spend.js";

@@ -6,7 +6,7 @@ import {
 } from "@z-engine/context";
 import type { TodoItem, ToolSpec } from "@z-engine/protocol";
 import type { SessionCore } from "../core/session-core.js";
-import type { AgentRun } from "./agent-context.js";
+import type { AgentRun } from "../core/agent-context.js";
 import type { TurnState } from "../core/turn-state.js";
 import {
   meteredClient,

@@ -12,7 +12,7 @@ import {
 } from "@z-engine/protocol";
 import { uniqueToolUses } from "../batch/unique-ids.js";
 import type { SessionCore } from "../core/session-core.js";
-import type { AgentRun, TranscriptSink } from "./agent-context.js";
+import type { AgentRun, TranscriptSink } from "../core/agent-context.js";
 import { recordSpend, type SpendTurn } from "../core/spend.js";
 
 /** What streaming a round takes of its session: the catalog's prices, the estimator to teach, the usage total. */

@@ -11,7 +11,7 @@ import {
 import type { SessionCore } from "../core/session-core.js";
 import { turnBadge } from "../verification/badge.js";
 import { beginTurnOverrides } from "../commands/turn-overrides.js";
-import type { AgentRun } from "./agent-context.js";
+import type { AgentRun } from "../core/agent-context.js";
 import { type AgentRunCore, runAgent } from "./agent-run.js";
 import { routeTurn } from "../decisions/route-seam.js";
 import { judgeTurn } from "../decisions/stop-seam.js";
