@@ -21,6 +21,7 @@ export const ENGINE_FOLDER_ORDER: readonly string[] = [
   "util",
   "journal",
   "launch",
+  "environment",
   "definitions",
   "sidecars",
   "format",
@@ -53,7 +54,6 @@ export const ENGINE_FOLDER_ORDER: readonly string[] = [
  * or by passing the function in; then delete its line here.
  */
 export const ENGINE_UPWARD_ALLOWED: readonly string[] = [
-  "agents/worktree-confinement.ts -> session/environment.ts",
   "batch/gate.ts -> agents/blueprint.ts",
   "decisions/suggestions.ts -> commands/host.ts",
   "decisions/suggestions.ts -> commands/remember.ts",

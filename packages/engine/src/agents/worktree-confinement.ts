@@ -6,7 +6,7 @@ import { SessionChecks } from "../ports/checks.js";
 import { SessionJobs } from "../ports/jobs.js";
 import type { Confinement } from "../core/agent-context.js";
 import type { SessionCore } from "../core/session-core.js";
-import { environmentText } from "../session/environment.js";
+import { environmentText } from "../environment/environment.js";
 import type { Journal } from "../journal/journal.js";
 
 /** A worktree agent's folders: its worktree's top and its root in it (the project's subfolder). */

@@ -37,7 +37,7 @@ import { turnBadge } from "../verification/badge.js";
 import { SessionDefinitions } from "../definitions/definitions.js";
 import { skillPort } from "../definitions/skill-port.js";
 import { grantSkillRules } from "../commands/turn-overrides.js";
-import { environmentText, gitToplevel, realFolder } from "./environment.js";
+import { environmentText, gitToplevel, realFolder } from "../environment/environment.js";
 import { BackgroundTasks, notifier } from "./background.js";
 import { childLaunch, mcpContext } from "../launch/child-launch.js";
 import { sessionChildEnv } from "../launch/program-env.js";
