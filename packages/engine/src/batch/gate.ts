@@ -3,7 +3,7 @@ import type { ToolResultBlock, ToolUseBlock } from "@z-engine/protocol";
 import { parsedToolActions, parseToolInput, type Tool } from "@z-engine/tools";
 import type { HookOutcome } from "../hooks/types.js";
 import type { AgentRun } from "../core/agent-context.js";
-import { AGENT_TOOL_ALIASES } from "../agents/blueprint.js";
+import { AGENT_TOOL_ALIASES } from "../definitions/tool-aliases.js";
 import type { SessionCore } from "../core/session-core.js";
 import type { ApprovalRequest } from "../core/approvals.js";
 import { type ToolCtxCore, type ToolCtxRun, toolCtx } from "./tool-ctx.js";
