@@ -54,8 +54,6 @@ export const ENGINE_FOLDER_ORDER: readonly string[] = [
  * or by passing the function in; then delete its line here.
  */
 export const ENGINE_UPWARD_ALLOWED: readonly string[] = [
-  "decisions/suggestions.ts -> commands/host.ts",
-  "decisions/suggestions.ts -> commands/remember.ts",
   "run/turn.ts -> agents/mentions.ts",
   "run/turn.ts -> commands/turn-overrides.ts",
 ];

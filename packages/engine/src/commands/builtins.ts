@@ -11,7 +11,7 @@ import { cost } from "./cost.js";
 import type { CommandHost } from "./host.js";
 import { mapStatusLine } from "./map-line.js";
 import { rememberNote } from "./remember.js";
-import { suggestionCommand } from "../decisions/suggestions.js";
+import { suggestionCommand } from "./suggestion-command.js";
 import { knownModels, modelList } from "./model-list.js";
 import { agents, bashLine, config, memory, permissions } from "./session-builtins.js";
 
