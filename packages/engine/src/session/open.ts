@@ -36,7 +36,7 @@ import { repoMapCacheFile, repoMapSnapshotFile } from "../repo-map/cache-file.js
 import { turnBadge } from "../verification/badge.js";
 import { SessionDefinitions } from "../definitions/definitions.js";
 import { skillPort } from "../definitions/skill-port.js";
-import { grantSkillRules } from "../commands/turn-overrides.js";
+import { grantSkillRules } from "../run/turn-overrides.js";
 import { environmentText, gitToplevel, realFolder } from "../environment/environment.js";
 import { BackgroundTasks, notifier } from "./background.js";
 import { childLaunch, mcpContext } from "../launch/child-launch.js";
