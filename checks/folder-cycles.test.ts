@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +17,7 @@ import {
   ENGINE_UPWARD_ALLOWED,
   FOLDER_CYCLE_EXCEPTIONS,
   folderCycles,
+  ROOT_FOLDER,
 } from "./folder-cycles.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -27,6 +36,19 @@ describe("the engine's folders", () => {
 
   it("list no upward import that is gone", () => {
     expect(report.staleAllowed).toEqual([]);
+  });
+
+  it("form no cycle", () => {
+    expect(folderCycles(engineSrc)).toEqual([]);
+  });
+
+  it("are in the order the engine's README gives", () => {
+    const readme = readFileSync(join(repoRoot, "packages", "engine", "README.md"), "utf8");
+    const section = readme.split("### Folders")[1]?.split("\n\n")[2] ?? "";
+    const named = [...section.matchAll(/`([^`]+)`|the root files/g)]
+      .map((m) => m[1] ?? ROOT_FOLDER)
+      .filter((name) => !name.includes("."));
+    expect(named).toEqual(ENGINE_FOLDER_ORDER);
   });
 });
 
