@@ -34,8 +34,31 @@ const SETTLE_MS = 2_000;
  * its CPU time is what it costs on an idle one.
  */
 const blockWatch = (file: string, long: string | undefined) => `
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+// With a log of the long blocks: each thread's CPU time (ms), to say whose it was.
+const threads = () => {
+  const all = new Map();
+  if (!${long !== undefined}) return all;
+  for (const tid of readdirSync("/proc/self/task")) {
+    try {
+      const ns = Number(readFileSync(\`/proc/self/task/\${tid}/schedstat\`, "utf8").split(" ")[0]);
+      const name = readFileSync(\`/proc/self/task/\${tid}/comm\`, "utf8").trim();
+      all.set(tid, { name, ms: ns / 1e6 });
+    } catch {}
+  }
+  return all;
+};
+const byThread = (before, after) => {
+  const sums = new Map();
+  for (const [tid, t] of after) {
+    const ms = t.ms - (before.get(tid)?.ms ?? 0);
+    const name = tid === String(process.pid) ? "main" : \`\${t.name}#\${tid}\`;
+    if (ms > 0.5) sums.set(name, ms);
+  }
+  return [...sums].sort((a, b) => b[1] - a[1]).map(([n, ms]) => \`\${n.replaceAll(" ", "_")}=\${ms.toFixed(1)}\`).join(" ");
+};
+let lastThreads = new Map();
 writeFileSync(${JSON.stringify(`${file}.pid`)}, String(process.pid));
 let last = -1, lastCpu = 0, lastMain = 0, lastUs = 0n, max = 0, over = 0, cpuMax = 0, cpuOver = 0;
 let mainMax = 0, mainOver = 0;
@@ -50,6 +73,7 @@ process.stdout.write = (chunk, ...rest) => {
     lastCpu = cpu();
     lastMain = main();
     lastUs = process.hrtime.bigint() / 1000n;
+    lastThreads = threads();
   }
   return write(chunk, ...rest);
 };
@@ -68,9 +92,11 @@ setInterval(() => {
     if (block > 1 && own - lastMain > mainMax) mainMax = own - lastMain;
     if (block > 1 && own - lastMain > 16) mainOver++;
     const us = process.hrtime.bigint() / 1000n;
+    const nowThreads = threads();
     // Each block over 16 ms of CPU on the profile's clock (µs), to cut a --cpu-prof at it.
     if (${long !== undefined} && block > 1 && work > 16)
-      appendFileSync(${JSON.stringify(long ?? "")}, \`\${lastUs} \${us} \${work.toFixed(1)} \${(own - lastMain).toFixed(1)}\\n\`);
+      appendFileSync(${JSON.stringify(long ?? "")}, \`\${lastUs} \${us} \${work.toFixed(1)} \${(own - lastMain).toFixed(1)} \${byThread(lastThreads, nowThreads)}\\n\`);
+    lastThreads = nowThreads;
     lastUs = us;
     last = now;
     lastCpu = used;

@@ -1,6 +1,7 @@
 import type { Engine, SessionHandle } from "@z-engine/engine";
 import type { EventEnvelope } from "@z-engine/protocol";
 import type { InteractiveArgs } from "../args.js";
+import { nextTurn } from "./next-turn.js";
 import { historyOf, openSession, watchCommands, withHistory } from "./session-open.js";
 import type { ViewStore } from "./store.js";
 
@@ -52,6 +53,8 @@ export class SessionSlot {
         engine.listSessions().then((list) => list.find((s) => s.id === session.id)),
       ]);
       const resumed = { title: summary?.title, messageCount: summary?.messageCount ?? 0 };
+      // Reading the log and folding it are milliseconds each: one turn of the loop for each.
+      await nextTurn();
       store.change((view) => withHistory(view, events, resumed, args, root));
     }
     this.refresh = watchCommands(session, store);

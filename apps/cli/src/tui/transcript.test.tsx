@@ -1,7 +1,7 @@
 import { emptyUsage } from "@z-engine/protocol";
 import { renderToString, Static } from "ink";
 import { render } from "ink-testing-library";
-import { useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { describe, expect, it } from "vitest";
 import { ItemView } from "./items.js";
 import { ColorContext } from "./theme.js";
@@ -116,6 +116,39 @@ describe("Transcript", () => {
     // The 400 came in many writes (the screen takes keys between them), none holding them all.
     expect(app.frames.length).toBeGreaterThan(400 / 25);
     expect(FEW).toBeLessThan(later.length + 3);
+    app.unmount();
+  });
+
+  it("prints nothing of a long history in the turn it arrives in: keys read next come first", async () => {
+    // As the screen gets its items: from an external store (a sync render, in a microtask).
+    let list: readonly Item[] = [header];
+    let changed = () => {};
+    function StoreHost() {
+      const now = useSyncExternalStore(
+        (listener) => {
+          changed = listener;
+          return () => {};
+        },
+        () => list,
+      );
+      return <Transcript items={now} generation={0} columns={100} paused={false} />;
+    }
+    const app = render(<StoreHost />);
+    const more = items(100);
+    const first = renderItems(more.slice(0, 1), { columns: 100, colors: true, expanded: false });
+    // The items arrive in a timer's callback; a timer set then runs in the next turn, after
+    // the turn's immediates and before the next turn's: the first slice must not be out yet.
+    const early = await new Promise<string>((resolve) =>
+      setTimeout(() => {
+        list = [...list, ...more];
+        changed();
+        setTimeout(() => resolve(app.frames.join("")));
+      }),
+    );
+    expect(early).not.toContain(first.trimEnd());
+    for (let i = 0; i < 10_000 && !app.frames.join("").includes(first.trimEnd()); i++)
+      await new Promise((resolve) => setImmediate(resolve));
+    expect(app.frames.join("")).toContain(first.trimEnd());
     app.unmount();
   });
 });
