@@ -4,6 +4,7 @@ import { render } from "ink-testing-library";
 import { useState, useSyncExternalStore } from "react";
 import { describe, expect, it } from "vitest";
 import { ItemView } from "./items.js";
+import { nextTurn } from "./next-turn.js";
 import { ColorContext } from "./theme.js";
 import { FEW, renderItems, sliceSize, Transcript } from "./transcript.js";
 import type { Item } from "./view.js";
@@ -67,6 +68,21 @@ function Host() {
   return <Transcript items={list} generation={0} columns={100} paused={false} />;
 }
 
+/** The items as the screen gets them: from an external store (a sync render, in a microtask). */
+let stored: readonly Item[] = [];
+let changed = () => {};
+
+function StoreHost() {
+  const now = useSyncExternalStore(
+    (listener) => {
+      changed = listener;
+      return () => {};
+    },
+    () => stored,
+  );
+  return <Transcript items={now} generation={0} columns={100} paused={false} />;
+}
+
 describe("renderItems", () => {
   it("prints what <Static> prints, at any width, with or without colour", () => {
     const list = [header, ...items(40)];
@@ -120,32 +136,16 @@ describe("Transcript", () => {
   });
 
   it("prints nothing of a long history in the turn it arrives in: keys read next come first", async () => {
-    // As the screen gets its items: from an external store (a sync render, in a microtask).
-    let list: readonly Item[] = [header];
-    let changed = () => {};
-    function StoreHost() {
-      const now = useSyncExternalStore(
-        (listener) => {
-          changed = listener;
-          return () => {};
-        },
-        () => list,
-      );
-      return <Transcript items={now} generation={0} columns={100} paused={false} />;
-    }
+    stored = [header];
     const app = render(<StoreHost />);
     const more = items(100);
     const first = renderItems(more.slice(0, 1), { columns: 100, colors: true, expanded: false });
-    // The items arrive in a timer's callback; a timer set then runs in the next turn, after
-    // the turn's immediates and before the next turn's: the first slice must not be out yet.
-    const early = await new Promise<string>((resolve) =>
-      setTimeout(() => {
-        list = [...list, ...more];
-        changed();
-        setTimeout(() => resolve(app.frames.join("")));
-      }),
-    );
-    expect(early).not.toContain(first.trimEnd());
+    // What the next turn of the loop sees first (it reads the keys typed meanwhile): the
+    // first slice must not be out yet.
+    const early = nextTurn().then(() => app.frames.join(""));
+    stored = [...stored, ...more];
+    changed();
+    expect(await early).not.toContain(first.trimEnd());
     for (let i = 0; i < 10_000 && !app.frames.join("").includes(first.trimEnd()); i++)
       await new Promise((resolve) => setImmediate(resolve));
     expect(app.frames.join("")).toContain(first.trimEnd());
