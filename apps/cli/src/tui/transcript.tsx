@@ -114,7 +114,8 @@ export function Transcript(props: {
     owned: 0,
     sliced: 0,
     segment: 0,
-    perItem: 1,
+    // The first slice is one item: its code runs for the first time (not compiled yet).
+    perItem: SLICE_MS,
   });
   const p = ref.current;
   if (p.generation !== props.generation)
