@@ -114,8 +114,7 @@ export function Transcript(props: {
     owned: 0,
     sliced: 0,
     segment: 0,
-    // The first slice is one item: its code runs for the first time (not compiled yet).
-    perItem: SLICE_MS,
+    perItem: 1,
   });
   const p = ref.current;
   if (p.generation !== props.generation)
