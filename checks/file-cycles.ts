@@ -33,10 +33,10 @@ function resolveRelative(from: string, specifier: string, files: Set<string>): s
 }
 
 /**
- * The import cycles among `files` (absolute paths of one package), each as a list of file
- * paths relative to `root` that returns to its first file. Empty when there is none.
+ * The relative imports among `files` (absolute paths of one package): each file to the sorted
+ * files of `files` it imports (every import, type-only included; itself left out).
  */
-export function fileCycles(files: readonly string[], root: string): string[][] {
+export function fileImports(files: readonly string[]): Map<string, string[]> {
   const known = new Set(files);
   const edges = new Map<string, string[]>();
   for (const file of files) {
@@ -45,13 +45,22 @@ export function fileCycles(files: readonly string[], root: string): string[][] {
       .filter((t): t is string => t !== undefined && t !== file);
     edges.set(file, [...new Set(targets)].sort());
   }
+  return edges;
+}
+
+/**
+ * The import cycles among `files` (absolute paths of one package), each as a list of file
+ * paths relative to `root` that returns to its first file. Empty when there is none.
+ */
+export function fileCycles(files: readonly string[], root: string): string[][] {
+  const edges = fileImports(files);
   return stronglyConnected(edges)
     .filter((group) => group.length > 1)
     .map((group) => pathThrough(group, edges).map((f) => relative(root, f)));
 }
 
-/** Tarjan's algorithm: the strongly connected groups of the graph. */
-function stronglyConnected(edges: Map<string, string[]>): string[][] {
+/** Tarjan's algorithm: the strongly connected groups of the graph, each sorted. */
+export function stronglyConnected(edges: Map<string, string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const onStack = new Set<string>();

@@ -27,7 +27,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "lists the project's file names when it is not a git repository (regular files only, links and hidden folders left out); every listed file is admitted by the door before the map reads it",
   "packages/engine/src/commands/remember.ts":
     "/remember's append: opens the real path the Write gate allowed with O_NOFOLLOW | O_NONBLOCK and reads its last byte (for the newline); nothing read reaches the model",
-  "packages/engine/src/session/git-toplevel.ts":
+  "packages/engine/src/environment/git-toplevel.ts":
     "reads a `.git` file (a regular file, by stat) only to see that it starts with `gitdir:`; its text goes nowhere (the git door's side)",
   "packages/engine/src/agents/worktrees.ts":
     "reads the engine's own worktree descriptors in the session folder (JSON, schema-checked; never sent to the model)",

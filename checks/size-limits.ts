@@ -80,6 +80,11 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
+/** Every non-test source file of every package and app under `root` (absolute paths). */
+export function packageSources(root: string): string[] {
+  return sourceRoots(root).flatMap(sourceFiles);
+}
+
 /** The `src` folders of every package and app under `root`. */
 function sourceRoots(root: string): string[] {
   return ["packages", "apps"]
@@ -104,7 +109,7 @@ export function checkSizeLimits(
 ): SizeReport {
   const breaches: string[] = [];
   const excused = new Set<string>();
-  for (const path of sourceRoots(root).flatMap(sourceFiles)) {
+  for (const path of packageSources(root)) {
     const file = relative(root, path).split("\\").join("/");
     const found = sizeBreachesIn(file, readFileSync(path, "utf8"));
     if (found.length > 0 && exceptions.has(file)) excused.add(file);

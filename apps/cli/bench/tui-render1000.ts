@@ -6,6 +6,13 @@
 // 16 ms. Prints the time to the last answer on screen, the longest block while the history
 // is printed, the longest block while scrolling and typing (the figure the name promises) and
 // the keypress median, each beside a baseline: the same steps in a fresh, empty session.
+// Each block's CPU time is counted twice: the whole process's (`.printCpu`, with the GC's and
+// the compiler's helper threads, which run beside the event loop) and the main thread's own
+// (`.printMainCpu`, Linux's /proc/thread-self/schedstat). To find what a block was:
+// BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" passes flags to the resumed zeng and
+// BENCH_LONG_BLOCKS=FILE appends each block over 16 ms of process CPU to FILE (its start and
+// end on a .cpuprofile's clock in µs, its process and main-thread CPU ms; "report" between
+// phases: print, settle, scroll).
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -26,15 +33,48 @@ const SETTLE_MS = 2_000;
  * starts over. On a shared machine a block's wall time is mostly other processes' turns;
  * its CPU time is what it costs on an idle one.
  */
-const blockWatch = (file: string) => `
-import { appendFileSync, writeFileSync } from "node:fs";
+const blockWatch = (file: string, long: string | undefined) => `
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+// With a log of the long blocks: each thread's CPU time (ms), to say whose it was.
+const threads = () => {
+  const all = new Map();
+  if (!${long !== undefined}) return all;
+  for (const tid of readdirSync("/proc/self/task")) {
+    try {
+      const ns = Number(readFileSync(\`/proc/self/task/\${tid}/schedstat\`, "utf8").split(" ")[0]);
+      const name = readFileSync(\`/proc/self/task/\${tid}/comm\`, "utf8").trim();
+      all.set(tid, { name, ms: ns / 1e6 });
+    } catch {}
+  }
+  return all;
+};
+const byThread = (before, after) => {
+  const sums = new Map();
+  for (const [tid, t] of after) {
+    const ms = t.ms - (before.get(tid)?.ms ?? 0);
+    const name = tid === String(process.pid) ? "main" : \`\${t.name}#\${tid}\`;
+    if (ms > 0.5) sums.set(name, ms);
+  }
+  return [...sums].sort((a, b) => b[1] - a[1]).map(([n, ms]) => \`\${n.replaceAll(" ", "_")}=\${ms.toFixed(1)}\`).join(" ");
+};
+let lastThreads = new Map();
 writeFileSync(${JSON.stringify(`${file}.pid`)}, String(process.pid));
-let last = -1, lastCpu = 0, max = 0, over = 0, cpuMax = 0, cpuOver = 0;
+let last = -1, lastCpu = 0, lastMain = 0, lastUs = 0n, max = 0, over = 0, cpuMax = 0, cpuOver = 0;
+let mainMax = 0, mainOver = 0;
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+// The main thread's own CPU time (ms; Linux's schedstat, ns on the CPU): the event loop's
+// work, without the GC's and the compiler's helper threads that run beside it.
+const main = () => Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
 const write = process.stdout.write.bind(process.stdout);
 process.stdout.write = (chunk, ...rest) => {
-  if (last < 0 && String(chunk).includes("\u203a ")) { last = performance.now(); lastCpu = cpu(); }
+  if (last < 0 && String(chunk).includes("\u203a ")) {
+    last = performance.now();
+    lastCpu = cpu();
+    lastMain = main();
+    lastUs = process.hrtime.bigint() / 1000n;
+    lastThreads = threads();
+  }
   return write(chunk, ...rest);
 };
 setInterval(() => {
@@ -48,16 +88,30 @@ setInterval(() => {
     // A block's CPU time (all the process's threads): what the block costs on an idle machine.
     if (block > 1 && work > cpuMax) cpuMax = work;
     if (block > 1 && work > 16) cpuOver++;
+    const own = main();
+    if (block > 1 && own - lastMain > mainMax) mainMax = own - lastMain;
+    if (block > 1 && own - lastMain > 16) mainOver++;
+    const us = process.hrtime.bigint() / 1000n;
+    const nowThreads = threads();
+    // Each block over 16 ms of CPU on the profile's clock (µs), to cut a --cpu-prof at it.
+    if (${long !== undefined} && block > 1 && work > 16)
+      appendFileSync(${JSON.stringify(long ?? "")}, \`\${lastUs} \${us} \${work.toFixed(1)} \${(own - lastMain).toFixed(1)} \${byThread(lastThreads, nowThreads)}\\n\`);
+    lastThreads = nowThreads;
+    lastUs = us;
     last = now;
     lastCpu = used;
+    lastMain = own;
   }
 }, 1).unref();
 process.on("SIGUSR2", () => {
-  appendFileSync(${JSON.stringify(file)}, \`\${max.toFixed(1)} \${over} \${cpuMax.toFixed(1)} \${cpuOver}\\n\`);
+  if (${long !== undefined}) appendFileSync(${JSON.stringify(long ?? "")}, "report\\n");
+  appendFileSync(${JSON.stringify(file)}, \`\${max.toFixed(1)} \${over} \${cpuMax.toFixed(1)} \${cpuOver} \${mainMax.toFixed(1)} \${mainOver}\\n\`);
   max = 0;
   over = 0;
   cpuMax = 0;
   cpuOver = 0;
+  mainMax = 0;
+  mainOver = 0;
 });
 `;
 
@@ -71,21 +125,30 @@ function until(pane: Pane, started: number, test: (screen: string) => boolean): 
 }
 
 /** The zeng process's longest block since the last report (ms) and the count over 16 ms. */
-async function longestBlock(
-  file: string,
-): Promise<{ max: number; over: number; cpuMax: number; cpuOver: number }> {
+async function longestBlock(file: string): Promise<{
+  max: number;
+  over: number;
+  cpuMax: number;
+  cpuOver: number;
+  mainMax: number;
+  mainOver: number;
+}> {
   const pid = Number(await readFile(`${file}.pid`, "utf8"));
   const before = (await readFile(file, "utf8").catch(() => "")).split("\n").length;
   process.kill(pid, "SIGUSR2");
   for (;;) {
     const lines = (await readFile(file, "utf8").catch(() => "")).trim().split("\n");
     if (lines.length >= before && lines.at(-1)) {
-      const [max, over, cpuMax, cpuOver] = (lines.at(-1) as string).split(" ").map(Number);
+      const [max, over, cpuMax, cpuOver, mainMax, mainOver] = (lines.at(-1) as string)
+        .split(" ")
+        .map(Number);
       return {
         max: max as number,
         over: over as number,
         cpuMax: cpuMax as number,
         cpuOver: cpuOver as number,
+        mainMax: mainMax as number,
+        mainOver: mainOver as number,
       };
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -118,7 +181,9 @@ async function measure(
 ) {
   await writeFile(file, "");
   const started = performance.now();
-  const pane = startPane([process.execPath, "--import", `${file}.mjs`, MAIN, ...args], {
+  const flags =
+    args.length > 0 ? (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean) : [];
+  const pane = startPane([process.execPath, ...flags, "--import", `${file}.mjs`, MAIN, ...args], {
     env,
     cwd,
     width: 100,
@@ -142,7 +207,7 @@ const provider = await startFakeProvider({ script: [] });
 const world = await benchHome();
 const env = { ...world.env(provider), TERM: "xterm-256color" };
 const file = join(world.home, "blocks.txt");
-await writeFile(`${file}.mjs`, blockWatch(file));
+await writeFile(`${file}.mjs`, blockWatch(file, process.env.BENCH_LONG_BLOCKS));
 try {
   const id = await longSession(provider, env, world.repo.root, TURNS);
   const last = answerOf(TURNS - 1).slice(0, 20);
@@ -169,6 +234,13 @@ try {
     b.print.cpuMax,
     "ms",
     ` over16=${r.print.cpuOver} baselineOver16=${b.print.cpuOver}`,
+  );
+  line(
+    ".printMainCpu",
+    r.print.mainMax,
+    b.print.mainMax,
+    "ms",
+    ` over16=${r.print.mainOver} baselineOver16=${b.print.mainOver}`,
   );
   console.log(
     `workload: then ${SETTLE_MS / 1000} s idle, then ${PAGES} pages up and down the scrollback (tmux copy-mode) and ${KEYS} keys typed: the zeng process's longest event-loop block (a 1 ms timer from the first frame on; a frame over 16 ms is a block over 16 ms) and the keypress median`,

@@ -1,9 +1,9 @@
 /** The codes a ConfigError carries. */
 export type ConfigErrorCode =
-  | "SETTINGS_UNPARSEABLE"
-  | "WRITE_FAILED"
-  | "INVALID_RULE"
-  | "TRUST_WRITE_FAILED";
+  | "settingsUnparseable"
+  | "writeFailed"
+  | "invalidRule"
+  | "trustWriteFailed";
 
 /** An operational failure of config (a file that cannot be written or safely edited). */
 export class ConfigError extends Error {

@@ -70,7 +70,7 @@ deny = ["Bash(rm:*)"]
 
   it("refuses a rule of no known form and writes nothing", async () => {
     await expect(persistProjectRule(world.project, "allow", "bash(ls)")).rejects.toMatchObject({
-      code: "INVALID_RULE",
+      code: "invalidRule",
     });
     await expect(stat(localFile())).rejects.toMatchObject({ code: "ENOENT" });
   });
@@ -78,7 +78,7 @@ deny = ["Bash(rm:*)"]
   it("refuses to edit a file that is not TOML, leaving it as it is", async () => {
     await world.write(localFile(), "[permissions\nallow = [");
     await expect(persistProjectRule(world.project, "allow", "Bash(ls)")).rejects.toMatchObject({
-      code: "SETTINGS_UNPARSEABLE",
+      code: "settingsUnparseable",
     });
     expect(await readFile(localFile(), "utf8")).toBe("[permissions\nallow = [");
   });

@@ -36,13 +36,13 @@ function serialised<T>(file: string, work: () => Promise<T>): Promise<T> {
   return next;
 }
 
-/** A file's text, or undefined when it is missing; ConfigError `WRITE_FAILED` when unreadable. */
+/** A file's text, or undefined when it is missing; ConfigError `writeFailed` when unreadable. */
 export async function readOrUndefined(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new ConfigError("WRITE_FAILED", `cannot read ${file}`, { cause: error });
+    throw new ConfigError("writeFailed", `cannot read ${file}`, { cause: error });
   }
 }
 
@@ -65,7 +65,7 @@ function startingDocument(projectRoot: string, which: ProjectSettingsFile): Toml
 /**
  * The text of a settings file after `mutate`: the difference patched into `source` (comments,
  * order and other keys kept), or `start()` rendered when the file is missing. Throws
- * ConfigError `SETTINGS_UNPARSEABLE` when `source` is not TOML.
+ * ConfigError `settingsUnparseable` when `source` is not TOML.
  */
 export function editedText(
   file: string,
@@ -82,7 +82,7 @@ export function editedText(
   try {
     doc = parseForPatch(source) as TomlTable;
   } catch (cause) {
-    throw new ConfigError("SETTINGS_UNPARSEABLE", `${file} is not valid TOML; not editing it`, {
+    throw new ConfigError("settingsUnparseable", `${file} is not valid TOML; not editing it`, {
       cause,
     });
   }
@@ -102,7 +102,7 @@ async function editOnce(
     if (source === undefined && which === "local") await ensureGitignore(projectRoot);
     await writeFileAtomic(file, output);
   } catch (cause) {
-    throw new ConfigError("WRITE_FAILED", `cannot write ${file}`, { cause });
+    throw new ConfigError("writeFailed", `cannot write ${file}`, { cause });
   }
   return { file, created: source === undefined };
 }
@@ -114,7 +114,7 @@ async function editOnce(
  * project's v1 config.toml when there is one (this is when a v1 project is converted); a
  * missing settings.local.toml is created and `.z-engine/.gitignore` made to list it.
  * Edits of one file in this process run one at a time. Rejects with ConfigError
- * `SETTINGS_UNPARSEABLE` (the file is not valid TOML; left as it is) or `WRITE_FAILED`.
+ * `settingsUnparseable` (the file is not valid TOML; left as it is) or `writeFailed`.
  */
 export function editProjectSettings(
   projectRoot: string,
@@ -142,7 +142,7 @@ function table(parent: TomlTable, key: string): TomlTable {
  * Persists an "allow (or ask, deny) in this project" rule into the project's
  * `.z-engine/settings.local.toml`, keeping everything else in it, comments included, and
  * creating it (gitignored) when missing. A rule already in the list is not added twice.
- * Rejects with ConfigError `INVALID_RULE` for a rule of no known form (nothing written),
+ * Rejects with ConfigError `invalidRule` for a rule of no known form (nothing written),
  * or as editProjectSettings does.
  */
 export async function persistProjectRule(
@@ -151,7 +151,7 @@ export async function persistProjectRule(
   rule: string,
 ): Promise<EditResult> {
   const error = ruleError(rule);
-  if (error !== undefined) throw new ConfigError("INVALID_RULE", `bad rule \`${rule}\`: ${error}`);
+  if (error !== undefined) throw new ConfigError("invalidRule", `bad rule \`${rule}\`: ${error}`);
   return editProjectSettings(projectRoot, "local", (doc) => {
     const permissions = table(doc, "permissions");
     const current = Array.isArray(permissions[list]) ? (permissions[list] as unknown[]) : [];

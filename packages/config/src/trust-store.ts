@@ -58,7 +58,7 @@ export class TrustStore implements TrustChecker {
   /**
    * Records a folder as trusted (its real path), writing the file atomically (temp +
    * rename). Idempotent. A damaged trust.json is moved aside to `trust.json.damaged` first.
-   * Rejects with ConfigError `TRUST_WRITE_FAILED` when the file cannot be written.
+   * Rejects with ConfigError `trustWriteFailed` when the file cannot be written.
    */
   trust(folder: string): Promise<void> {
     const next = this.writing.then(() => this.add(canonical(folder)));
@@ -74,7 +74,7 @@ export class TrustStore implements TrustChecker {
       // In the data folder, the user's alone (issue 38, item 24).
       await writeFileAtomic(this.file, `${JSON.stringify(current, null, 2)}\n`, 0o600);
     } catch (cause) {
-      throw new ConfigError("TRUST_WRITE_FAILED", `cannot write ${this.file}`, { cause });
+      throw new ConfigError("trustWriteFailed", `cannot write ${this.file}`, { cause });
     }
   }
 

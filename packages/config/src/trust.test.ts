@@ -273,7 +273,7 @@ describe("TrustStore", () => {
   it("rejects with a ConfigError when trust.json cannot be written", async () => {
     await writeFile(join(world.base, "data"), "a file where the data folder should be");
     const store = new TrustStore(world.paths.trustFile);
-    await expect(store.trust(world.project)).rejects.toMatchObject({ code: "TRUST_WRITE_FAILED" });
+    await expect(store.trust(world.project)).rejects.toMatchObject({ code: "trustWriteFailed" });
     expect(store.isTrusted(world.project)).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import { type EditResult, editedText, readOrUndefined, type TomlTable } from "./
  * Edits the user's settings.toml (`zeng config set -g`, `zeng mcp add -s user`): `mutate`
  * changes the parsed document in place and only the difference is written, so comments,
  * order and other keys survive; a missing file is created. Rejects with ConfigError
- * `SETTINGS_UNPARSEABLE` (the file is not valid TOML; left as it is) or `WRITE_FAILED`.
+ * `settingsUnparseable` (the file is not valid TOML; left as it is) or `writeFailed`.
  */
 export async function editUserSettings(
   paths: Paths,
@@ -19,7 +19,7 @@ export async function editUserSettings(
   try {
     await writeFileAtomic(file, output);
   } catch (cause) {
-    throw new ConfigError("WRITE_FAILED", `cannot write ${file}`, { cause });
+    throw new ConfigError("writeFailed", `cannot write ${file}`, { cause });
   }
   return { file, created: source === undefined };
 }

@@ -11,8 +11,8 @@ import { reviewAtGate } from "../src/decisions/gate-seam.js";
 import { screenedMessages } from "../src/decisions/screen.js";
 import { routedEffort } from "../src/decisions/route-seam.js";
 import { decideAtStop } from "../src/decisions/stop-seam.js";
-import type { AgentRun } from "../src/run/agent-context.js";
-import type { SessionCore } from "../src/session/core.js";
+import type { AgentRun } from "../src/core/agent-context.js";
+import type { SessionCore } from "../src/core/session-core.js";
 
 const ROUNDS = 200;
 const SESSIONS = 7;

@@ -24,7 +24,7 @@ import { createEngine } from "../src/index.js";
 import { effectiveRules } from "../src/batch/gate.js";
 import { McpHub } from "../src/mcp/hub.js";
 import { hubPort } from "../src/mcp/port.js";
-import { childLaunch } from "../src/session/child-launch.js";
+import { childLaunch } from "../src/launch/child-launch.js";
 
 const RUNS = 5;
 /** Calls of each kind in mcp.call (their median is stable to about 0.01 ms from about 300 on). */

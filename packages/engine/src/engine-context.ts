@@ -4,8 +4,8 @@ import { type EffectiveSettings, type Paths, TrustStore } from "@z-engine/config
 import { childEnvironment, neutralFolder } from "@z-engine/host";
 import { ModelCatalog as LlmCatalog } from "@z-engine/llm";
 import { FileSessionStore } from "@z-engine/store";
-import { SidecarPool } from "./decisions/sidecar-pool.js";
-import type { EngineOptions } from "./options.js";
+import { SidecarPool } from "./sidecars/sidecar-pool.js";
+import type { EngineOptions } from "./settings/engine-options.js";
 import type { OpenContext } from "./session/open-context.js";
 import { FileWatches } from "./settings/file-watch.js";
 import { hostSettingsOf } from "./settings/host-settings.js";

@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { setMaxListeners } from "node:events";
 import type { McpLoginResult } from "@z-engine/integrations";
 import type { SessionSummary } from "@z-engine/store";
-import type { EngineOptions } from "./options.js";
+import type { EngineOptions } from "./settings/engine-options.js";
 import {
   type ProviderKeyContext,
   type ProviderKeyStatus,
@@ -12,8 +12,9 @@ import {
 import type { SessionOptions } from "./session-options.js";
 
 export type { SessionOptions } from "./session-options.js";
-export type { SessionHandle } from "./session-handle.js";
-import { openHandle, overridesOf, type SessionHandle } from "./session-handle.js";
+export type { SessionHandle } from "./session/handle.js";
+import type { SessionHandle } from "./session/handle.js";
+import { openHandle, overridesOf } from "./session-handle.js";
 import { engineCatalog, engineContext } from "./engine-context.js";
 import { foldersOf } from "./session/folders.js";
 import { TelemetryHub } from "./telemetry/hub.js";

@@ -6,7 +6,12 @@
 // The engine and its sessions
 export type { Engine, SessionHandle, SessionOptions } from "./engine.js";
 export { createEngine } from "./engine.js";
-export type { ClientFactory, ClientRequest, EngineOptions, ProviderOptions } from "./options.js";
+export type {
+  ClientFactory,
+  ClientRequest,
+  EngineOptions,
+  ProviderOptions,
+} from "./settings/engine-options.js";
 /**
  * The logger a host gives `createEngine({ logger })`: pino's `child` and level methods, so a
  * pino logger fits. The engine logs nothing without one; each line it writes carries the
@@ -24,7 +29,7 @@ export type { TelemetryOptions } from "./telemetry/session-telemetry.js";
 export { INSTRUMENTATION_SCOPE } from "./telemetry/session-telemetry.js";
 export type { HostAgent, SessionOverrides } from "./settings/session-config.js";
 export type { Submission, TurnSummary } from "./run/turn.js";
-export type { ModelCatalog, ModelInfo } from "./session/core.js";
+export type { ModelCatalog, ModelInfo } from "./settings/model-catalog.js";
 /** What `Engine.providerKey(folder)` finds: whether a key is needed and found, and where it is looked up. */
 export type { ProviderKeyStatus } from "./queries/provider-key-status.js";
 export type { RepoMapStatus } from "./repo-map/map-status.js";
@@ -134,7 +139,7 @@ export { HookRunner } from "./hooks/runner.js";
 // Defaults a host may reuse
 export { catalogView, DEFAULT_MODEL_INFO, llmClientFactory } from "./settings/models.js";
 export { CANCELLED_RESULT } from "./batch/execute.js";
-export { HEADLESS_DENIAL } from "./batch/approvals.js";
+export { HEADLESS_DENIAL } from "./core/approvals.js";
 export { MAX_STOP_HOOK_CONTINUATIONS } from "./run/stop.js";
 
 // Claude Code's message shapes (the CLI's Claude-shaped output, @z-engine/agent-sdk)
@@ -239,7 +244,7 @@ export type {
 } from "./queries/agents.js";
 export { agentHistory, jobOutput, sessionAgentList, stopAgent } from "./queries/agents.js";
 /** What the model sees now: sections, instruction files, skills, tools, repo map, MCP, compactions. */
-export type { CompactionSummary } from "./queries/compactions.js";
+export type { CompactionSummary } from "./history/compactions.js";
 export type { ContextPart, ContextReport } from "./queries/context.js";
 export { contextReport } from "./queries/context.js";
 /** The instruction files of a session (`/memory` in a terminal UI): paths, kinds, whether there. */

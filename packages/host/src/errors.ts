@@ -1,17 +1,17 @@
 /** What went wrong in a host operation; stable strings a caller can branch on. */
 export type HostErrorCode =
-  | "git_failed"
+  | "gitFailed"
   /** The git door would not run the call (see `runGit`): nothing was started. */
-  | "git_refused"
-  | "checkpoint_not_found"
-  | "fingerprint_failed"
-  | "sandbox_unavailable"
-  | "not_git_repository"
-  | "worktree_failed"
+  | "gitRefused"
+  | "checkpointNotFound"
+  | "fingerprintFailed"
+  | "sandboxUnavailable"
+  | "notGitRepository"
+  | "worktreeFailed"
   /** A worktree's `.git` file or the engine's repository for it was changed by someone else. */
-  | "worktree_tampered"
+  | "worktreeTampered"
   /** A child the door refuses to start (a relative or forged folder). */
-  | "spawn_refused";
+  | "spawnRefused";
 
 /** An operational failure of the host (git missing or failing, an unreadable folder). */
 export class HostError extends Error {

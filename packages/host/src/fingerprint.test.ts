@@ -149,7 +149,7 @@ describe("fingerprint", () => {
     expect(hostile).toBe(plain);
   });
 
-  it("rejects a missing or non-folder root with fingerprint_failed", async () => {
+  it("rejects a missing or non-folder root with fingerprintFailed", async () => {
     const dir = await mkdtemp(join(tmpdir(), "zeng-fp-"));
     try {
       await mkdir(join(dir, "x"));
@@ -157,7 +157,7 @@ describe("fingerprint", () => {
       for (const root of [join(dir, "missing"), join(dir, "file")]) {
         const error = await fingerprint(root, { env }).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(HostError);
-        expect((error as HostError).code).toBe("fingerprint_failed");
+        expect((error as HostError).code).toBe("fingerprintFailed");
       }
     } finally {
       await rm(dir, { recursive: true, force: true });

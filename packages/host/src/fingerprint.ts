@@ -143,14 +143,14 @@ function mergeLines(sorted: readonly string[], extra: string[]): string[] {
  * digest of a walk over the same files (sizes and seconds taken to 32 bits). Git runs
  * neutralised (see `safeGitCommand`) and reads no file's content. The `exclude` folders (by
  * default `.z-engine/`) are left out. Never writes anything. Rejects with a `HostError`
- * (`fingerprint_failed`) when `root` is not a readable folder, or git's listing did not
+ * (`fingerprintFailed`) when `root` is not a readable folder, or git's listing did not
  * finish within `gitTimeLimitMs` or `signal` aborted.
  */
 export async function fingerprint(root: string, options: FingerprintOptions = {}): Promise<string> {
   try {
     if (!(await stat(root)).isDirectory()) throw new Error("not a folder");
   } catch (cause) {
-    throw new HostError("fingerprint_failed", `cannot fingerprint ${root}`, { cause });
+    throw new HostError("fingerprintFailed", `cannot fingerprint ${root}`, { cause });
   }
   // Paths are byte strings throughout (any file name survives, and sorting is by bytes).
   const prefixes = (options.exclude ?? [".z-engine"]).map((dir) =>
@@ -161,7 +161,7 @@ export async function fingerprint(root: string, options: FingerprintOptions = {}
   const env = options.env ?? process.env;
   const files = await gitFiles(root, env, options.gitTimeLimitMs, options.signal).catch(
     (cause: unknown) => {
-      throw new HostError("fingerprint_failed", `cannot list the files of ${root}`, { cause });
+      throw new HostError("fingerprintFailed", `cannot list the files of ${root}`, { cause });
     },
   );
   let sorted: string[] = [];

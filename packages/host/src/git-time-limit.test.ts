@@ -108,7 +108,7 @@ describe("a time limit on engine git calls", { timeout: 30_000 }, () => {
     );
     await manyFiles();
     await expect(fingerprint(project, { env, gitTimeLimitMs: 400 })).rejects.toMatchObject({
-      code: "fingerprint_failed",
+      code: "fingerprintFailed",
     });
   });
 });
@@ -125,7 +125,7 @@ describe("a repository whose fixed git files are FIFOs", { timeout: 30_000 }, ()
       await exec("mkfifo", [join(git, name)]);
       const started = Date.now();
       const call = runGit(["ls-files"], { repo: { kind: "user", folder: project }, env });
-      await expect(call).rejects.toMatchObject({ code: "git_refused" });
+      await expect(call).rejects.toMatchObject({ code: "gitRefused" });
       expect(Date.now() - started).toBeLessThan(2_000);
     },
   );
@@ -140,7 +140,7 @@ describe("a repository whose fixed git files are FIFOs", { timeout: 30_000 }, ()
       repo: { kind: "user", folder: join(project) },
       env,
     });
-    await expect(call).rejects.toMatchObject({ code: "git_refused" });
+    await expect(call).rejects.toMatchObject({ code: "gitRefused" });
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

@@ -52,18 +52,18 @@ describe("the git door on the user's repository", () => {
     for (const args of refused) {
       await expect(
         runGit(args, { repo: user(hostile.repo.root), env: hostile.env }),
-      ).rejects.toMatchObject({ code: "git_refused" });
+      ).rejects.toMatchObject({ code: "gitRefused" });
     }
     const script = 'git "$@" ls-files -z --cached\ngit "$@" add -A\n';
     await expect(
       runGitScript("s", script, { repo: user(hostile.repo.root), env: hostile.env }),
-    ).rejects.toMatchObject({ code: "git_refused" });
+    ).rejects.toMatchObject({ code: "gitRefused" });
     await expect(
       runGit(["rev-parse", "HEAD"], {
         repo: user(hostile.repo.root),
         set: { GIT_DIR: "/elsewhere" },
       }),
-    ).rejects.toMatchObject({ code: "git_refused" });
+    ).rejects.toMatchObject({ code: "gitRefused" });
     expect(await hostile.ran()).toEqual([]);
   });
 
@@ -95,16 +95,16 @@ describe("the git door on an engine repository", () => {
     await appendFile(join(gitDir, "config"), `[filter "evil"]\n\tclean = touch ${marker}\n`);
     await writeFile(repo.path(".gitattributes"), "* filter=evil\n");
     await expect(runGit(["add", "-A"], { repo: engine, env })).rejects.toMatchObject({
-      code: "git_refused",
+      code: "gitRefused",
     });
     await writeFile(join(gitDir, "config"), `[include]\n\tpath = ${repo.path(".git/config")}\n`);
     await expect(runGit(["status"], { repo: engine, env })).rejects.toMatchObject({
-      code: "git_refused",
+      code: "gitRefused",
     });
     await writeFile(join(gitDir, "config"), engineConfigText());
     await writeFile(join(gitDir, "commondir"), `${repo.path(".git")}\n`);
     await expect(runGit(["status"], { repo: engine, env })).rejects.toMatchObject({
-      code: "git_refused",
+      code: "gitRefused",
     });
     expect((await readdir(scratch)).filter((n) => n.startsWith("ran-"))).toEqual([]);
   });

@@ -64,7 +64,7 @@ export const GIT_TIME_LIMIT_MS = 10 * 60 * 1000;
 export class GitTimeLimit extends HostError {
   constructor(label: string, limitMs: number) {
     const seconds = Math.round(limitMs / 100) / 10;
-    super("git_failed", `${label} did not finish within ${seconds} s (killed)`);
+    super("gitFailed", `${label} did not finish within ${seconds} s (killed)`);
   }
 }
 
@@ -78,7 +78,7 @@ const IDENTITY = /^GIT_(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)$/;
 const GIT_NAMES = { dir: "GIT_DIR", workTree: "GIT_WORK_TREE", index: "GIT_INDEX_FILE" };
 const SCRIPT_NAMES = { dir: "ZENG_GIT_DIR", workTree: "ZENG_WORK_TREE", index: "ZENG_INDEX" };
 
-/** The repository variables and working folder of a call; throws `git_refused` when it may not run. */
+/** The repository variables and working folder of a call; throws `gitRefused` when it may not run. */
 function target(
   options: GitRunOptions,
   engine: EngineRepository | undefined,
@@ -88,7 +88,7 @@ function target(
       (key.toUpperCase().startsWith("GIT_") && !IDENTITY.test(key)) ||
       Object.values(SCRIPT_NAMES).includes(key)
     )
-      throw new HostError("git_refused", `${key} is the git door's to set`);
+      throw new HostError("gitRefused", `${key} is the git door's to set`);
   }
   const set: Record<string, string> = { ...options.set };
   if (engine) Object.assign(set, engineVariables(engine, SCRIPT_NAMES));
@@ -98,12 +98,12 @@ function target(
     return { cwd: options.cwd ?? repo.workTree ?? repo.gitDir, set };
   }
   if (options.cwd !== undefined && options.cwd !== repo.folder)
-    throw new HostError("git_refused", "a call on the user's repository runs in its folder");
+    throw new HostError("gitRefused", "a call on the user's repository runs in its folder");
   const real = realFolder(repo.folder);
   const found = discoverGitRepository(real, options.env ?? process.env);
   if (found === "blocking")
     throw new HostError(
-      "git_refused",
+      "gitRefused",
       `the repository at ${repo.folder} has a git file that is no regular file (a FIFO would hang git)`,
     );
   if (typeof found !== "string") {
@@ -125,10 +125,10 @@ function realFolder(folder: string): string {
   }
 }
 
-/** An engine repository's folders under `names`; throws `git_refused` when its config is not the engine's. */
+/** An engine repository's folders under `names`; throws `gitRefused` when its config is not the engine's. */
 function engineVariables(repo: EngineRepository, names: typeof GIT_NAMES): Record<string, string> {
   const refusal = engineRepositoryRefusal(repo.gitDir);
-  if (refusal) throw new HostError("git_refused", refusal);
+  if (refusal) throw new HostError("gitRefused", refusal);
   return {
     [names.dir]: repo.gitDir,
     ...(repo.workTree ? { [names.workTree]: repo.workTree } : {}),
@@ -146,17 +146,17 @@ function command(args: readonly string[], options: GitRunOptions, set: Record<st
 }
 
 /**
- * Runs `git <args>` on `options.repo`. Rejects with a `HostError`: `git_refused` when the
+ * Runs `git <args>` on `options.repo`. Rejects with a `HostError`: `gitRefused` when the
  * command may not run there (a command that is not read-only on the user's repository, an
  * engine repository whose config the engine did not write, a user's repository whose `HEAD`,
- * `index`, `config` or another fixed git file is a FIFO or a device), `git_failed` carrying stderr when
+ * `index`, `config` or another fixed git file is a FIFO or a device), `gitFailed` carrying stderr when
  * git fails or could not start, a {@link GitTimeLimit} past the time limit.
  */
 export async function runGit(args: readonly string[], options: GitRunOptions): Promise<GitOutput> {
   const label = `git ${args.join(" ")}`;
   if (options.repo.kind === "user") {
     const refusal = userRepositoryRefusal(args);
-    if (refusal) throw new HostError("git_refused", `${label} refused: ${refusal}`);
+    if (refusal) throw new HostError("gitRefused", `${label} refused: ${refusal}`);
   }
   const { cwd, set } = target(options, undefined);
   const built = command(args, options, set);
@@ -179,7 +179,7 @@ export async function runGitScript(
 ): Promise<GitOutput> {
   if (options.repo.kind === "user") {
     const refusal = scriptRefusal(script, options.engine !== undefined);
-    if (refusal) throw new HostError("git_refused", `${label} refused: ${refusal}`);
+    if (refusal) throw new HostError("gitRefused", `${label} refused: ${refusal}`);
   }
   const { cwd, set } = target(options, options.engine);
   const built = command([], options, set);
@@ -195,7 +195,7 @@ function run(
 ): Promise<GitOutput> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
-      reject(new HostError("git_failed", `${label} stopped`, { cause: options.signal.reason }));
+      reject(new HostError("gitFailed", `${label} stopped`, { cause: options.signal.reason }));
       return;
     }
     // Its own process group, so a time limit kills what a script started too.
@@ -230,7 +230,7 @@ function run(
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", (cause) => {
       done();
-      reject(new HostError("git_failed", `${label} could not start`, { cause }));
+      reject(new HostError("gitFailed", `${label} could not start`, { cause }));
     });
     child.on("close", (code) => {
       done();
@@ -239,7 +239,7 @@ function run(
         return;
       }
       if (options.signal?.aborted) {
-        reject(new HostError("git_failed", `${label} stopped`, { cause: options.signal.reason }));
+        reject(new HostError("gitFailed", `${label} stopped`, { cause: options.signal.reason }));
         return;
       }
       const exit = code ?? -1;
@@ -248,7 +248,7 @@ function run(
         return;
       }
       const stderr = Buffer.concat(err).toString("utf8").trim();
-      reject(new HostError("git_failed", `${label} failed (${exit}): ${stderr}`));
+      reject(new HostError("gitFailed", `${label} failed (${exit}): ${stderr}`));
     });
     child.stdin.on("error", () => {
       // git may exit before reading all of stdin; the exit code tells the story.

@@ -7,6 +7,7 @@ import type {
   ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { badgeLabel, type Engine, type SessionOverrides } from "@z-engine/engine";
+import { PERMISSION_MODES } from "@z-engine/protocol";
 import { z } from "zod";
 import { runTask, type TaskRequest, type TaskResult } from "./task-run.js";
 import { sessionResources, transcriptOf } from "./transcripts.js";
@@ -27,11 +28,9 @@ export interface TaskServerOptions {
   readonly ran?: Set<string>;
 }
 
-const MODES = ["plan", "ask", "acceptEdits", "bypass"] as const;
-
 function schemas() {
   const mode = z
-    .enum(MODES)
+    .enum(PERMISSION_MODES)
     .optional()
     .describe("A stricter permission mode for this task; the folder's settings cap it");
   return {

@@ -21,9 +21,9 @@ const MAX_NESTING = 4;
 let parser: Parser | undefined;
 let loading: Promise<Parser> | undefined;
 
-/** Error raised when tree-sitter-bash cannot be loaded (`code` `"shell_parser_unavailable"`). */
+/** Error raised when tree-sitter-bash cannot be loaded (`code` `"shellParserUnavailable"`). */
 export class ShellParserError extends Error {
-  readonly code = "shell_parser_unavailable";
+  readonly code = "shellParserUnavailable";
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "ShellParserError";

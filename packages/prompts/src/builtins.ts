@@ -41,7 +41,7 @@ export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
 /** Thrown only when the package's own prompt data is broken (a bug caught by its tests). */
 export class PromptDataError extends Error {
-  readonly code = "PROMPT_DATA_INVALID";
+  readonly code = "promptDataInvalid";
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "PromptDataError";

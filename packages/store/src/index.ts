@@ -76,7 +76,12 @@ export type { OpenedLog } from "./log-writer.js";
 // Replay and resume
 /** Folds records into the transcript, the working set, the session state and total cost. */
 export { ReplayFold, replay } from "./replay.js";
-export type { LastTurn, Replay, ResumeReport, SessionState, TranscriptRecord } from "./replay.js";
+export type { LastTurn, Replay, ReplayState, ResumeReport, TranscriptRecord } from "./replay.js";
+/**
+ * @deprecated The old name of {@link ReplayState} (issue 39): it clashed with the engine's
+ * own `SessionState`, the live state of an open session.
+ */
+export type { ReplayState as SessionState } from "./replay.js";
 /** The model's working set fold (compactions, cleared results, rewinds, task views). */
 export { WorkingSetFold } from "./working-set-fold.js";
 export type { ConversationRecord, PendingToolCall } from "./working-set-fold.js";

@@ -1,6 +1,6 @@
 import type { Plan, Question } from "@z-engine/protocol";
 import type { LogRecord, LogRecordOf } from "./records.js";
-import type { ResumeReport, SessionState } from "./replay-types.js";
+import type { ResumeReport, ReplayState } from "./replay-types.js";
 
 /** What a session left open: questions, plans and approvals not yet answered, running agents. */
 export class OpenItems {
@@ -42,7 +42,7 @@ export class OpenItems {
   }
 
   /** Starts over from a state's open items (a resume point's). */
-  restore(state: SessionState): void {
+  restore(state: ReplayState): void {
     const { openQuestions, openPlans, openApprovals, runningAgents } = state;
     reset(
       this.questions,
@@ -63,7 +63,7 @@ export class OpenItems {
   }
 
   /** The open items now, as the state lists them (copies). */
-  lists(): Pick<SessionState, "openQuestions" | "openPlans" | "openApprovals" | "runningAgents"> {
+  lists(): Pick<ReplayState, "openQuestions" | "openPlans" | "openApprovals" | "runningAgents"> {
     return {
       openQuestions: [...this.questions.values()],
       openPlans: [...this.plans.values()],
@@ -80,7 +80,7 @@ function reset<V>(map: Map<string, V>, entries: [string, V][]): void {
 
 /** What a resume finds unfinished in `state`, besides the tool calls still pending. */
 export function resumeReportOf(
-  state: SessionState,
+  state: ReplayState,
   pendingToolCalls: ResumeReport["pendingToolCalls"],
 ): ResumeReport {
   const unfinishedTurn = state.lastTurn?.status === "running" ? state.lastTurn.turnId : null;

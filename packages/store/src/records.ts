@@ -101,7 +101,7 @@ const resumePointRecord = () =>
   record("resumePoint", {
     base: z.array(Message),
     view: z.array(Message).nullable(),
-    /** The replay's `SessionState` at this point (counts included). */
+    /** The replay's `ReplayState` at this point (counts included). */
     state: z.looseObject({ messageCount: z.number(), turnCount: z.number() }),
     totalUsage: Usage,
   });

@@ -41,8 +41,8 @@ export type LastTurn =
   | { readonly turnId: TurnId; readonly status: "running" }
   | { readonly turnId: TurnId; readonly status: "ended"; readonly outcome: TurnOutcome };
 
-/** The session state a resume starts from. */
-export interface SessionState {
+/** The session state a resume starts from, as the replay folds it (not the engine's live `SessionState`). */
+export interface ReplayState {
   readonly sessionId: string | null;
   readonly projectRoot: string | null;
   readonly legacyFile: string | null;
@@ -89,7 +89,7 @@ export interface Replay {
   readonly transcript: readonly TranscriptRecord[];
   /** The model's working set (compactions, cleared results, rewinds and task views applied). */
   readonly workingSet: readonly Message[];
-  readonly state: SessionState;
+  readonly state: ReplayState;
   /** Everything spent, subagents included; rewinds never lower it. */
   readonly totalUsage: Usage;
   readonly resume: ResumeReport;

@@ -7,7 +7,7 @@ import {
   type Usage,
 } from "@z-engine/protocol";
 import { type LogRecord, type LogRecordKind, type LogRecordOf, logRecord } from "./records.js";
-import type { Replay, SessionState, TranscriptRecord } from "./replay-types.js";
+import type { Replay, ReplayState, TranscriptRecord } from "./replay-types.js";
 import { OpenItems, resumeReportOf } from "./open-items.js";
 import { WorkingSetFold } from "./working-set-fold.js";
 
@@ -49,7 +49,7 @@ export class ReplayFold {
   private readonly rebase: boolean;
   private readonly warnings: string[] = [];
   private total: Usage = emptyUsage();
-  private s: Mutable<SessionState> = initialState();
+  private s: Mutable<ReplayState> = initialState();
   private readonly open = new OpenItems();
   private readonly checks: CheckRecord[] = [];
   private readonly checkpoints: CheckpointInfo[] = [];
@@ -104,7 +104,7 @@ export class ReplayFold {
   }
 
   private restore(point: LogRecordOf<"resumePoint">): void {
-    const state = point.state as unknown as SessionState;
+    const state = point.state as unknown as ReplayState;
     this.conversation = WorkingSetFold.from(point.base, point.view);
     this.transcript = [];
     this.earlier = true;
@@ -123,7 +123,7 @@ export class ReplayFold {
     return this.conversation.workingSet();
   }
 
-  private state(): SessionState {
+  private state(): ReplayState {
     return {
       ...this.s,
       todos: this.s.todos.slice(),
@@ -233,7 +233,7 @@ export class ReplayFold {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-function initialState(): Mutable<SessionState> {
+function initialState(): Mutable<ReplayState> {
   return {
     sessionId: null,
     projectRoot: null,
@@ -261,7 +261,7 @@ export type {
   LastTurn,
   Replay,
   ResumeReport,
-  SessionState,
+  ReplayState,
   TranscriptRecord,
 } from "./replay-types.js";
 

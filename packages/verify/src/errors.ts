@@ -1,5 +1,5 @@
 /** Codes of the operational failures this package reports. */
-export type VerifyErrorCode = "root_unreadable" | "fingerprint_failed" | "aborted";
+export type VerifyErrorCode = "rootUnreadable" | "fingerprintFailed" | "aborted";
 
 /** An operational failure (not an expected outcome such as a failing check). */
 export class VerifyError extends Error {

@@ -78,6 +78,6 @@ export {
 // Errors
 export type { VerifyErrorCode } from "./errors.js";
 export {
-  /** Operational failures: `root_unreadable`, `fingerprint_failed`, `aborted`; with `cause`. */
+  /** Operational failures: `rootUnreadable`, `fingerprintFailed`, `aborted`; with `cause`. */
   VerifyError,
 } from "./errors.js";

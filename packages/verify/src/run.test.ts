@@ -245,7 +245,7 @@ describe("runCheck failures", () => {
     expect(record.outputTail).toBe("ok\n");
   });
 
-  it("rejects with fingerprint_failed and with aborted (without running)", async () => {
+  it("rejects with fingerprintFailed and with aborted (without running)", async () => {
     let ran = 0;
     const runner: CheckRunner = async () => {
       ran++;
@@ -256,7 +256,7 @@ describe("runCheck failures", () => {
       runner,
       fingerprint: () => Promise.reject(new Error("EIO")),
     });
-    await expect(failing).rejects.toMatchObject({ code: "fingerprint_failed" });
+    await expect(failing).rejects.toMatchObject({ code: "fingerprintFailed" });
     const controller = new AbortController();
     controller.abort();
     const aborted = await runCheck(check("npm test"), {

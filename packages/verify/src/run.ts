@@ -77,7 +77,7 @@ function artifactName(check: CheckDefinition): string {
  * (the command could not start) gives a failed record whose output is the reason; an
  * artifact sink that rejects leaves `output` null (the tail is still inline). Rejects
  * with `VerifyError` `aborted` when `signal` is already aborted (nothing runs), and
- * `fingerprint_failed` when a fingerprint cannot be taken. Cancelling mid-run is the
+ * `fingerprintFailed` when a fingerprint cannot be taken. Cancelling mid-run is the
  * runner's to honour; its killed result is recorded with a null exit code.
  */
 export async function runCheck(
@@ -141,7 +141,7 @@ async function takeFingerprint(options: RunCheckOptions, check: CheckDefinition)
     return await options.fingerprint();
   } catch (error) {
     throw new VerifyError(
-      "fingerprint_failed",
+      "fingerprintFailed",
       `cannot fingerprint the workspace for ${check.id}`,
       error,
     );

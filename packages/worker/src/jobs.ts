@@ -1,4 +1,10 @@
-import type { Badge, EventEnvelope, TurnOutcome, Usage } from "@z-engine/protocol";
+import {
+  type Badge,
+  type EventEnvelope,
+  PERMISSION_MODES,
+  type TurnOutcome,
+  type Usage,
+} from "@z-engine/protocol";
 
 /** Overrides a new session may be given (the engine's `SessionOverrides`, JSON-safe). */
 export interface CreateOverrides {
@@ -47,7 +53,7 @@ export type WorkerEvent =
   | { readonly type: "opened"; readonly worker: string; readonly takeover: boolean }
   | { readonly type: "jobFinished"; readonly jobId: string; readonly result: TurnJobResult };
 
-const MODES = new Set(["ask", "acceptEdits", "plan", "bypass"]);
+const MODES = new Set<string>(PERMISSION_MODES);
 
 /** Checks a job's data as it comes off the queue; a string says what is wrong. Never throws. */
 export function parseJob(data: unknown): TurnJob | string {

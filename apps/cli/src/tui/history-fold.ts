@@ -26,10 +26,10 @@ export function toolTitle(name: string, input: unknown, root: string): string {
   }
 }
 
-/** Cuts the transcript back to before the user message a conversation rewind went to. */
-function cutAt(items: readonly Item[], messageId: string): readonly Item[] {
+/** Cuts the transcript back (in place) to before the user message a conversation rewind went to. */
+function cutAt(items: Item[], messageId: string): void {
   const at = items.findIndex((i) => i.kind === "user" && i.messageId === messageId);
-  return at < 0 ? items : items.slice(0, at);
+  if (at >= 0) items.length = at;
 }
 
 /** One stored event, as the resumed view takes it. */
@@ -45,8 +45,9 @@ function foldOne(view: View, envelope: EventEnvelope, root: string): View {
     case "planProposed":
       return view;
     case "rewound":
+      // The transcript is cut by the fold (`foldHistory`); the rewind's own line is not kept.
       if (event.restore === "code") return view;
-      return { ...reduce(view, envelope), items: cutAt(view.items, event.messageId) };
+      return { ...reduce(view, envelope), items: view.items };
     case "toolStarted":
       if (event.title !== event.toolName) return reduce(view, envelope);
       return reduce(view, {
@@ -73,12 +74,21 @@ function foldOne(view: View, envelope: EventEnvelope, root: string): View {
  * dropped. Pure.
  */
 export function foldHistory(base: View, events: readonly EventEnvelope[], root: string): View {
-  let view = base;
+  // Items only ever join the end, so each event folds into an empty list and its new items are
+  // moved here: one copy of the transcript, not one per event (1,000 events, 1,000 copies).
+  const items = [...base.items];
+  let view: View = { ...base, items: [] };
   for (const envelope of events) {
     if (envelope.agentId) continue;
+    const { event } = envelope;
+    if (event.type === "rewound" && event.restore !== "code") cutAt(items, event.messageId);
     view = foldOne(view, envelope, root);
+    if (view.items.length > 0) {
+      items.push(...view.items);
+      view = { ...view, items: [] };
+    }
   }
-  const settled = flushLive(view);
+  const settled = flushLive({ ...view, items });
   return {
     ...settled,
     tools: [],

@@ -5,6 +5,7 @@ import type { InteractiveArgs } from "../args.js";
 import { App } from "./app.js";
 import { listProjectFiles } from "./complete.js";
 import { type DeferredHistory, openHistory } from "./history.js";
+import { nextTurn } from "./next-turn.js";
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from "./paste.js";
 import type { CommandQueue, Opened } from "./opened.js";
 import type { ViewStore } from "./store.js";
@@ -136,9 +137,13 @@ export function mountScreen(parts: ScreenParts): Screen {
       opened = o;
       actions = hostActions(o, parts.queue, parts.env);
       attached(actions);
-      void listProjectFiles(o.slot.session.projectRoot).then((list) => {
-        files = list;
-      });
+      // On a turn of its own: spawning git blocks for milliseconds, and this turn has just
+      // folded a resumed session's history and drawn it.
+      void nextTurn()
+        .then(() => listProjectFiles(o.slot.session.projectRoot))
+        .then((list) => {
+          files = list;
+        });
     },
     unmount: () => {
       instance.unmount();

@@ -1,8 +1,10 @@
 import type { Engine, SessionHandle } from "@z-engine/engine";
 import type { EventEnvelope } from "@z-engine/protocol";
 import type { InteractiveArgs } from "../args.js";
+import { nextTurn } from "./next-turn.js";
 import { historyOf, openSession, watchCommands, withHistory } from "./session-open.js";
 import type { ViewStore } from "./store.js";
+import type { View } from "./view.js";
 
 /**
  * The session the screen shows, which `/clear` and `/resume` replace: events of a session
@@ -52,7 +54,14 @@ export class SessionSlot {
         engine.listSessions().then((list) => list.find((s) => s.id === session.id)),
       ]);
       const resumed = { title: summary?.title, messageCount: summary?.messageCount ?? 0 };
-      store.change((view) => withHistory(view, events, resumed, args, root));
+      // Reading the log, folding it and drawing the view are milliseconds each: a turn of the
+      // loop for each. The fold is done again if the view changed meanwhile (an event came).
+      const fold = (view: View) => withHistory(view, events, resumed, args, root);
+      await nextTurn();
+      const base = store.getSnapshot();
+      const folded = fold(base);
+      await nextTurn();
+      store.change((view) => (view === base ? folded : fold(view)));
     }
     this.refresh = watchCommands(session, store);
     return session;

@@ -1,9 +1,10 @@
 import { emptyUsage } from "@z-engine/protocol";
 import { renderToString, Static } from "ink";
 import { render } from "ink-testing-library";
-import { useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { describe, expect, it } from "vitest";
 import { ItemView } from "./items.js";
+import { nextTurn } from "./next-turn.js";
 import { ColorContext } from "./theme.js";
 import { FEW, renderItems, sliceSize, Transcript } from "./transcript.js";
 import type { Item } from "./view.js";
@@ -67,6 +68,21 @@ function Host() {
   return <Transcript items={list} generation={0} columns={100} paused={false} />;
 }
 
+/** The items as the screen gets them: from an external store (a sync render, in a microtask). */
+let stored: readonly Item[] = [];
+let changed = () => {};
+
+function StoreHost() {
+  const now = useSyncExternalStore(
+    (listener) => {
+      changed = listener;
+      return () => {};
+    },
+    () => stored,
+  );
+  return <Transcript items={now} generation={0} columns={100} paused={false} />;
+}
+
 describe("renderItems", () => {
   it("prints what <Static> prints, at any width, with or without colour", () => {
     const list = [header, ...items(40)];
@@ -116,6 +132,23 @@ describe("Transcript", () => {
     // The 400 came in many writes (the screen takes keys between them), none holding them all.
     expect(app.frames.length).toBeGreaterThan(400 / 25);
     expect(FEW).toBeLessThan(later.length + 3);
+    app.unmount();
+  });
+
+  it("prints nothing of a long history in the turn it arrives in: keys read next come first", async () => {
+    stored = [header];
+    const app = render(<StoreHost />);
+    const more = items(100);
+    const first = renderItems(more.slice(0, 1), { columns: 100, colors: true, expanded: false });
+    // What the next turn of the loop sees first (it reads the keys typed meanwhile): the
+    // first slice must not be out yet.
+    const early = nextTurn().then(() => app.frames.join(""));
+    stored = [...stored, ...more];
+    changed();
+    expect(await early).not.toContain(first.trimEnd());
+    for (let i = 0; i < 10_000 && !app.frames.join("").includes(first.trimEnd()); i++)
+      await new Promise((resolve) => setImmediate(resolve));
+    expect(app.frames.join("")).toContain(first.trimEnd());
     app.unmount();
   });
 });

@@ -81,7 +81,11 @@ function startSlicer(
     if (p.sliced < p.owned) timer = setImmediate(slice);
     else done();
   };
-  timer = setImmediate(slice);
+  // The first slice on a turn of its own too: the items arrived in a turn that folded and
+  // drew them (a resume's history), so an immediate queued now would run in that turn.
+  timer = setImmediate(() => {
+    timer = setImmediate(slice);
+  });
   return () => clearImmediate(timer);
 }
 

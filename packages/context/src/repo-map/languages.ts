@@ -69,9 +69,9 @@ export interface LoadedLanguage {
   readonly query: Query;
 }
 
-/** Error raised when a grammar or its query cannot be loaded (`code` `"repo_map_grammar"`). */
+/** Error raised when a grammar or its query cannot be loaded (`code` `"repoMapGrammar"`). */
 export class RepoMapGrammarError extends Error {
-  readonly code = "repo_map_grammar";
+  readonly code = "repoMapGrammar";
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "RepoMapGrammarError";

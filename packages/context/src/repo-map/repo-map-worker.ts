@@ -2,7 +2,7 @@
 // RepoIndex: it lists nothing itself, it is sent the paths, tags them (spreading the parsing
 // over parser threads, this same file in its "parser" role), ranks and renders, answers with
 // the map, then writes the tag cache. Nothing here runs on the session's thread.
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import { type ParseJob, parseHere } from "./parse-jobs.js";
 import { type ParseRequest, ParserPool } from "./parser-pool.js";
@@ -97,21 +97,26 @@ function serveIndex(
 
 /**
  * On Linux a thread's nice value is its own, so the map's threads step back for the session's
- * thread and the commands it runs (a build, a test run) when the cores are busy. Elsewhere
- * setpriority(0) would renice the whole process, so nothing changes there.
+ * thread and the commands it runs (a build, a test run) when the cores are busy: WORKER_NICE
+ * below the thread that started them (whose nice a new thread inherits), at most 19. Never an
+ * absolute value: under `nice -n 19`, a root process's map would have been raised above the
+ * session. Elsewhere setpriority(0) would renice the whole process, so nothing changes there.
  */
 function stepBack(): void {
   if (process.platform !== "linux") return;
   try {
-    setPriority(WORKER_NICE);
+    setPriority(Math.min(19, getPriority() + WORKER_NICE));
   } catch {
     // Not allowed here: the thread keeps its priority.
   }
 }
 
 if (!isMainThread && parentPort) {
-  stepBack();
   const setup = workerData as WorkerSetup;
+  // The index thread steps back; its parser threads, which it starts, inherit its nice.
   if (setup.role === "parser") serveParser(parentPort);
-  else serveIndex(parentPort, setup);
+  else {
+    stepBack();
+    serveIndex(parentPort, setup);
+  }
 }

@@ -73,5 +73,5 @@ export const PARSER_OPTIONS = {
   execArgv: [] as string[],
 };
 
-/** The nice value of the repo map's threads on Linux (the session's thread stays at its own). */
+/** How much nicer the repo map's threads are than the thread that starts them, on Linux (at most 19). */
 export const WORKER_NICE = 10;

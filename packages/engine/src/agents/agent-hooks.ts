@@ -1,6 +1,6 @@
 import { frontmatterHookTable } from "../hooks/frontmatter-table.js";
 import type { HookRunner } from "../hooks/runner.js";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import type { SubagentRun } from "./subagent.js";
 
 /**

@@ -7,7 +7,7 @@ import {
   subagentToolNames,
   toolEntryMatches,
 } from "./blueprint.js";
-import { agentMentionReminder, agentMentions } from "./mentions.js";
+import { agentMentionReminder, agentMentions } from "../run/agent-mentions.js";
 
 const PARENT = [
   "Read",

@@ -1,5 +1,6 @@
 import type { PermissionMode } from "@z-engine/protocol";
 import type { AgentDefinition } from "@z-engine/prompts";
+import { AGENT_TOOL_ALIASES } from "../definitions/tool-aliases.js";
 import type { AgentSource } from "./discover.js";
 
 /**
@@ -12,9 +13,6 @@ export const MAX_AGENT_DEPTH = 2;
 const NEVER_FOR_SUBAGENTS = new Set(["AskUserQuestion", "ExitPlanMode"]);
 /** Tools that start or apply agents, removed at the depth limit. */
 const AGENT_TOOLS = new Set(["Agent", "ApplyAgentChanges"]);
-
-/** Claude Code's name for the Agent tool, accepted in definitions, rules and transcripts. */
-export const AGENT_TOOL_ALIASES: Readonly<Record<string, string>> = { Task: "Agent" };
 
 /** `mcp__<server>` alone: every tool of that server (Claude Code's rule form). */
 const MCP_SERVER_ENTRY = /^mcp__((?:(?!__)[^*])+)$/;

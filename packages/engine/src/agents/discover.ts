@@ -1,7 +1,7 @@
 import { join, relative } from "node:path";
 import { type AgentDefinition, loadBuiltinAgents, parseAgentMarkdown } from "@z-engine/prompts";
 import type { ProjectFileReader } from "@z-engine/protocol";
-import type { DefinitionDoors } from "../commands/discover.js";
+import type { DefinitionDoors } from "../definitions/discover.js";
 import type { HostAgent } from "../settings/session-config.js";
 import { isPlainName } from "../util/plain-name.js";
 

@@ -1,5 +1,5 @@
-import { skillPort } from "../commands/skill-port.js";
-import type { SessionCore } from "../session/core.js";
+import { skillPort } from "../definitions/skill-port.js";
+import type { SessionCore } from "../core/session-core.js";
 
 /**
  * The skills an agent definition lists under `skills:`, loaded whole into its system prompt

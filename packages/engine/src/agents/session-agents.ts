@@ -8,7 +8,7 @@ import {
   type ToolOutput,
 } from "@z-engine/tools";
 import type { SessionJobs } from "../ports/jobs.js";
-import type { Journal } from "../session/journal.js";
+import type { Journal } from "../journal/journal.js";
 import { linkedController, UserStop } from "../util/abort.js";
 import { type AgentLaunch, startBackgroundAgent } from "./background-agent.js";
 import { childMode } from "./blueprint.js";

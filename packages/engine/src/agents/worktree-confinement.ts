@@ -4,22 +4,10 @@ import type { SystemSection } from "@z-engine/protocol";
 import type { JobPort, ToolPorts } from "@z-engine/tools";
 import { SessionChecks } from "../ports/checks.js";
 import { SessionJobs } from "../ports/jobs.js";
-import type { SandboxState, SessionCore } from "../session/core.js";
-import { environmentText } from "../session/environment.js";
-import type { Journal } from "../session/journal.js";
-
-/**
- * What a worktree agent runs with in place of the session's (issue 38, item 11): a shell
- * whose sandbox has the agent's root as its writable root, the sandbox facts its gate
- * auto-allows by, and ports whose background shells and checks run there too. A real model
- * uses the absolute paths its prompt gives it, so its environment section names the
- * worktree as well (see {@link worktreeSystem}).
- */
-export interface Confinement {
-  readonly shell: Shell;
-  readonly sandbox: SandboxState;
-  readonly ports: ToolPorts;
-}
+import type { Confinement } from "../core/agent-context.js";
+import type { SessionCore } from "../core/session-core.js";
+import { environmentText } from "../environment/environment.js";
+import type { Journal } from "../journal/journal.js";
 
 /** A worktree agent's folders: its worktree's top and its root in it (the project's subfolder). */
 export interface WorktreeFolders {

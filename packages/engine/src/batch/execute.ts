@@ -2,9 +2,9 @@ import { compileRules } from "@z-engine/policy";
 import { scoreAttention } from "../decisions/stop-seam.js";
 import { persistProjectRule } from "@z-engine/config";
 import type { AgentId, ToolResultBlock, ToolUseBlock, TurnId } from "@z-engine/protocol";
-import type { AgentRun } from "../run/agent-context.js";
-import type { SessionCore } from "../session/core.js";
-import type { ApprovalAnswer } from "./approvals.js";
+import type { AgentRun } from "../core/agent-context.js";
+import type { SessionCore } from "../core/session-core.js";
+import type { ApprovalAnswer } from "../core/approvals.js";
 import { errorResult, type GateCore, type GatedCall, type GateRun, gateCall } from "./gate.js";
 import { regateWithInput } from "./updated-input.js";
 import {

@@ -2,15 +2,15 @@ import { type Action, type Decision, decide, type PermissionRules } from "@z-eng
 import type { ToolResultBlock, ToolUseBlock } from "@z-engine/protocol";
 import { parsedToolActions, parseToolInput, type Tool } from "@z-engine/tools";
 import type { HookOutcome } from "../hooks/types.js";
-import type { AgentRun } from "../run/agent-context.js";
-import { AGENT_TOOL_ALIASES } from "../agents/blueprint.js";
-import type { SessionCore } from "../session/core.js";
-import type { ApprovalRequest } from "./approvals.js";
+import type { AgentRun } from "../core/agent-context.js";
+import { AGENT_TOOL_ALIASES } from "../definitions/tool-aliases.js";
+import type { SessionCore } from "../core/session-core.js";
+import type { ApprovalRequest } from "../core/approvals.js";
 import { type ToolCtxCore, type ToolCtxRun, toolCtx } from "./tool-ctx.js";
 import { reviewAtGate } from "../decisions/gate-seam.js";
 import type { DecisionHost } from "../decisions/session-hub.js";
 import { agentHookDeps, type HookDeps, runHook } from "../hooks/run-hook.js";
-import { decideWithSandbox } from "../session/unconfined.js";
+import { decideWithSandbox } from "../core/unconfined.js";
 
 /**
  * What gating a call takes of its session: the tool context's parts, the MCP tools to find

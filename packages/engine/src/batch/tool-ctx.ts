@@ -1,8 +1,8 @@
 import { type DecideContext, decide, type PermissionRules } from "@z-engine/policy";
 import type { AgentId, ToolCallId } from "@z-engine/protocol";
 import { DEFAULT_TOOL_LIMITS, type ToolCtx } from "@z-engine/tools";
-import type { AgentRun } from "../run/agent-context.js";
-import { agentVision, type SessionCore } from "../session/core.js";
+import type { AgentRun } from "../core/agent-context.js";
+import { agentVision, type SessionCore } from "../core/session-core.js";
 
 /** What a tool call's context takes of its session: the ids, folders, services and rules it hands on. */
 export type ToolCtxCore = Pick<

@@ -5,13 +5,13 @@ import { Effort, PermissionMode } from "@z-engine/protocol";
 import { toolSpec } from "@z-engine/tools";
 import { formatCost } from "../format/describe.js";
 import { mainAgentRun } from "../run/main-agent.js";
-import { compactionLines, compactionsOf } from "../queries/compactions.js";
+import { compactionLines, compactionsOf } from "../history/compactions.js";
 import { compactNow } from "../run/pressure.js";
 import { cost } from "./cost.js";
 import type { CommandHost } from "./host.js";
 import { mapStatusLine } from "./map-line.js";
 import { rememberNote } from "./remember.js";
-import { suggestionCommand } from "../decisions/suggestions.js";
+import { suggestionCommand } from "./suggestion-command.js";
 import { knownModels, modelList } from "./model-list.js";
 import { agents, bashLine, config, memory, permissions } from "./session-builtins.js";
 

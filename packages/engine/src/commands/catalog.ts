@@ -6,7 +6,7 @@ import {
   type DefinitionRoots,
   discoverCommands,
   discoverSkills,
-} from "./discover.js";
+} from "../definitions/discover.js";
 import { skillCommand } from "./skill-command.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { PermissionMode } from "@z-engine/protocol";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 
 /** What an engine built-in needs of its session beyond SessionCore. */
 export interface CommandHost extends SessionCore {

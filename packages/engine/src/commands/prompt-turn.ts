@@ -1,4 +1,4 @@
-import { decideWithSandbox } from "../session/unconfined.js";
+import { decideWithSandbox } from "../core/unconfined.js";
 import {
   type CompiledRule,
   compileRules,
@@ -11,9 +11,9 @@ import { resolveAgentModel, sessionModels } from "../agents/agent-model.js";
 import type { Submission } from "../run/turn.js";
 import { effectiveRules } from "../batch/gate.js";
 import type { CommandHost } from "./host.js";
-import type { CustomCommand } from "./discover.js";
+import type { CustomCommand } from "../definitions/discover.js";
 import { type ExpandPorts, expandTemplate } from "./expand.js";
-import { includeDoor } from "../session/project-doors.js";
+import { includeDoor } from "../core/project-doors.js";
 import { frontmatterHookTable } from "../hooks/frontmatter-table.js";
 import type { HookTable } from "../hooks/types.js";
 

@@ -3,7 +3,7 @@ import { awaitPromptServer, sessionMcp } from "../mcp/prompts.js";
 import type { Submission } from "../run/turn.js";
 import type { CommandHost } from "./host.js";
 import { buildCatalog, type Catalog, closeMatches } from "./catalog.js";
-import type { DefinitionRoots } from "./discover.js";
+import type { DefinitionRoots } from "../definitions/discover.js";
 import { commandSubmission, preparePromptTurn } from "./prompt-turn.js";
 
 /** What running a command did. */

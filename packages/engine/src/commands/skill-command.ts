@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { CustomCommand, FoundSkill } from "./discover.js";
+import type { CustomCommand, FoundSkill } from "../definitions/discover.js";
 
 /** Claude Code's placeholder for a skill's folder. */
 const SKILL_DIR = "$" + "{CLAUDE_SKILL_DIR}";

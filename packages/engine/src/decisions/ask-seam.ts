@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { lazily, type ProjectFileReader, type TurnId } from "@z-engine/protocol";
 import { textOutput, type ToolOutput } from "@z-engine/tools";
 import { z } from "zod";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import type { ProjectDoc } from "./seams.js";
 import { type DecisionHost, decisionsOf } from "./session-hub.js";
 

@@ -1,5 +1,5 @@
 import type { Message, ToolCallId, ToolResultContent, TurnId } from "@z-engine/protocol";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import type { ClearableResult, SeamAdvice } from "./seams.js";
 import { fileLooker } from "./file-look.js";
 import { type DecisionHost, decisionsOf } from "./session-hub.js";

@@ -2,7 +2,7 @@ import type { EngineEvent } from "@z-engine/protocol";
 import { describe, expect, it } from "vitest";
 import { DecisionHub, MAX_SHADOW } from "./hub.js";
 import type { NativeModels } from "./native.js";
-import type { Sidecar } from "./sidecar.js";
+import type { Sidecar } from "../sidecars/sidecar.js";
 import { SEAMS } from "./seams.js";
 import type { AnyUse, DecisionUse } from "./use.js";
 import { USES } from "./uses.js";

@@ -2,7 +2,7 @@ import { type DecisionFeatureMode, decisionFeatureMode } from "@z-engine/config"
 import type { DecisionSeam, DecisionTrace, EngineEvent, TurnId } from "@z-engine/protocol";
 import type { NativeModels } from "./native.js";
 import type { SeamAdvice, SeamInput } from "./seams.js";
-import type { Sidecar } from "./sidecar.js";
+import type { Sidecar } from "../sidecars/sidecar.js";
 import type { AnyUse, DecisionSettings, DecisionUse, UseContext } from "./use.js";
 
 export type { DecisionSettings } from "./use.js";

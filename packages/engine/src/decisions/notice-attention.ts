@@ -1,4 +1,4 @@
-import type { EventSink } from "../session/journal.js";
+import type { EventSink } from "../journal/journal.js";
 import type { DecisionHost } from "./session-hub.js";
 import { scoreNotice } from "./stop-seam.js";
 

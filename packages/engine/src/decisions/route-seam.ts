@@ -1,6 +1,6 @@
 import type { Effort, TurnId } from "@z-engine/protocol";
-import type { AgentRun } from "../run/agent-context.js";
-import type { SessionCore } from "../session/core.js";
+import type { AgentRun } from "../core/agent-context.js";
+import type { SessionCore } from "../core/session-core.js";
 import { type DecisionHost, decisionsOf } from "./session-hub.js";
 import type { SeamTurn } from "./stop-seam.js";
 

@@ -1,5 +1,5 @@
 import type { Message, ToolCallId, TurnId } from "@z-engine/protocol";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import { findKnownKeys } from "../util/key-formats.js";
 import type { FlaggedValue, NewResultText } from "./seams.js";
 import { type DecisionHost, decisionsOf } from "./session-hub.js";

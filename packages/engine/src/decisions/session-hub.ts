@@ -1,9 +1,9 @@
-import { meteredClient, type SpendCore } from "../run/spend.js";
-import type { SessionCore } from "../session/core.js";
+import { meteredClient, type SpendCore } from "../core/spend.js";
+import type { SessionCore } from "../core/session-core.js";
 import { DecisionHub } from "./hub.js";
 import { nativeRuntime } from "./native.js";
-import { createSidecar, type Sidecar } from "./sidecar.js";
-import type { SidecarLaunch } from "./sidecar-process.js";
+import { createSidecar, type Sidecar } from "../sidecars/sidecar.js";
+import type { SidecarLaunch } from "../sidecars/sidecar-process.js";
 import { USES } from "./uses.js";
 
 /**

@@ -1,19 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type { Suggestion, SuggestionKind, TurnId } from "@z-engine/protocol";
-import type { CommandHost } from "../commands/host.js";
-import { rememberNote } from "../commands/remember.js";
 import type { SuggestionAdvice } from "./seams.js";
 import type { DecisionHost } from "./session-hub.js";
 
 /** A session's open cards, and the kinds the user dismissed (plan and review stop for the chat). */
-interface Cards {
+export interface Cards {
   readonly open: Map<string, Suggestion>;
   readonly dismissed: Set<SuggestionKind>;
 }
 
 const sessions = new WeakMap<object, Cards>();
 
-function cardsOf(core: object): Cards {
+/** The cards of a session (the session core, or the command host over it), made on first use. */
+export function cardsOf(core: object): Cards {
   let cards = sessions.get(core);
   if (!cards) {
     cards = { open: new Map(), dismissed: new Set() };
@@ -50,61 +49,4 @@ export function offerSuggestion(
 /** The cards still open in a session, oldest first (`/suggestion` lists them). */
 export function openSuggestions(core: object): readonly Suggestion[] {
   return [...cardsOf(core).open.values()];
-}
-
-/**
- * The user's answer to a card (`resolveSuggestion`, `/suggestion`): dismissing closes it;
- * accepting does what it offered, as the user's own act through the usual paths: `plan`
- * switches to plan mode, `memory` runs `/remember` with its rule (the Write gate decides),
- * `review` queues its review prompt as a turn. Emits `suggestionResolved`, then resolves
- * with a line saying what happened; an unknown id resolves with undefined. Never rejects.
- */
-export async function resolveSuggestion(
-  host: CommandHost,
-  suggestionId: string,
-  accepted: boolean,
-): Promise<string | undefined> {
-  const cards = cardsOf(host);
-  const card = cards.open.get(suggestionId);
-  if (!card) return undefined;
-  cards.open.delete(suggestionId);
-  if (!accepted) cards.dismissed.add(card.kind);
-  host.journal.emit(
-    { type: "suggestionResolved", suggestionId, accepted },
-    card.turnId ? { turnId: card.turnId } : {},
-  );
-  if (!accepted) return `Dismissed: ${card.text}`;
-  try {
-    switch (card.kind) {
-      case "plan":
-        await host.setMode("plan");
-        return "Plan mode is on.";
-      case "memory":
-        return await rememberNote(host, card.detail ?? card.text);
-      case "review":
-        host.queuePrompt(card.detail ?? card.text);
-        return "The review turn is queued.";
-    }
-  } catch (error) {
-    return `The suggestion could not be carried out: ${(error as Error).message}`;
-  }
-}
-
-/**
- * `/suggestion [accept|dismiss <id>]`: lists the open cards, or answers one (as
- * `resolveSuggestion` does), for hosts without cards (the terminal UI, headless runs).
- */
-export async function suggestionCommand(host: CommandHost, args: string): Promise<string> {
-  const [verb = "", id = ""] = args.trim().split(/\s+/);
-  if (verb === "") {
-    const open = openSuggestions(host);
-    if (open.length === 0) return "No open suggestions.";
-    return ["**Suggestions**", "", ...open.map((s) => `- \`${s.id}\` (${s.kind}): ${s.text}`)].join(
-      "\n",
-    );
-  }
-  if ((verb !== "accept" && verb !== "dismiss") || id === "")
-    return "Usage: `/suggestion [accept|dismiss <id>]`";
-  const said = await resolveSuggestion(host, id, verb === "accept");
-  return said ?? `No open suggestion has the id ${id}.`;
 }

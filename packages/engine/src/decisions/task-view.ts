@@ -1,5 +1,5 @@
 import { type Message, type MessageId, newMessageId, type TurnId } from "@z-engine/protocol";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import type { ExchangeDigest } from "./seams.js";
 import type { DecisionHost } from "./session-hub.js";
 

@@ -2,7 +2,7 @@ import type { EffectiveSettings } from "@z-engine/config";
 import type { DecisionSeam, TurnId } from "@z-engine/protocol";
 import type { NativeModels } from "./native.js";
 import type { SeamAdvice, SeamInput } from "./seams.js";
-import type { Sidecar } from "./sidecar.js";
+import type { Sidecar } from "../sidecars/sidecar.js";
 
 /** The settings a hub reads: the feature switches and `[decisions]` (`timeout_ms`, `rules`). */
 export interface DecisionSettings {

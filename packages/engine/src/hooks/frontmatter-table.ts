@@ -1,6 +1,11 @@
 import type { FrontmatterHooks } from "@z-engine/prompts";
-import { DEFAULT_HOOK_TIMEOUT_SECS } from "../settings/session-config.js";
-import { HOOK_EVENTS, type HookDefinition, type HookEventName, type HookTable } from "./types.js";
+import {
+  DEFAULT_HOOK_TIMEOUT_SECS,
+  HOOK_EVENTS,
+  type HookDefinition,
+  type HookEventName,
+  type HookTable,
+} from "./types.js";
 
 /**
  * A definition's frontmatter `hooks:` as a hook table. `stopAs` is the event its `Stop` hooks

@@ -1,4 +1,4 @@
-import type { EventScope, Journal } from "../session/journal.js";
+import type { EventScope, Journal } from "../journal/journal.js";
 import type { HookRunner } from "./runner.js";
 import type { HookEventName, HookOutcome, HookParent } from "./types.js";
 

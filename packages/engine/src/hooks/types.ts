@@ -3,6 +3,9 @@ import type { HookEventName } from "@z-engine/protocol";
 // The hook events are protocol's one list (settings validate against the same).
 export { HOOK_EVENTS, type HookEventName } from "@z-engine/protocol";
 
+/** A hook's timeout when its entry gives none. */
+export const DEFAULT_HOOK_TIMEOUT_SECS = 60;
+
 /**
  * A host's hook in code (the Agent SDK's hook callbacks): it gets the input a command hook
  * reads on stdin and answers what one would print as JSON (`{}` to continue). A throw or a

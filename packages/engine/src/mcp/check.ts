@@ -2,7 +2,7 @@ import { realpath } from "node:fs/promises";
 import { loadSettings, type Paths, type TrustStore } from "@z-engine/config";
 import { ReminderQueue } from "@z-engine/context";
 import type { McpServerStatus } from "@z-engine/protocol";
-import { mcpContext } from "../session/child-launch.js";
+import { mcpContext } from "../launch/child-launch.js";
 import { scrubbedEnvironment } from "../util/secrets.js";
 import { McpHub } from "./hub.js";
 import { mcpTokenStore } from "./session-hooks.js";

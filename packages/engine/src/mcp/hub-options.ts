@@ -1,6 +1,6 @@
 import type { ReminderQueue } from "@z-engine/context";
 import type { McpTokenStore } from "@z-engine/integrations";
-import type { Journal } from "../session/journal.js";
+import type { Journal } from "../journal/journal.js";
 import type { McpSessionHooks } from "./hooks.js";
 
 /** Where the hub reports: a session's journal, or a quiet one for `zeng mcp list`. */

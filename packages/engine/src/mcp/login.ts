@@ -8,7 +8,7 @@ import {
   type McpServerSpec,
 } from "@z-engine/integrations";
 import { mcpTokenStore } from "./session-hooks.js";
-import { mcpContext } from "../session/child-launch.js";
+import { mcpContext } from "../launch/child-launch.js";
 import { serverEntries } from "./specs.js";
 
 /** Where a login without a session finds its server: the folder's effective settings. */

@@ -6,7 +6,7 @@ import {
   type McpServerSpec,
   withoutVariables,
 } from "@z-engine/integrations";
-import type { ChildLaunch } from "../session/child-launch.js";
+import type { ChildLaunch } from "../launch/child-launch.js";
 
 /** One configured server as the hub runs it: the client's spec and the engine's own keys. */
 export interface ServerEntry {

@@ -8,7 +8,7 @@ import type {
 } from "@z-engine/protocol";
 import type { CheckPort } from "@z-engine/tools";
 import { type CheckRunner, runCheck, selectChecks } from "@z-engine/verify";
-import type { Journal } from "../session/journal.js";
+import type { Journal } from "../journal/journal.js";
 
 /** What the check port needs from its session. */
 export interface CheckHost {

@@ -8,8 +8,8 @@ import type {
 } from "@z-engine/protocol";
 import { newPlanId } from "@z-engine/protocol";
 import type { InteractionPort, PlanReview } from "@z-engine/tools";
-import { Broker } from "../session/broker.js";
-import type { Journal } from "../session/journal.js";
+import { Broker } from "../util/broker.js";
+import type { Journal } from "../journal/journal.js";
 
 /** A plan review as the user answers it. */
 export interface PlanAnswer {

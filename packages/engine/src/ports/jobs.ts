@@ -2,7 +2,7 @@ import { jobFinishedReminder, type ReminderQueue } from "@z-engine/context";
 import type { BackgroundProcess, CommandRequest, Shell } from "@z-engine/host";
 import { type JobId, type JobInfo, newJobId } from "@z-engine/protocol";
 import type { JobPort } from "@z-engine/tools";
-import type { Journal } from "../session/journal.js";
+import type { Journal } from "../journal/journal.js";
 
 interface Job {
   info: JobInfo;

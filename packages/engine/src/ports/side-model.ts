@@ -1,8 +1,8 @@
 import { MessageAssembler } from "@z-engine/protocol";
 import type { SideModelCaller, SideModelPort } from "@z-engine/tools";
 import { MAIN_AGENT } from "../batch/tool-ctx.js";
-import { meteredClient, type SpendAttribution, type SpendCore } from "../run/spend.js";
-import type { SessionCore } from "../session/core.js";
+import { meteredClient, type SpendAttribution, type SpendCore } from "../core/spend.js";
+import type { SessionCore } from "../core/session-core.js";
 
 const SYSTEM =
   "You answer a question about a document the user fetched. Answer from the document only, concisely; say so when it does not contain the answer.";

@@ -1,6 +1,6 @@
 import { addUsage, emptyUsage, type JobId, type JobInfo, type Usage } from "@z-engine/protocol";
 import { type LogRecord, readLog } from "@z-engine/store";
-import type { SessionHandle } from "../engine.js";
+import type { SessionHandle } from "../session/handle.js";
 import { historyEvents, type SessionHistory } from "../history/session-history.js";
 import type { AgentStopOutcome } from "../agents/session-agents.js";
 import { type AgentStopTarget, stopSessionAgent } from "../agents/stop-agent.js";

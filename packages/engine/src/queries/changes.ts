@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { CheckpointInfo } from "@z-engine/protocol";
-import type { SessionHandle } from "../engine.js";
+import type { SessionHandle } from "../session/handle.js";
 import { readStoredFile, type StoredFile } from "./checkpoint-files.js";
 import { type DiffHunk, diffTexts } from "./line-diff.js";
 import { type ProjectFile, readProjectFile, textOf } from "./project-file.js";

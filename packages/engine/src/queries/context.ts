@@ -1,9 +1,9 @@
 import type { McpServerStatus } from "@z-engine/protocol";
 import { toolSpec } from "@z-engine/tools";
-import type { SessionHandle } from "../engine.js";
+import type { SessionHandle } from "../session/handle.js";
 import { OFF_MAP, type RepoMapStatus } from "../repo-map/map-status.js";
 import { type ContextUsage, contextUsage } from "./context-usage.js";
-import { type CompactionSummary, compactionsOf } from "./compactions.js";
+import { type CompactionSummary, compactionsOf } from "../history/compactions.js";
 import { targetOf } from "./registry.js";
 
 /** A part of the request and its estimated size. */

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CATALOG_CACHE_FILE, detectProvider, latestBuiltinModel } from "@z-engine/llm";
 import { emptyUsage } from "@z-engine/protocol";
-import type { SessionHandle } from "../engine.js";
+import type { SessionHandle } from "../session/handle.js";
 import { targetOf } from "./registry.js";
 
 /** A model a host offers in its picker. */

@@ -1,6 +1,6 @@
 import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { SessionHandle } from "../engine.js";
+import type { SessionHandle } from "../session/handle.js";
 import { chooseCheckpoint, currentSha, currentSide, storedSide } from "./changes.js";
 import { readStoredFile } from "./checkpoint-files.js";
 import { revertHunks } from "./line-diff.js";

@@ -10,7 +10,7 @@ import {
   type ValueOrigin,
 } from "@z-engine/config";
 import { parseRule } from "@z-engine/policy";
-import type { SessionHandle } from "../engine.js";
+import type { SessionHandle } from "../session/handle.js";
 import { loadProjectSettings } from "../session/services.js";
 import { reloadSessionSettings } from "../session/reload-settings.js";
 import { type QueryTarget, targetOf } from "./registry.js";

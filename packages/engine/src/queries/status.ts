@@ -1,6 +1,6 @@
 import type { Badge, Effort, PermissionMode } from "@z-engine/protocol";
 import { assessBadge } from "@z-engine/verify";
-import type { SessionHandle } from "../engine.js";
+import type { SessionHandle } from "../session/handle.js";
 import { type ContextUsage, contextUsage } from "./context-usage.js";
 import { gitBranch } from "./git-branch.js";
 import { targetOf } from "./registry.js";

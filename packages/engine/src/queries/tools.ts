@@ -1,4 +1,4 @@
-import type { SessionHandle } from "../engine.js";
+import type { SessionHandle } from "../session/handle.js";
 import { targetOf } from "./registry.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { SessionHandle } from "../engine.js";
+import type { SessionHandle } from "../session/handle.js";
 import { SessionAgents } from "../agents/session-agents.js";
 import { type ChangedFile, currentSha, currentSide } from "./changes.js";
 import { diffTexts } from "./line-diff.js";

@@ -19,9 +19,9 @@ import type { OpenContext } from "../session/open-context.js";
 import { createEngineSession } from "../session/open.js";
 import type { EngineSession } from "../session/session.js";
 import { createRedactor } from "../util/secrets.js";
-import { type AgentRun, transcriptSink } from "./agent-context.js";
+import { type AgentRun, transcriptSink } from "../core/agent-context.js";
 import { runAgent } from "./agent-run.js";
-import { newTurnState, TurnGitWork } from "./turn-state.js";
+import { newTurnState, TurnGitWork } from "../core/turn-state.js";
 
 let repo: FixtureRepo;
 let home: string;

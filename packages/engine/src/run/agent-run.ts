@@ -2,16 +2,16 @@ import { buildRequest, todoNudgeReminder } from "@z-engine/context";
 import { parseCommand } from "@z-engine/policy";
 import type { ToolSpec } from "@z-engine/protocol";
 import { type BatchCore, type BatchHooks, executeBatch } from "../batch/execute.js";
-import { agentVision, type SessionCore } from "../session/core.js";
+import { agentVision, type SessionCore } from "../core/session-core.js";
 import { UserStop } from "../util/abort.js";
 import { screenedMessages } from "../decisions/screen.js";
 import { routedEffort, routedModel } from "../decisions/route-seam.js";
-import { type AgentRun, agentToolSpecs } from "./agent-context.js";
+import { type AgentRun, agentToolSpecs } from "../core/agent-context.js";
 import { type PressureCore, relievePressure } from "./pressure.js";
 import { type StopCore, stopBoundary } from "./stop.js";
-import { capReached } from "./spend.js";
+import { capReached } from "../core/spend.js";
 import { type StreamCore, streamRound } from "./stream.js";
-import type { RunEnd, TurnState } from "./turn-state.js";
+import type { RunEnd, TurnState } from "../core/turn-state.js";
 import { appendUserMessage } from "./user-message.js";
 
 /**

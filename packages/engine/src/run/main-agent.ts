@@ -1,5 +1,5 @@
-import type { SessionCore } from "../session/core.js";
-import { type AgentDefinition, type AgentRun, transcriptSink } from "./agent-context.js";
+import type { SessionCore } from "../core/session-core.js";
+import { type AgentDefinition, type AgentRun, transcriptSink } from "../core/agent-context.js";
 
 /** What the main agent's definition reads of its session, each round. */
 export type MainAgentCore = Pick<

@@ -5,10 +5,15 @@ import {
   planToolResultClearing,
 } from "@z-engine/context";
 import type { TodoItem, ToolSpec } from "@z-engine/protocol";
-import type { SessionCore } from "../session/core.js";
-import type { AgentRun } from "./agent-context.js";
-import type { TurnState } from "./turn-state.js";
-import { meteredClient, type SpendAttribution, type SpendCore, type SpendTurn } from "./spend.js";
+import type { SessionCore } from "../core/session-core.js";
+import type { AgentRun } from "../core/agent-context.js";
+import type { TurnState } from "../core/turn-state.js";
+import {
+  meteredClient,
+  type SpendAttribution,
+  type SpendCore,
+  type SpendTurn,
+} from "../core/spend.js";
 import { type HookDeps, runHook } from "../hooks/run-hook.js";
 import { plannedClears } from "../decisions/context-seams.js";
 import type { DecisionHost } from "../decisions/session-hub.js";

@@ -6,14 +6,14 @@ import {
   type TurnId,
 } from "@z-engine/protocol";
 import { autoCheckIds, stopVerdict } from "@z-engine/verify";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import { changeState, turnBadge } from "../verification/badge.js";
 import { type GateAllCore, gateAll } from "../batch/execute.js";
 import type { GateRun } from "../batch/gate.js";
 import type { DecisionHost } from "../decisions/session-hub.js";
 import type { HookDeps } from "../hooks/run-hook.js";
-import type { AgentRun } from "./agent-context.js";
-import type { TurnState } from "./turn-state.js";
+import type { AgentRun } from "../core/agent-context.js";
+import type { TurnState } from "../core/turn-state.js";
 import { decideAtStop, selectChecks } from "../decisions/stop-seam.js";
 import { agentHookDeps, runHook } from "../hooks/run-hook.js";
 

@@ -11,9 +11,9 @@ import {
   type Usage,
 } from "@z-engine/protocol";
 import { uniqueToolUses } from "../batch/unique-ids.js";
-import type { SessionCore } from "../session/core.js";
-import type { AgentRun, TranscriptSink } from "./agent-context.js";
-import { recordSpend, type SpendTurn } from "./spend.js";
+import type { SessionCore } from "../core/session-core.js";
+import type { AgentRun, TranscriptSink } from "../core/agent-context.js";
+import { recordSpend, type SpendTurn } from "../core/spend.js";
 
 /** What streaming a round takes of its session: the catalog's prices, the estimator to teach, the usage total. */
 export type StreamCore = Pick<SessionCore, "catalog" | "estimator" | "state">;

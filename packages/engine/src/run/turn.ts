@@ -8,21 +8,21 @@ import {
   type TurnOutcome,
   type Usage,
 } from "@z-engine/protocol";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "../core/session-core.js";
 import { turnBadge } from "../verification/badge.js";
-import { beginTurnOverrides } from "../commands/turn-overrides.js";
-import type { AgentRun } from "./agent-context.js";
+import { beginTurnOverrides } from "./turn-overrides.js";
+import type { AgentRun } from "../core/agent-context.js";
 import { type AgentRunCore, runAgent } from "./agent-run.js";
 import { routeTurn } from "../decisions/route-seam.js";
 import { judgeTurn } from "../decisions/stop-seam.js";
 import { remindAtTurnStart } from "../decisions/context-seams.js";
 import { applyTaskView } from "../decisions/task-view.js";
 import { mainAgentRun, type MainRunCore } from "./main-agent.js";
-import { newTurnState, type RunEnd, TurnGitWork, type TurnState } from "./turn-state.js";
+import { newTurnState, type RunEnd, TurnGitWork, type TurnState } from "../core/turn-state.js";
 import { drainSteering, queueChangedFiles } from "./user-message.js";
 import { type HookDeps, runHook } from "../hooks/run-hook.js";
 import type { HookTable } from "../hooks/types.js";
-import { queueAgentMentions } from "../agents/mentions.js";
+import { queueAgentMentions } from "./agent-mentions.js";
 
 /**
  * What a user turn takes of its session: the main agent's run and what it runs on, and for

@@ -1,9 +1,9 @@
 import { stat } from "node:fs/promises";
 import { filesChangedReminder } from "@z-engine/context";
 import { type ContentBlock, type Message, newMessageId } from "@z-engine/protocol";
-import type { SessionCore } from "../session/core.js";
-import type { AgentRun } from "./agent-context.js";
-import type { TurnState } from "./turn-state.js";
+import type { SessionCore } from "../core/session-core.js";
+import type { AgentRun } from "../core/agent-context.js";
+import type { TurnState } from "../core/turn-state.js";
 
 /** Queues the "changed outside the agent" reminder for read files whose size or time moved. */
 export async function queueChangedFiles(run: Pick<AgentRun, "files" | "reminders">): Promise<void> {

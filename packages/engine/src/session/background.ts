@@ -1,6 +1,6 @@
 import { runHook } from "../hooks/run-hook.js";
 import type { HookRunner } from "../hooks/runner.js";
-import type { Journal } from "./journal.js";
+import type { Journal } from "../journal/journal.js";
 
 /** A session's background tasks (titles, Notification hooks): close awaits them. */
 export class BackgroundTasks {

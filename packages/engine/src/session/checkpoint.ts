@@ -1,6 +1,6 @@
 import { type CheckpointInfo, newCheckpointId } from "@z-engine/protocol";
-import type { TurnState } from "../run/turn-state.js";
-import type { SessionCore } from "./core.js";
+import type { TurnState } from "../core/turn-state.js";
+import type { SessionCore } from "../core/session-core.js";
 
 /** What taking a checkpoint uses of the session. */
 type CheckpointTarget = Pick<SessionCore, "checkpoints" | "journal" | "clock">;

@@ -1,7 +1,7 @@
 import { createProjectFileReader } from "@z-engine/host";
 import { decide } from "@z-engine/policy";
 import type { ProjectFileReader } from "@z-engine/protocol";
-import { type DoorPlace, type DoorView, readRulesOf, userDoor } from "./project-doors.js";
+import { type DoorPlace, type DoorView, readRulesOf, userDoor } from "../core/project-doors.js";
 
 /**
  * The gate for instruction files and imports outside the project and the user's config

@@ -8,8 +8,8 @@ import {
   sessionConfig,
 } from "../settings/session-config.js";
 import { changedEntries, changedSettings } from "../settings/settings-diff.js";
-import type { LiveSettingsHooks } from "./core.js";
-import type { Journal } from "./journal.js";
+import type { LiveSettingsHooks } from "../core/session-core.js";
+import type { Journal } from "../journal/journal.js";
 import type { OpenContext } from "./open-context.js";
 import { type ReloadTarget, reloadSessionSettings } from "./reload-settings.js";
 import { loadProjectSettings } from "./services.js";

@@ -3,12 +3,12 @@ import type { SandboxBackend, Shell } from "@z-engine/host";
 import type { SessionStore } from "@z-engine/store";
 import type { EditorFiles, Tool } from "@z-engine/tools";
 import type { HookSpans } from "../hooks/types.js";
-import type { ClientFactory, EngineOptions } from "../options.js";
+import type { ClientFactory, EngineOptions } from "../settings/engine-options.js";
 import type { FileWatches } from "../settings/file-watch.js";
 import type { Redactor } from "../util/secrets.js";
-import type { SidecarPool } from "../decisions/sidecar-pool.js";
-import type { ModelCatalog } from "./core.js";
-import type { EventSink } from "./journal.js";
+import type { SidecarPool } from "../sidecars/sidecar-pool.js";
+import type { ModelCatalog } from "../settings/model-catalog.js";
+import type { EventSink } from "../journal/journal.js";
 
 /** What the engine hands every session it opens. */
 export interface OpenContext {

@@ -14,7 +14,7 @@ import { basePrompt } from "@z-engine/prompts";
 import { emptyUsage, type ModelClient, type SessionId } from "@z-engine/protocol";
 import type { Session as StoreSession, OpenedSession } from "@z-engine/store";
 import { createFileTracker, createPathLocks, type ToolPorts } from "@z-engine/tools";
-import { Approvals } from "../batch/approvals.js";
+import { Approvals } from "../core/approvals.js";
 import { HookRunner } from "../hooks/runner.js";
 import { SessionLsp } from "../lsp/hub.js";
 import { SessionChecks } from "../ports/checks.js";
@@ -34,13 +34,13 @@ import {
 import { SessionRepoMap } from "../repo-map/session-map.js";
 import { repoMapCacheFile, repoMapSnapshotFile } from "../repo-map/cache-file.js";
 import { turnBadge } from "../verification/badge.js";
-import { SessionDefinitions } from "../commands/definitions.js";
-import { skillPort } from "../commands/skill-port.js";
-import { grantSkillRules } from "../commands/turn-overrides.js";
-import { environmentText, gitToplevel, realFolder } from "./environment.js";
+import { SessionDefinitions } from "../definitions/definitions.js";
+import { skillPort } from "../definitions/skill-port.js";
+import { grantSkillRules } from "../run/turn-overrides.js";
+import { environmentText, gitToplevel, realFolder } from "../environment/environment.js";
 import { BackgroundTasks, notifier } from "./background.js";
-import { childLaunch, mcpContext } from "./child-launch.js";
-import { sessionChildEnv } from "./program-env.js";
+import { childLaunch, mcpContext } from "../launch/child-launch.js";
+import { sessionChildEnv } from "../launch/program-env.js";
 import { TurnCheckpoints } from "./checkpoint.js";
 import { instructionDoors } from "./instruction-gate.js";
 import { LiveSettings } from "./live-settings.js";
@@ -50,12 +50,12 @@ import {
   type SessionDoors,
   sessionDoorView,
   userDoor,
-} from "./project-doors.js";
+} from "../core/project-doors.js";
 import { noticeAttention } from "../decisions/notice-attention.js";
-import { Journal } from "./journal.js";
+import { Journal } from "../journal/journal.js";
 import type { OpenContext } from "./open-context.js";
 import { repairCrash } from "./repair.js";
-import { SessionState } from "./state.js";
+import { SessionState } from "../core/state.js";
 import { mcpVariablesReport, type TrustTarget, trustWorkspace } from "./trust.js";
 import {
   clientCache,

@@ -5,12 +5,12 @@ import {
   type SessionOverrides,
   sessionConfig,
 } from "../settings/session-config.js";
-import { childLaunch, mcpContext } from "./child-launch.js";
+import { childLaunch, mcpContext } from "../launch/child-launch.js";
 import type { OpenContext } from "./open-context.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
 import { loadProjectSettings, projectChecks } from "./services.js";
-import type { SessionState } from "./state.js";
+import type { SessionState } from "../core/state.js";
 
 /** What a reload of the settings changes: the session's state, its repo map and MCP servers. */
 export interface ReloadTarget {

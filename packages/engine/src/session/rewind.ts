@@ -1,5 +1,5 @@
 import type { MessageId, RewindRestore } from "@z-engine/protocol";
-import type { SessionCore } from "./core.js";
+import type { SessionCore } from "../core/session-core.js";
 
 /** What a rewind reads and resets. */
 export type RewindTarget = Pick<

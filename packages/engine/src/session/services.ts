@@ -6,10 +6,10 @@ import type { ModelClient } from "@z-engine/protocol";
 import { builtinTools, type Tool, type ToolPorts } from "@z-engine/tools";
 import { discoverChecks, mergeChecks } from "@z-engine/verify";
 import type { SessionConfig, SessionOverrides } from "../settings/session-config.js";
-import type { SandboxState } from "./core.js";
+import type { SandboxState } from "../core/session-core.js";
 import type { OpenContext } from "./open-context.js";
-import { type EnvSettings, withSettingsEnv } from "./program-env.js";
-import { buildFilesDoor, type DoorPlace } from "./project-doors.js";
+import { type EnvSettings, withSettingsEnv } from "../launch/program-env.js";
+import { buildFilesDoor, type DoorPlace } from "../core/project-doors.js";
 
 // The services a session is built from: its settings, shell and sandbox, tools, checks and
 // model clients. `buildSession` in open.ts puts them together.

@@ -17,11 +17,11 @@ import {
 import type { HookRunner } from "../hooks/runner.js";
 import type { SessionConfig } from "../settings/session-config.js";
 import { runTurn, type Submission, type TurnSummary } from "../run/turn.js";
-import type { TurnState } from "../run/turn-state.js";
+import type { TurnState } from "../core/turn-state.js";
 import { type LinkedController, linkedController, UserStop } from "../util/abort.js";
-import { resolveSuggestion } from "../decisions/suggestions.js";
+import { resolveSuggestion } from "../commands/suggestion-command.js";
 import { includeFullHistory } from "../decisions/task-view.js";
-import type { SessionCore } from "./core.js";
+import type { SessionCore } from "../core/session-core.js";
 import { generateTitle } from "./title.js";
 import type { SessionLsp } from "../lsp/hub.js";
 import type { SessionInteraction } from "../ports/interaction.js";

@@ -1,6 +1,6 @@
 import { MessageAssembler } from "@z-engine/protocol";
-import { meteredClient } from "../run/spend.js";
-import type { SessionCore } from "./core.js";
+import { meteredClient } from "../core/spend.js";
+import type { SessionCore } from "../core/session-core.js";
 
 const PROMPT =
   "Write a title of at most six words for a coding session that starts with the request below. Reply with the title only, no quotes or punctuation at the end.";

@@ -4,11 +4,11 @@ import type { McpHub } from "../mcp/hub.js";
 import { replacedMcpServers, replacedServersText } from "../mcp/replaced.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
 import type { SessionOverrides } from "../settings/session-config.js";
-import type { Journal } from "./journal.js";
+import type { Journal } from "../journal/journal.js";
 import type { OpenContext } from "./open-context.js";
 import { reloadSessionSettings } from "./reload-settings.js";
 import { loadProjectSettings } from "./services.js";
-import type { SessionState } from "./state.js";
+import type { SessionState } from "../core/state.js";
 
 /** What trusting the workspace changes: the session's settings, its repo map and MCP servers. */
 export interface TrustTarget {

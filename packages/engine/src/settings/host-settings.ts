@@ -1,4 +1,4 @@
-import type { EngineOptions } from "../options.js";
+import type { EngineOptions } from "./engine-options.js";
 
 type Section = Readonly<Record<string, unknown>>;
 

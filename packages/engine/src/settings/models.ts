@@ -10,8 +10,8 @@ import {
   type PricingOverrides,
 } from "@z-engine/llm";
 import type { TokenUsage, Usage } from "@z-engine/protocol";
-import type { ClientFactory } from "../options.js";
-import type { ModelCatalog, ModelInfo } from "../session/core.js";
+import type { ClientFactory } from "./engine-options.js";
+import type { ModelCatalog, ModelInfo } from "./model-catalog.js";
 
 /** Sizes used when neither the catalog nor the built-in table knows a model. */
 export const DEFAULT_MODEL_INFO: ModelInfo = {

@@ -7,6 +7,7 @@ import {
 } from "@z-engine/policy";
 import type { Effort, PermissionMode, VerificationMode } from "@z-engine/protocol";
 import {
+  DEFAULT_HOOK_TIMEOUT_SECS,
   HOOK_EVENTS,
   type HookDefinition,
   type HookEventName,
@@ -89,9 +90,6 @@ export interface SessionConfig {
   readonly ruleErrors: readonly RuleError[];
   readonly hooks: HookTable;
 }
-
-/** A hook's timeout when its entry gives none. */
-export const DEFAULT_HOOK_TIMEOUT_SECS = 60;
 
 function compileList(entries: readonly RuleEntry[], errors: RuleError[]): CompiledRule[] {
   const out: CompiledRule[] = [];

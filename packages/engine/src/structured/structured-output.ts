@@ -1,6 +1,6 @@
 import { type EventEnvelope, newTurnId, type TurnId, type Usage } from "@z-engine/protocol";
 import { z } from "zod";
-import type { SessionHandle } from "../engine.js";
+import type { SessionHandle } from "../session/handle.js";
 import type { TurnSummary } from "../run/turn.js";
 
 /** A JSON Schema the final answer must match (an object, as JSON Schema documents are). */

@@ -30,7 +30,7 @@ export type UserStopKind = "cancel" | "interrupt" | "agent";
 
 /** The abort reason of a cancel or interrupt. */
 export class UserStop extends Error {
-  readonly code = "user_stop";
+  readonly code = "userStop";
   constructor(readonly kind: UserStopKind) {
     super(
       kind === "cancel"
@@ -44,7 +44,7 @@ export class UserStop extends Error {
 
 /** The abort reason when the engine shuts down. */
 export class EngineShutdown extends Error {
-  readonly code = "engine_shutdown";
+  readonly code = "engineShutdown";
   constructor() {
     super("the engine shut down");
   }

@@ -1,7 +1,7 @@
 import type { Badge } from "@z-engine/protocol";
 import { assessBadge } from "@z-engine/verify";
-import type { SessionCore } from "../session/core.js";
-import type { TurnState } from "../run/turn-state.js";
+import type { SessionCore } from "../core/session-core.js";
+import type { TurnState } from "../core/turn-state.js";
 
 /** Whether files changed this turn, and the fingerprint now (design.md §3). */
 export interface ChangeState {

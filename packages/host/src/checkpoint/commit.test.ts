@@ -72,7 +72,7 @@ describe("snapshot commits and the shadow index", () => {
     await repo.write("c.txt", "c");
     const error = await store.snapshot("third").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HostError);
-    expect((error as HostError).code).toBe("git_failed");
+    expect((error as HostError).code).toBe("gitFailed");
     const fourth = await snap(store, "fourth");
     const log = await shadowGit(store, "rev-list", CHECKPOINT_REF);
     expect(log.trim().split("\n")).toEqual([fourth.commit, first.commit]);

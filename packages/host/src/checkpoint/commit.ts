@@ -33,7 +33,7 @@ function updateInput(update: readonly string[]): { env: Record<string, string>; 
 
 /**
  * Stages `update` (paths added, changed or deleted) into `indexFile` and resolves to the
- * tree it then holds. Rejects with a `HostError` (`git_failed`) when git fails.
+ * tree it then holds. Rejects with a `HostError` (`gitFailed`) when git fails.
  */
 export async function writeIndexTree(
   shadow: ShadowRepo,
@@ -48,7 +48,7 @@ export async function writeIndexTree(
 /**
  * Stages `update` into the shadow's index, commits its tree with `message` on `parent`
  * (null: the first snapshot) and moves the checkpoint ref only if it still points at
- * `parent`; resolves to the new commit. Rejects with a `HostError` (`git_failed`) when git
+ * `parent`; resolves to the new commit. Rejects with a `HostError` (`gitFailed`) when git
  * fails, the ref having moved included.
  */
 export async function commitIndex(

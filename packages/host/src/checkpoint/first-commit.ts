@@ -128,16 +128,16 @@ function signature(now: Date): string {
 
 /**
  * Moves the checkpoint ref to `commit` only if it still points at `parent`, under git's own
- * lock file. Rejects with a `HostError` (`git_failed`) when the lock is held or the ref moved.
+ * lock file. Rejects with a `HostError` (`gitFailed`) when the lock is held or the ref moved.
  */
 async function moveRef(shadow: ShadowRepo, commit: string, parent: string | null): Promise<void> {
   const refFile = join(shadow.gitDir, CHECKPOINT_REF);
   const lock = takeLock(refFile);
-  if (!lock) throw new HostError("git_failed", `${CHECKPOINT_REF} is locked by another process`);
+  if (!lock) throw new HostError("gitFailed", `${CHECKPOINT_REF} is locked by another process`);
   try {
     const current = await shadow.readRef(CHECKPOINT_REF);
     if (current !== parent) {
-      throw new HostError("git_failed", `${CHECKPOINT_REF} moved (now ${current ?? "none"})`);
+      throw new HostError("gitFailed", `${CHECKPOINT_REF} moved (now ${current ?? "none"})`);
     }
     writeAll(lock.fd, Buffer.from(`${commit}\n`));
   } catch (error) {
@@ -169,7 +169,7 @@ export async function commitFirstSnapshot(
   } catch (error) {
     if (error instanceof HostError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new HostError("git_failed", `the first snapshot could not be written: ${reason}`, {
+    throw new HostError("gitFailed", `the first snapshot could not be written: ${reason}`, {
       cause: error,
     });
   }

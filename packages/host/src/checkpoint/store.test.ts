@@ -301,7 +301,7 @@ describe("createCheckpointStore: chaining, diff, limits and bad input", () => {
     await expect(shadowGit(store, "rev-parse", "--verify", CHECKPOINT_REF)).rejects.toThrow();
   });
 
-  it("rejects an unknown or malformed commit with checkpoint_not_found and changes nothing", async () => {
+  it("rejects an unknown or malformed commit with checkpointNotFound and changes nothing", async () => {
     await using repo = await createFixtureRepo({ files: { "a.txt": "a" } });
     const store = open(repo);
     await snap(store);
@@ -309,7 +309,7 @@ describe("createCheckpointStore: chaining, diff, limits and bad input", () => {
     for (const bad of ["0".repeat(40), "--all", "HEAD~999"]) {
       const error = await store.restore(bad).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(HostError);
-      expect((error as HostError).code).toBe("checkpoint_not_found");
+      expect((error as HostError).code).toBe("checkpointNotFound");
     }
     expect(await repo.read("a.txt")).toBe("changed");
   });

@@ -81,13 +81,13 @@ export interface CheckpointStore {
   warm(): Promise<void>;
   /**
    * Paths that differ from snapshot `from` to snapshot `to`, or to the work tree now (as a
-   * snapshot would see it). Rejects with `checkpoint_not_found` for an unknown commit.
+   * snapshot would see it). Rejects with `checkpointNotFound` for an unknown commit.
    */
   diff(from: string, to: string | "worktree"): Promise<CheckpointChange[] | CheckpointsDisabled>;
   /**
    * Snapshots the current state, then rewrites only the files that differ from `commit`,
    * brings back deleted files and removes files created since; unstorable files are left
-   * alone and listed. Rejects with `checkpoint_not_found` for an unknown commit.
+   * alone and listed. Rejects with `checkpointNotFound` for an unknown commit.
    */
   restore(commit: string): Promise<RestoreResult | CheckpointsDisabled>;
 }
@@ -183,7 +183,7 @@ async function verify(shadow: ShadowRepo, commit: string): Promise<string> {
   const out = await shadow
     .git(["rev-parse", "-q", "--verify", `${commit}^{commit}`])
     .catch(() => null);
-  if (!out) throw new HostError("checkpoint_not_found", `no checkpoint ${commit}`);
+  if (!out) throw new HostError("checkpointNotFound", `no checkpoint ${commit}`);
   return out.stdout.toString("utf8").trim();
 }
 

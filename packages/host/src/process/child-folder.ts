@@ -59,14 +59,14 @@ export function neutralFolder(parent: string, avoid: readonly string[] = []): Ch
 
 /**
  * Checks a folder a child is about to start in: it must be absolute, and a `neutral` one
- * must come from {@link neutralFolder}. Throws a `HostError` (`spawn_refused`) otherwise.
+ * must come from {@link neutralFolder}. Throws a `HostError` (`spawnRefused`) otherwise.
  */
 export function checkChildFolder(folder: ChildFolder): void {
   if (!isAbsolute(folder.path))
-    throw new HostError("spawn_refused", `a child's folder must be absolute: ${folder.path}`);
+    throw new HostError("spawnRefused", `a child's folder must be absolute: ${folder.path}`);
   if (folder.reason === "neutral" && !neutral.has(folder.path))
     throw new HostError(
-      "spawn_refused",
+      "spawnRefused",
       `${folder.path} is not a neutral folder of the engine (use neutralFolder())`,
     );
 }

@@ -33,7 +33,7 @@ export interface ChildRequest {
  * language servers, ripgrep, a browser) is started here, from a scrubbed environment and a
  * folder its caller justified. Returns Node's `ChildProcess`; a program that cannot start
  * reports it through the child's `error` event, as `spawn` does. Throws a `HostError`
- * (`spawn_refused`) for a relative folder or a `neutral` one that is not the engine's.
+ * (`spawnRefused`) for a relative folder or a `neutral` one that is not the engine's.
  */
 export function spawnChild(
   request: ChildRequest & { readonly stdio?: undefined },

@@ -18,7 +18,7 @@ export interface WrappedCommand {
 
 /**
  * An operating-system sandbox. `wrap` is synchronous and may prepare small things on disk
- * (placeholders for protected paths); it throws a `HostError` (`sandbox_unavailable`) when
+ * (placeholders for protected paths); it throws a `HostError` (`sandboxUnavailable`) when
  * it cannot. A host may supply its own backend.
  */
 export interface SandboxBackend {

@@ -60,7 +60,7 @@ function isInside(path: string, dir: string): boolean {
  * With the network off the command gets its own network namespace (no loopback to the
  * host) and a seccomp filter that refuses Unix sockets (`seccomp.ts`). Every command runs
  * in a user namespace of its own (the caller's ids mapped) with no capabilities, also
- * under root. A protected path that is a symbolic link is refused (`sandbox_unavailable`).
+ * under root. A protected path that is a symbolic link is refused (`sandboxUnavailable`).
  * `--unshare-pid` and `--die-with-parent` make killing bwrap kill everything inside.
  */
 export class BubblewrapSandbox implements SandboxBackend {
@@ -80,7 +80,7 @@ export class BubblewrapSandbox implements SandboxBackend {
   }
 
   /**
-   * Throws a `HostError` (`sandbox_unavailable`) when the placeholders cannot be made, a
+   * Throws a `HostError` (`sandboxUnavailable`) when the placeholders cannot be made, a
    * protected path is a symbolic link, or (network off) Unix sockets cannot be blocked here.
    */
   wrap(command: SandboxCommand, profile: SandboxProfile): WrappedCommand {
@@ -137,7 +137,7 @@ export class BubblewrapSandbox implements SandboxBackend {
     const filter = endianness() === "LE" ? unixSocketFilter() : null;
     if (!filter) {
       throw new HostError(
-        "sandbox_unavailable",
+        "sandboxUnavailable",
         `cannot block Unix sockets on ${process.arch} (${endianness()}), so the network cannot be cut`,
       );
     }
@@ -156,7 +156,7 @@ export class BubblewrapSandbox implements SandboxBackend {
       this.placeholderDir = dir;
       return dir;
     } catch (cause) {
-      throw new HostError("sandbox_unavailable", "cannot create sandbox placeholders", { cause });
+      throw new HostError("sandboxUnavailable", "cannot create sandbox placeholders", { cause });
     }
   }
 
@@ -210,7 +210,7 @@ function protectMount(
     // A mount holds a folder entry in place, but a mount on a link lands on its target: the
     // link itself could be removed and replaced by a real file or folder. Refuse.
     throw new HostError(
-      "sandbox_unavailable",
+      "sandboxUnavailable",
       `the protected path ${path} is a symbolic link, which a sandboxed command could replace; replace it with the file or folder itself`,
     );
   }

@@ -57,7 +57,7 @@ export class NestedGitScanner {
 
   /**
    * Every `.git` under `roots` (the roots' own included), sorted. Throws a `HostError`
-   * (`sandbox_unavailable`) past the folder limit: the sandbox could not promise the rest.
+   * (`sandboxUnavailable`) past the folder limit: the sandbox could not promise the rest.
    */
   scan(roots: readonly string[]): string[] {
     const next = new Map<string, Folder>();
@@ -70,7 +70,7 @@ export class NestedGitScanner {
       if (!stat?.isDirectory()) continue;
       if (next.size >= this.limit)
         throw new HostError(
-          "sandbox_unavailable",
+          "sandboxUnavailable",
           `more than ${this.limit} folders under ${roots.join(", ")}: the sandbox cannot check them all for nested .git folders to keep read-only`,
         );
       const known = this.cache.get(path);

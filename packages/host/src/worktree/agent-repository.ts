@@ -58,7 +58,7 @@ export function writeAgentRepository(layout: AgentRepositoryLayout): void {
 }
 
 /**
- * Throws a `HostError` (`worktree_tampered`) unless `path` is still the worktree the engine
+ * Throws a `HostError` (`worktreeTampered`) unless `path` is still the worktree the engine
  * made: a real folder (no link on its way: its real path is itself) whose `.git` is a
  * regular file naming `gitDir`, as {@link gitLinkText} wrote it.
  */
@@ -66,7 +66,7 @@ export function checkWorktreeLink(path: string, gitDir: string): void {
   const why = worktreeLinkProblem(path, gitDir);
   if (why !== null)
     throw new HostError(
-      "worktree_tampered",
+      "worktreeTampered",
       `the worktree ${path} ${why}; the engine will not run git there`,
     );
 }

@@ -230,7 +230,7 @@ async function changesOf(
  * it is a link whose real location leaves the project, a folder or a FIFO, or the agent's
  * link would lead out), nothing is written and each is reported. Writes never follow a link
  * (see `project-paths.ts`). Resolves with the written and deleted absolute paths otherwise.
- * Rejects with a `HostError` (`git_failed`, `worktree_failed` when a path changed between
+ * Rejects with a `HostError` (`gitFailed`, `worktreeFailed` when a path changed between
  * the check and its write) or a file-system error while writing.
  */
 export async function applyAgentCommit(

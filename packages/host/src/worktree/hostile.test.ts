@@ -170,7 +170,7 @@ describe("a worktree's .git file and the engine's repository for it (item 4)", (
     await writeFile(join(wt.path, ".git"), `gitdir: ${join(wt.path, "planted")}\n`);
     await writeFile(join(wt.path, "a.txt"), "changed\n");
     await expect(commitAgentWorktree(wt, { env })).rejects.toMatchObject({
-      code: "worktree_tampered",
+      code: "worktreeTampered",
     });
     expect(existsSync(marker)).toBe(false);
   });
@@ -196,7 +196,7 @@ describe("a worktree's .git file and the engine's repository for it (item 4)", (
     await mkdir(elsewhere);
     await symlink(elsewhere, r.path(".z-engine"));
     await expect(createAgentWorktree(r.root, "a1", gitDirOf("a1"), { env })).rejects.toMatchObject({
-      code: "worktree_failed",
+      code: "worktreeFailed",
     });
     expect(existsSync(join(elsewhere, "worktrees"))).toBe(false);
   });

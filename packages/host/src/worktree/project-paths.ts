@@ -101,10 +101,10 @@ export async function readProjectPath(
   }
 }
 
-/** Checks again, right before a write; throws `worktree_failed` with the reason when refused. */
+/** Checks again, right before a write; throws `worktreeFailed` with the reason when refused. */
 async function recheck(top: string, relative: string): Promise<ProjectTarget> {
   const checked = await checkProjectPath(top, relative);
-  if (!checked.ok) throw new HostError("worktree_failed", `refused ${relative}: ${checked.reason}`);
+  if (!checked.ok) throw new HostError("worktreeFailed", `refused ${relative}: ${checked.reason}`);
   return checked.target;
 }
 
@@ -117,7 +117,7 @@ async function makeFolders(top: string, relative: string): Promise<void> {
       if (error.code !== "EEXIST") throw error;
       const entry = await lstat(folder);
       if (!entry.isDirectory() || entry.isSymbolicLink())
-        throw new HostError("worktree_failed", `refused ${relative}: a folder on its way changed`);
+        throw new HostError("worktreeFailed", `refused ${relative}: a folder on its way changed`);
     });
   }
 }
@@ -138,7 +138,7 @@ function fileMode(target: ProjectTarget, executable: boolean): number {
 /**
  * Writes `content` at `relative` as git's `mode` says (`120000`: a link naming `content`,
  * `100755`: executable), replacing what is there without following it. Throws a `HostError`
- * (`worktree_failed`) when the path is refused at the last check, or a file-system error.
+ * (`worktreeFailed`) when the path is refused at the last check, or a file-system error.
  */
 export async function writeProjectPath(
   top: string,

@@ -114,7 +114,7 @@ describe("agent worktrees", () => {
     await expect(
       createAgentWorktree(plain.root, "a1", gitDirOf("p1"), { env }),
     ).rejects.toMatchObject({
-      code: "not_git_repository",
+      code: "notGitRepository",
     });
     const r = await repo({ "a.txt": "a\n" });
     await expect(
@@ -122,7 +122,7 @@ describe("agent worktrees", () => {
     ).rejects.toBeInstanceOf(HostError);
     await createAgentWorktree(r.root, "a1", gitDirOf("a1"), { env });
     await expect(createAgentWorktree(r.root, "a1", gitDirOf("a1"), { env })).rejects.toMatchObject({
-      code: "worktree_failed",
+      code: "worktreeFailed",
     });
   });
 });

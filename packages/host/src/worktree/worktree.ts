@@ -107,8 +107,8 @@ git "$@" read-tree --reset -u HEAD
  * new repository of the engine's at `gitDir` (which must not exist; keep it out of the
  * project), whose objects come from the user's repository read-only. No filter, hook or
  * other program the project's git config names runs. Rejects with a `HostError`:
- * `not_git_repository` when the project is not in a git repository with a commit,
- * `worktree_failed` for a bad name, a name in use or a link in the way, and `git_failed`
+ * `notGitRepository` when the project is not in a git repository with a commit,
+ * `worktreeFailed` for a bad name, a name in use or a link in the way, and `gitFailed`
  * when git fails.
  */
 export async function createAgentWorktree(
@@ -118,19 +118,19 @@ export async function createAgentWorktree(
   options: WorktreeOptions = {},
 ): Promise<AgentWorktree> {
   if (!WORKTREE_NAME.test(name))
-    throw new HostError("worktree_failed", `"${name}" cannot name a worktree`);
+    throw new HostError("worktreeFailed", `"${name}" cannot name a worktree`);
   const project = await realpath(projectRoot);
   const where = await locate(project, options);
   if (!where)
     throw new HostError(
-      "not_git_repository",
+      "notGitRepository",
       `${projectRoot} is not in a git repository with a commit; worktree isolation needs one`,
     );
   if (await lstat(gitDir).catch(() => null))
-    throw new HostError("worktree_failed", `the agent's repository ${gitDir} already exists`);
+    throw new HostError("worktreeFailed", `the agent's repository ${gitDir} already exists`);
   const path = join(await worktreesFolder(project), name);
   await mkdir(path).catch((error: NodeJS.ErrnoException) => {
-    throw new HostError("worktree_failed", `worktree ${path} already exists`, { cause: error });
+    throw new HostError("worktreeFailed", `worktree ${path} already exists`, { cause: error });
   });
   const worktree: AgentWorktree = {
     name,
@@ -188,8 +188,8 @@ git "$@" commit -q --no-verify -m "agent $ZENG_NAME"
  * the commit against the base: each file with its status and lines added and removed
  * (renames are a delete and an add). Writes the engine's config, attributes and alternates
  * again first. Resolves `{ commit: null, files: [] }` when nothing changed. Rejects with a
- * `HostError`: `worktree_tampered` when the worktree's `.git` file no longer names the
- * engine's repository (or the folder is reached through a link), `git_failed` when git fails.
+ * `HostError`: `worktreeTampered` when the worktree's `.git` file no longer names the
+ * engine's repository (or the folder is reached through a link), `gitFailed` when git fails.
  */
 export async function commitAgentWorktree(
   worktree: AgentWorktree,
@@ -198,7 +198,7 @@ export async function commitAgentWorktree(
   checkWorktreeLink(worktree.path, worktree.gitDir);
   const common = findGitRepository(worktree.repoRoot, options.env ?? process.env)?.commonDir;
   if (!common)
-    throw new HostError("not_git_repository", `${worktree.repoRoot} is no repository any more`);
+    throw new HostError("notGitRepository", `${worktree.repoRoot} is no repository any more`);
   writeAgentRepository({
     gitDir: worktree.gitDir,
     projectCommonDir: common,
@@ -265,6 +265,6 @@ export async function removeAgentWorktree(worktree: AgentWorktree): Promise<void
   const real = await realpath(parent).catch(() => null);
   // A folder on the way that became a link would lead the removal elsewhere.
   if (real !== null && real !== parent)
-    throw new HostError("worktree_tampered", `${parent} is reached through a link; not removed`);
+    throw new HostError("worktreeTampered", `${parent} is reached through a link; not removed`);
   await rm(worktree.path, { recursive: true, force: true });
 }

@@ -25,7 +25,7 @@ export async function worktreesFolder(projectRoot: string): Promise<string> {
       entry = await lstat(folder);
     }
     if (!entry.isDirectory())
-      throw new HostError("worktree_failed", `${folder} is not a folder the engine can use`);
+      throw new HostError("worktreeFailed", `${folder} is not a folder the engine can use`);
   }
   await writeNewFile(join(folder, ".gitignore"), "*\n", true);
   return folder;

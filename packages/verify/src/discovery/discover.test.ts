@@ -425,12 +425,12 @@ describe("a repository of several ecosystems", () => {
 });
 
 describe("discovery failures", () => {
-  it("rejects with root_unreadable for a missing root", async () => {
+  it("rejects with rootUnreadable for a missing root", async () => {
     const error = await discoverChecks("/nonexistent/zeng-verify", { files: reader }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(VerifyError);
-    expect((error as VerifyError).code).toBe("root_unreadable");
+    expect((error as VerifyError).code).toBe("rootUnreadable");
   });
 
   it("reports an unreadable folder and an oversized build file, keeping the rest", async () => {

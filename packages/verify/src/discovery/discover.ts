@@ -134,7 +134,7 @@ async function readSmall(
  * down to `maxDepth` folders. Each check gets the id `ecosystem:name` (with `@folder` below
  * the root), its working folder and source `discovered`. Files that cannot be read or
  * parsed become `problems`; an unreadable root rejects with a `VerifyError`
- * (`root_unreadable`). When `signal` aborts, rejects with a `VerifyError` (`aborted`).
+ * (`rootUnreadable`). When `signal` aborts, rejects with a `VerifyError` (`aborted`).
  */
 export async function discoverChecks(
   projectRoot: string,
@@ -150,7 +150,7 @@ export async function discoverChecks(
     });
   } catch (error) {
     throw new VerifyError(
-      "root_unreadable",
+      "rootUnreadable",
       `cannot read ${projectRoot}: ${describe(error)}`,
       error,
     );

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
 import { loginProject, main, type World } from "../../e2e/cli.test.helpers.js";
-import { IDLE, linesWith, STATUS, submit, tuiFixture } from "./tmux.test.helpers.js";
+import { historyWith, IDLE, linesWith, STATUS, submit, tuiFixture } from "./tmux.test.helpers.js";
 
 const tui = tuiFixture();
 
@@ -65,7 +65,7 @@ describe("/memory opens an instruction file in the user's editor", () => {
     expect(await readFile(w.repo.path("CLAUDE.md"), "utf8")).toBe(`Project rules.\n${RULE}\n`);
     // The transcript is back once, the editor's screen and zeng's old frames gone.
     expect(back).toContain("First answer.");
-    const history = pane.history();
+    const history = await historyWith(pane, { [STATUS]: 1, "First answer.": 1 });
     expect(history).not.toContain("EDITOR READY");
     expect(linesWith(history, "First answer.")).toBe(1);
     expect(linesWith(history, STATUS)).toBe(1);
@@ -90,7 +90,7 @@ describe("/memory opens an instruction file in the user's editor", () => {
         s.includes("The editor (false) exited with 1") && s.includes(IDLE) && s.includes(STATUS),
     );
     expect(back).toContain("./AGENTS.md is read again from the next turn.");
-    expect(linesWith(pane.history(), STATUS)).toBe(1);
+    expect(linesWith(await historyWith(pane, { [STATUS]: 1 }), STATUS)).toBe(1);
     await submit(pane, "are you there?");
     await pane.waitFor("Still here.");
   }, 90_000);

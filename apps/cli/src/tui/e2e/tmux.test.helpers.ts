@@ -35,6 +35,12 @@ export interface Pane {
     test: string | RegExp | ((screen: string) => boolean),
     timeoutMs?: number,
   ): Promise<string>;
+  /**
+   * Polls the scrollback and screen until `test` holds; rejects with them after `timeoutMs`.
+   * For counts of lines: a redraw of the live area erases it and writes it again, and a
+   * capture can fall between the two, so one capture may miss a line the next one has.
+   */
+  waitForHistory(test: (history: string) => boolean, timeoutMs?: number): Promise<string>;
   resize(width: number, height: number): void;
   /** Whether the command in the pane has ended. */
   dead(): boolean;
@@ -92,6 +98,23 @@ function newSessionArgs(
 }
 
 /** Starts `command` in a detached tmux session of the given size, with exactly `env`. */
+/** Captures until `holds`; rejects with the last capture after `timeoutMs`. */
+async function poll(
+  capture: () => string,
+  holds: (captured: string) => boolean,
+  timeoutMs: number,
+  what: unknown,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const s = capture();
+    if (holds(s)) return s;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${String(what)}; the capture:\n${s}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export function startPane(
   command: readonly string[],
   options: { env: Record<string, string>; cwd: string; width?: number; height?: number },
@@ -107,6 +130,7 @@ export function startPane(
   const tmuxInput = (input: string, ...args: string[]) => runTmux(socket, serverEnv, input, args);
   tmux(...newSessionArgs(command, options));
   const screen = () => tmux("capture-pane", "-p", "-t", "t");
+  const history = () => tmux("capture-pane", "-p", "-S", "-", "-E", "-", "-t", "t");
   const matches = (test: string | RegExp | ((s: string) => boolean), s: string) =>
     typeof test === "string" ? s.includes(test) : test instanceof RegExp ? test.test(s) : test(s);
   return {
@@ -117,18 +141,10 @@ export function startPane(
       tmux("paste-buffer", "-p", "-d", "-b", "zeng", "-t", "t");
     },
     screen,
-    history: () => tmux("capture-pane", "-p", "-S", "-", "-E", "-", "-t", "t"),
+    history,
     styledScreen: () => tmux("capture-pane", "-p", "-e", "-t", "t"),
-    waitFor: async (test, timeoutMs = 30_000) => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const s = screen();
-        if (matches(test, s)) return s;
-        if (Date.now() > deadline)
-          throw new Error(`timed out waiting for ${String(test)}; the screen:\n${s}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    waitFor: (test, timeoutMs = 30_000) => poll(screen, (s) => matches(test, s), timeoutMs, test),
+    waitForHistory: (test, timeoutMs = 10_000) => poll(history, test, timeoutMs, test),
     resize: (width, height) =>
       void tmux("resize-window", "-t", "t", "-x", String(width), "-y", String(height)),
     dead: () => tmux("display-message", "-p", "-t", "t", "#{pane_dead}").trim() === "1",
@@ -187,6 +203,16 @@ export function requestText(world: World, index: number): string {
 /** How many lines of `text` hold `needle` (a status line, an input box: each should be on screen once). */
 export function linesWith(text: string, needle: string): number {
   return text.split("\n").filter((line) => line.includes(needle)).length;
+}
+
+/**
+ * The scrollback and screen once each text is on `counts[text]` lines, as the screen settles
+ * (see {@link Pane.waitForHistory}); the last capture when that never comes, for the test's
+ * own expectations to report.
+ */
+export function historyWith(pane: Pane, counts: Readonly<Record<string, number>>): Promise<string> {
+  const holds = (h: string) => Object.entries(counts).every(([t, n]) => linesWith(h, t) === n);
+  return pane.waitForHistory(holds).catch(() => pane.history());
 }
 
 /** The status line's mark: it is in the live area, so the scrollback must hold it exactly once. */

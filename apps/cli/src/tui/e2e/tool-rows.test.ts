@@ -1,7 +1,7 @@
 import { reply } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
 import { main } from "../../e2e/cli.test.helpers.js";
-import { linesWith, STATUS, submit, tuiFixture } from "./tmux.test.helpers.js";
+import { historyWith, linesWith, STATUS, submit, tuiFixture } from "./tmux.test.helpers.js";
 
 const tui = tuiFixture();
 
@@ -38,7 +38,7 @@ describe("tool rows", () => {
       (s) => s.includes("(ctrl+o to expand)") && s.includes("type a message") && s.includes(STATUS),
     );
     // Each way the transcript is printed again: no copy of the other form is left behind.
-    const history = pane.history();
+    const history = await historyWith(pane, { [STATUS]: 1, "not ok 1 - login token": 1 });
     expect(linesWith(history, "duration_ms")).toBe(0);
     expect(linesWith(history, "not ok 1 - login token")).toBe(1);
     expect(linesWith(history, STATUS)).toBe(1);

@@ -1,6 +1,6 @@
 import { ScriptedModel, type ScriptResponse } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { createSidecar } from "../sidecar.js";
+import { createSidecar } from "../../sidecars/sidecar.js";
 import type { UseContext } from "../use.js";
 import { askUser } from "./ask-user.js";
 import { pressureKeep } from "./pressure-keep.js";

@@ -5,7 +5,7 @@ import { ScriptedModel, type ScriptResponse } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
 import { escalateAllow } from "../gate-seam.js";
 import { DecisionHub } from "../hub.js";
-import { createSidecar } from "../sidecar.js";
+import { createSidecar } from "../../sidecars/sidecar.js";
 import { USES } from "../uses.js";
 
 // custom_rules (`[[decisions.rules]]`) through the hub and the real USES table, against a

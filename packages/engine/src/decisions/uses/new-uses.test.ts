@@ -1,6 +1,6 @@
 import { ScriptedModel, type ScriptResponse } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { createSidecar } from "../sidecar.js";
+import { createSidecar } from "../../sidecars/sidecar.js";
 import type { UseContext } from "../use.js";
 import { hints } from "./hints.js";
 import { LOOP_REPEATS, loopGuard } from "./loop-guard.js";

@@ -1,6 +1,6 @@
 import { ScriptedModel, type ScriptResponse } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { createSidecar } from "../sidecar.js";
+import { createSidecar } from "../../sidecars/sidecar.js";
 import type { UseContext } from "../use.js";
 import { afterCallNotes, NOTE_MIN_CHARS } from "./after-call-notes.js";
 import { checkSelect } from "./check-select.js";

@@ -1,6 +1,6 @@
 import type { Action, Decision } from "@z-engine/policy";
 import type { PermissionMode } from "@z-engine/protocol";
-import type { SandboxState } from "./core.js";
+import type { SandboxState } from "./session-core.js";
 
 /**
  * Decides a call when the settings turn the sandbox on but it cannot run (issue 38, item

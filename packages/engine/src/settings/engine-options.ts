@@ -3,9 +3,9 @@ import type { SandboxBackend, Shell } from "@z-engine/host";
 import type { EventEnvelope, ModelClient, ProviderKind } from "@z-engine/protocol";
 import type { SessionStore } from "@z-engine/store";
 import type { Tool } from "@z-engine/tools";
-import type { ModelCatalog } from "./session/core.js";
-import type { EngineLogger } from "./telemetry/logger.js";
-import type { TelemetryOptions } from "./telemetry/session-telemetry.js";
+import type { ModelCatalog } from "./model-catalog.js";
+import type { EngineLogger } from "../telemetry/logger.js";
+import type { TelemetryOptions } from "../telemetry/session-telemetry.js";
 
 /** Which model a client is for. */
 export interface ClientRequest {

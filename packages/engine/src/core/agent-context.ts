@@ -1,6 +1,6 @@
 import type { HookRunner } from "../hooks/runner.js";
 import type { InstructionTracker, ReminderQueue } from "@z-engine/context";
-import type { ShellSession } from "@z-engine/host";
+import type { Shell, ShellSession } from "@z-engine/host";
 import type {
   AgentId,
   Effort,
@@ -9,9 +9,22 @@ import type {
   SystemSection,
   ToolSpec,
 } from "@z-engine/protocol";
-import { type FileTracker, type Tool, toolSpec } from "@z-engine/tools";
-import type { Confinement } from "../agents/worktree-confinement.js";
-import type { Journal } from "../session/journal.js";
+import { type FileTracker, type Tool, type ToolPorts, toolSpec } from "@z-engine/tools";
+import type { SandboxState } from "./session-core.js";
+import type { Journal } from "../journal/journal.js";
+
+/**
+ * What a worktree agent runs with in place of the session's (issue 38, item 11): a shell
+ * whose sandbox has the agent's root as its writable root, the sandbox facts its gate
+ * auto-allows by, and ports whose background shells and checks run there too. A real model
+ * uses the absolute paths its prompt gives it, so its environment section names the
+ * worktree as well (see {@link worktreeSystem}).
+ */
+export interface Confinement {
+  readonly shell: Shell;
+  readonly sandbox: SandboxState;
+  readonly ports: ToolPorts;
+}
 
 /**
  * What an agent is: its type, prompt, tools, model and limits. The values that may change

@@ -11,7 +11,7 @@ import {
   type TurnId,
   type Usage,
 } from "@z-engine/protocol";
-import type { SessionCore } from "../session/core.js";
+import type { SessionCore } from "./session-core.js";
 import type { TurnState } from "./turn-state.js";
 
 /** What accounting spend takes of its session: the catalog's prices, the total (its state) and the caps. */

@@ -12,9 +12,9 @@ import {
   type Usage,
 } from "@z-engine/protocol";
 import type { HookRunner } from "../hooks/runner.js";
-import type { TurnState } from "../run/turn-state.js";
+import type { TurnState } from "./turn-state.js";
 import type { SessionConfig } from "../settings/session-config.js";
-import type { EventScope, Journal } from "./journal.js";
+import type { EventScope, Journal } from "../journal/journal.js";
 
 /**
  * What a session runs with from its settings files: one value, replaced whole when trusting

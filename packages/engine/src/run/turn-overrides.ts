@@ -1,6 +1,6 @@
 import { type CompiledRule, compileRules } from "@z-engine/policy";
-import type { SessionCore } from "../session/core.js";
-import type { FoundSkill } from "./discover.js";
+import type { SessionCore } from "../core/session-core.js";
+import type { FoundSkill } from "../definitions/discover.js";
 
 /**
  * A loaded skill's allowed-tools, as allow rules until the running turn ends; nothing for a

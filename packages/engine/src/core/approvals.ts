@@ -6,8 +6,8 @@ import {
   type ToolDisplay,
   type TurnId,
 } from "@z-engine/protocol";
-import { Broker } from "../session/broker.js";
-import type { Journal } from "../session/journal.js";
+import { Broker } from "../util/broker.js";
+import type { Journal } from "../journal/journal.js";
 import type { AgentId } from "@z-engine/protocol";
 
 /** One call that needs the user's approval. */

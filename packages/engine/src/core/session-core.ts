@@ -12,7 +12,6 @@ import type {
   SessionId,
   SystemSection,
   TodoItem,
-  TokenUsage,
   Usage,
 } from "@z-engine/protocol";
 import type { Session as StoreSession } from "@z-engine/store";
@@ -26,34 +25,15 @@ import type {
 } from "@z-engine/tools";
 import type { HookRunner } from "../hooks/runner.js";
 import type { SessionConfig } from "../settings/session-config.js";
-import type { SidecarPool } from "../decisions/sidecar-pool.js";
-import type { Approvals } from "../batch/approvals.js";
-import type { Journal } from "./journal.js";
+import type { SidecarPool } from "../sidecars/sidecar-pool.js";
+import type { Approvals } from "./approvals.js";
+import type { Journal } from "../journal/journal.js";
 import type { SessionRepoMap } from "../repo-map/session-map.js";
 import type { McpHub } from "../mcp/hub.js";
 import type { SessionState } from "./state.js";
-import type { SessionDefinitions } from "../commands/definitions.js";
+import type { SessionDefinitions } from "../definitions/definitions.js";
 import type { SessionDoors } from "./project-doors.js";
-
-/** Sizes and prices of a model. */
-export interface ModelInfo {
-  readonly contextWindow: number;
-  readonly maxOutputTokens: number;
-  /** Whether the model reads images (unknown models: true). */
-  readonly vision: boolean;
-}
-
-/** What the engine needs of the model catalog: sizes and prices. */
-export interface ModelCatalog {
-  info(model: string): ModelInfo;
-  /** Prices one response's tokens. Never throws (an unknown model costs 0). */
-  price(model: string, usage: TokenUsage): Usage;
-  /**
-   * The model ids known for a provider (models.dev's key: `anthropic`, `openai`, ...), for
-   * `/model`; absent when the host's catalog cannot list (then any id is taken). Never throws.
-   */
-  models?(provider: string): readonly string[];
-}
+import type { ModelCatalog } from "../settings/model-catalog.js";
 
 /** The sandbox as the session runs it. */
 export interface SandboxState {
@@ -166,7 +146,7 @@ export interface SessionCore {
    * function that records it before the first tool call; undefined when none is taken.
    */
   readonly beginCheckpoint?: (
-    turn: import("../run/turn-state.js").TurnState,
+    turn: import("./turn-state.js").TurnState,
   ) => (() => Promise<void>) | undefined;
   /** The working set for the next request: the store's fold of the log, so live and replay agree. */
   workingSet(): Message[];

@@ -1,4 +1,4 @@
-import { deferred, type Deferred } from "../util/deferred.js";
+import { deferred, type Deferred } from "./deferred.js";
 
 /**
  * Pending requests that wait on the user (approvals, questions, plan reviews), keyed by id.

@@ -1,7 +1,7 @@
 import type { Reminder, ReminderQueue } from "@z-engine/context";
 import type { ContentBlock, TurnId } from "@z-engine/protocol";
 import type { AgentPort } from "@z-engine/tools";
-import type { Journal } from "../session/journal.js";
+import type { Journal } from "../journal/journal.js";
 
 const MENTION = /(?<![\w@])@agent-([A-Za-z0-9][\w.:-]*)/g;
 
