@@ -3,13 +3,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { compileRules } from "@z-engine/policy";
 import type { ProjectFileReader } from "@z-engine/protocol";
-import { ScriptedModel, type ScriptResponse } from "@z-engine/testkit";
+import type { ScriptResponse } from "@z-engine/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { projectDoor } from "../../core/project-doors.js";
 import { fileLooker } from "../file-look.js";
 import type { FileLooker } from "../seams.js";
-import { createSidecar } from "../../sidecars/sidecar.js";
-import type { UseContext } from "../use.js";
+import { scriptedUseContext } from "./use-context.test.helpers.js";
 import { listedPaths, PREFETCH_CHARS, prefetch } from "./prefetch.js";
 import { FILE_CHARS, sessionContext, TOTAL_CHARS } from "./session-context.js";
 
@@ -19,17 +18,7 @@ import { FILE_CHARS, sessionContext, TOTAL_CHARS } from "./session-context.js";
 
 const reply = (text: string): ScriptResponse => ({ events: [{ type: "textDelta", text }] });
 
-function ctxWith(...responses: ScriptResponse[]) {
-  const model = new ScriptedModel(responses);
-  const ctx: UseContext = {
-    signal: new AbortController().signal,
-    sidecar: createSidecar(() => ({ client: model, model: "fast" })),
-    native: { score: async () => undefined, prepare: () => {} },
-    memory: new Map(),
-    turnId: "turn_1" as UseContext["turnId"] & string,
-  };
-  return { ctx, model };
-}
+const ctxWith = (...responses: ScriptResponse[]) => scriptedUseContext(responses, "turn_1");
 
 let root = "";
 let door: ProjectFileReader;

@@ -1,25 +1,15 @@
-import { ScriptedModel, type ScriptResponse } from "@z-engine/testkit";
+import type { ScriptedModel, ScriptResponse } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { createSidecar } from "../../sidecars/sidecar.js";
-import type { UseContext } from "../use.js";
 import { askUser } from "./ask-user.js";
 import { pressureKeep } from "./pressure-keep.js";
 import { normalizeRanges, numberedDigest, RELEVANCE_MIN_LINES, relevance } from "./relevance.js";
 import { MAX_TURN_START_REMINDERS, turnStart } from "./turn-start.js";
+import { scriptedUseContext } from "./use-context.test.helpers.js";
 
 const reply = (text: string): ScriptResponse => ({ events: [{ type: "textDelta", text }] });
 const failure: ScriptResponse = { fault: { status: 529, message: "overloaded" } };
 
-function ctxWith(...responses: ScriptResponse[]): { ctx: UseContext; model: ScriptedModel } {
-  const model = new ScriptedModel(responses);
-  const ctx: UseContext = {
-    signal: new AbortController().signal,
-    sidecar: createSidecar(() => ({ client: model, model: "fast" })),
-    native: { score: async () => undefined, prepare: () => {} },
-    memory: new Map(),
-  };
-  return { ctx, model };
-}
+const ctxWith = (...responses: ScriptResponse[]) => scriptedUseContext(responses);
 
 const question = (m: ScriptedModel, i = 0) =>
   (m.requests[i]?.messages[0]?.content[0] as { text: string } | undefined)?.text ?? "";

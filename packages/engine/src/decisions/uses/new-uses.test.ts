@@ -1,7 +1,5 @@
-import { ScriptedModel, type ScriptResponse } from "@z-engine/testkit";
+import type { ScriptResponse } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { createSidecar } from "../../sidecars/sidecar.js";
-import type { UseContext } from "../use.js";
 import { hints } from "./hints.js";
 import { LOOP_REPEATS, loopGuard } from "./loop-guard.js";
 import { memorySuggest } from "./memory-suggest.js";
@@ -10,6 +8,7 @@ import { reviewSuggest } from "./review-suggest.js";
 import { RANK_MIN_LINES, searchRank } from "./search-rank.js";
 import { taskView } from "./task-view.js";
 import { userSignal } from "./user-signal.js";
+import { scriptedUseContext } from "./use-context.test.helpers.js";
 
 // The uses of issue 46, each against a scripted decision model: the acting answer, and the
 // answers that must abstain (wrong shape, outside what was offered, a failure).
@@ -17,17 +16,7 @@ import { userSignal } from "./user-signal.js";
 const reply = (text: string): ScriptResponse => ({ events: [{ type: "textDelta", text }] });
 const failure: ScriptResponse = { fault: { status: 529, message: "overloaded" } };
 
-function ctxWith(...responses: ScriptResponse[]): { ctx: UseContext; model: ScriptedModel } {
-  const model = new ScriptedModel(responses);
-  const ctx: UseContext = {
-    signal: new AbortController().signal,
-    sidecar: createSidecar(() => ({ client: model, model: "fast" })),
-    native: { score: async () => undefined, prepare: () => {} },
-    memory: new Map(),
-    turnId: "turn_1" as UseContext["turnId"] & string,
-  };
-  return { ctx, model };
-}
+const ctxWith = (...responses: ScriptResponse[]) => scriptedUseContext(responses, "turn_1");
 
 const start = (prompt: string, more: object = {}) => ({
   prompt,

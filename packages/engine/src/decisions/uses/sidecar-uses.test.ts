@@ -1,27 +1,17 @@
-import { ScriptedModel, type ScriptResponse } from "@z-engine/testkit";
+import type { ScriptResponse } from "@z-engine/testkit";
 import { describe, expect, it } from "vitest";
-import { createSidecar } from "../../sidecars/sidecar.js";
-import type { UseContext } from "../use.js";
 import { afterCallNotes, NOTE_MIN_CHARS } from "./after-call-notes.js";
 import { checkSelect } from "./check-select.js";
 import { completionClaim } from "./completion-claim.js";
 import { route } from "./route.js";
 import { STOP_REMINDER, stopReminder } from "./stop-reminder.js";
 import { turnTone } from "./turn-tone.js";
+import { scriptedUseContext } from "./use-context.test.helpers.js";
 
 const reply = (text: string): ScriptResponse => ({ events: [{ type: "textDelta", text }] });
 const failure: ScriptResponse = { fault: { status: 529, message: "overloaded" } };
 
-function ctxWith(...responses: ScriptResponse[]): { ctx: UseContext; model: ScriptedModel } {
-  const model = new ScriptedModel(responses);
-  const ctx: UseContext = {
-    signal: new AbortController().signal,
-    sidecar: createSidecar(() => ({ client: model, model: "fast" })),
-    native: { score: async () => undefined, prepare: () => {} },
-    memory: new Map(),
-  };
-  return { ctx, model };
-}
+const ctxWith = (...responses: ScriptResponse[]) => scriptedUseContext(responses);
 
 const stopInput = (answer: string, checksThisTurn = 0) => ({
   answer,
