@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { projectDoor } from "../../core/project-doors.js";
 import { fileLooker } from "../file-look.js";
 import type { FileLooker } from "../seams.js";
-import { scriptedUseContext } from "./use-context.test.helpers.js";
+import { scriptedUseContext } from "../../test-support/use-context.js";
 import { listedPaths, PREFETCH_CHARS, prefetch } from "./prefetch.js";
 import { FILE_CHARS, sessionContext, TOTAL_CHARS } from "./session-context.js";
 

@@ -4,7 +4,7 @@ import { askUser } from "./ask-user.js";
 import { pressureKeep } from "./pressure-keep.js";
 import { normalizeRanges, numberedDigest, RELEVANCE_MIN_LINES, relevance } from "./relevance.js";
 import { MAX_TURN_START_REMINDERS, turnStart } from "./turn-start.js";
-import { scriptedUseContext } from "./use-context.test.helpers.js";
+import { scriptedUseContext } from "../../test-support/use-context.js";
 
 const reply = (text: string): ScriptResponse => ({ events: [{ type: "textDelta", text }] });
 const failure: ScriptResponse = { fault: { status: 529, message: "overloaded" } };

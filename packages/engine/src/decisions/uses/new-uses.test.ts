@@ -8,7 +8,7 @@ import { reviewSuggest } from "./review-suggest.js";
 import { RANK_MIN_LINES, searchRank } from "./search-rank.js";
 import { taskView } from "./task-view.js";
 import { userSignal } from "./user-signal.js";
-import { scriptedUseContext } from "./use-context.test.helpers.js";
+import { scriptedUseContext } from "../../test-support/use-context.js";
 
 // The uses of issue 46, each against a scripted decision model: the acting answer, and the
 // answers that must abstain (wrong shape, outside what was offered, a failure).

@@ -6,7 +6,7 @@ import { completionClaim } from "./completion-claim.js";
 import { route } from "./route.js";
 import { STOP_REMINDER, stopReminder } from "./stop-reminder.js";
 import { turnTone } from "./turn-tone.js";
-import { scriptedUseContext } from "./use-context.test.helpers.js";
+import { scriptedUseContext } from "../../test-support/use-context.js";
 
 const reply = (text: string): ScriptResponse => ({ events: [{ type: "textDelta", text }] });
 const failure: ScriptResponse = { fault: { status: 529, message: "overloaded" } };

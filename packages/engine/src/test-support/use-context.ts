@@ -1,6 +1,6 @@
 import { ScriptedModel, type ScriptResponse } from "@z-engine/testkit";
-import { createSidecar } from "../../sidecars/sidecar.js";
-import type { UseContext } from "../use.js";
+import { createSidecar } from "../sidecars/sidecar.js";
+import type { UseContext } from "../decisions/use.js";
 
 /**
  * A use's context for unit tests: the fast model answers with `responses` in order, no
